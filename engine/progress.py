@@ -1,0 +1,153 @@
+"""The progress phase, the end of an era, and the end of the game (R-PROG, R-ROUND-4, R-END)."""
+
+from __future__ import annotations
+
+from .actions import Discard, ProgressCards
+from .content import CONTENT
+from .errors import IllegalAction
+from .events import Event, card_list, colour
+from .hexgrid import NUM_HEXES
+from .pieces import draw_cards, owe_discard, take_cards
+from .setup import begin_era
+from .state import OVER, State
+
+
+def new_era_index(state: State) -> int:
+    """R-PROG-3/6: the era just above the (common, after catching up) cube position."""
+    return max(p.era for p in state.players) + 1
+
+
+def begin_progress(state: State, events: list[Event]) -> None:
+    """All markers are used: catch up (R-PROG-1), then collect secret choices (R-PROG-2)."""
+    top = max(p.era for p in state.players)
+    for seat, p in enumerate(state.players):
+        p.markers = 0
+        if p.era < top:
+            p.era = top
+            events.append(Event("catch_up", f"{colour(seat)} catches up to "
+                                f"{CONTENT.eras[top].name}.", seat))
+    new = CONTENT.eras[top + 1]
+    events.append(Event("progress", f"Progress phase: who reaches {new.name}? Terrain "
+                        f"{CONTENT.terrain_names[new.terrain or 'G']}. Everyone chooses cards "
+                        "in secret.", data={"era": new.name, "terrain": new.terrain}))
+    state.progress_choices = {}
+    state.discards = {}
+    for seat, p in enumerate(state.players):
+        if not p.hand:  # nothing to choose: an empty choice, made at once
+            state.progress_choices[seat] = []
+    _maybe_resolve(state, events)
+
+
+def progress_cards(state: State, seat: int, action: ProgressCards, events: list[Event]) -> None:
+    take_cards(state, seat, action.cards)
+    state.progress_choices[seat] = list(action.cards)
+    events.append(Event("progress_choice", f"{colour(seat)} has chosen progress cards.", seat))
+    _maybe_resolve(state, events)
+
+
+def progress_points(state: State, seat: int, cards: list[int], era_index: int) -> int:
+    """R-PROG-3: tokens on the era's terrain, matching cards, Education, own cities."""
+    terrain = CONTENT.eras[era_index].terrain
+    pts = 0
+    for h in range(NUM_HEXES):
+        if state.owner[h] == seat and state.terrain[h] == terrain:
+            pts += state.count[h]
+        if state.city_owner[h] == seat:
+            pts += CONTENT.city_progress
+    for c in cards:
+        info = CONTENT.cards[c]
+        if info.terrain == terrain:
+            pts += 1
+        if info.type == "EDU":
+            pts += CONTENT.education_progress
+    return pts
+
+
+def _maybe_resolve(state: State, events: list[Event]) -> None:
+    if len(state.progress_choices) < state.num_players:
+        return
+    new = new_era_index(state)
+    points = [progress_points(state, s, state.progress_choices[s], new)
+              for s in range(state.num_players)]
+    for s in range(state.num_players):
+        cards = state.progress_choices[s]
+        events.append(Event("progress_reveal", f"{colour(s)} reveals {card_list(cards)}: "
+                            f"{points[s]} progress point(s).", s,
+                            data={"cards": cards, "points": points[s]}))
+        state.discard.extend(cards)  # R-PROG-4
+    state.progress_choices = {}
+    best = max(points)
+    era = CONTENT.eras[new]
+    order = [(state.start_player + i) % state.num_players for i in range(state.num_players)]
+    for s in order:
+        if points[s] != best:
+            continue
+        state.players[s].era = new  # R-PROG-5
+        events.append(Event("advance", f"{colour(s)} advances to {era.name}.", s,
+                            data={"era": new}))
+        if era.bonus_draw:  # R-ERA-3
+            draw_cards(state, s, era.bonus_draw, events)
+            if owe_discard(state, s):
+                events.append(Event("discard_owed", f"{colour(s)} must discard "
+                                    f"{state.discards[s]} card(s) (hand limit "
+                                    f"{CONTENT.eras[new].limit}).", s))
+    if not state.discards:
+        end_era(state, events)
+
+
+def progress_discard(state: State, seat: int, action: Discard, events: list[Event]) -> None:
+    apply_discard(state, seat, action, events)
+    if not state.discards:
+        end_era(state, events)
+
+
+def apply_discard(state: State, seat: int, action: Discard, events: list[Event]) -> None:
+    owed = state.discards.get(seat, 0)
+    if len(action.cards) != owed:
+        raise IllegalAction(f"discard exactly {owed} card(s) to get down to your hand limit")
+    take_cards(state, seat, action.cards)
+    state.discard.extend(action.cards)
+    del state.discards[seat]
+    events.append(Event("discard", f"{colour(seat)} discards {card_list(action.cards)}.", seat,
+                        data={"cards": list(action.cards)}))
+
+
+def end_era(state: State, events: list[Event]) -> None:
+    """R-ROUND-4 and R-END-1."""
+    state.start_player = (state.start_player + 1) % state.num_players
+    if any(p.era >= CONTENT.flight for p in state.players):
+        finish_game(state, events)
+        return
+    state.era_number += 1
+    begin_era(state, events)
+
+
+def victory_points(state: State, seat: int) -> int:
+    """R-END-2: occupied non-mountain hexes, city values, 3 for Flight."""
+    vp = 0
+    for h in range(NUM_HEXES):
+        if state.owner[h] == seat and state.terrain[h] != "M":
+            vp += 1
+        if state.city_owner[h] == seat:
+            vp += state.city_value[h]
+    if state.players[seat].era >= CONTENT.flight:
+        vp += CONTENT.flight_victory_points
+    return vp
+
+
+def rank_key(state: State, seat: int) -> tuple[int, int, int]:
+    """R-END-3: points, then cards in hand, then cities on the board."""
+    cities = sum(1 for o in state.city_owner if o == seat)
+    return (victory_points(state, seat), len(state.players[seat].hand), cities)
+
+
+def finish_game(state: State, events: list[Event]) -> None:
+    state.phase = OVER
+    state.scores = [victory_points(state, s) for s in range(state.num_players)]
+    keys = [rank_key(state, s) for s in range(state.num_players)]
+    best = max(keys)
+    state.winners = [s for s in range(state.num_players) if keys[s] == best]
+    names = " and ".join(colour(s) for s in state.winners)
+    table = ", ".join(f"{colour(s)} {state.scores[s]}" for s in range(state.num_players))
+    events.append(Event("game_over", f"The game ends. Scores: {table}. Winner: {names}.",
+                        data={"scores": state.scores, "winners": state.winners}))

@@ -1,0 +1,358 @@
+"""A player's turn in the action phase: the five actions, card effects, ending the turn.
+
+R-ROUND-2, R-MOVE, R-GROW, R-DRAW, R-CITY, R-CARD-*. Combat lives in :mod:`combat`.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    BuildCity,
+    GrowToken,
+    MoveToken,
+    PlayGovernment,
+    PlayHealthCare,
+    PlayReligion,
+    PlaySanitation,
+    PlayTransport,
+)
+from .combat import _use_marker, attack_targets, leader_cards
+from .errors import IllegalAction
+from .events import Event, colour
+from .hexgrid import NEIGHBOURS, NUM_HEXES, label
+from .movement import destinations
+from .pieces import (
+    add_tokens,
+    card_type,
+    draw_cards,
+    owe_discard,
+    play_card,
+    remove_tokens,
+    require_card,
+)
+from .progress import begin_progress
+from .setup import start_turn
+from .state import DISCARD, GROW, MAIN, MOVE, PROGRESS, State
+
+
+def has_card(state: State, seat: int, kind: str) -> bool:
+    return any(card_type(c) == kind for c in state.players[seat].hand)
+
+
+# ---------------------------------------------------------------- Move (R-MOVE)
+def begin_move(state: State, seat: int, events: list[Event]) -> None:
+    _use_marker(state, seat)
+    state.stage = MOVE
+    state.steps_left = state.era(seat).move
+    state.touched = {}
+    events.append(Event("move", f"{colour(seat)} takes the Move action (up to "
+                        f"{state.steps_left} token(s)).", seat))
+    _maybe_end_move(state, seat, events)
+
+
+def move_token(state: State, seat: int, action: MoveToken, events: list[Event]) -> None:
+    src, dst = action.src, action.dst
+    if state.steps_left <= 0:
+        raise IllegalAction("no more tokens may move in this action (a Transport card "
+                            "would allow one more)")
+    if state.owner[src] != seat:
+        raise IllegalAction(f"you have no tokens on {label(src)}")
+    if state.count[src] - state.touched.get(src, 0) <= 0:
+        raise IllegalAction(f"the tokens on {label(src)} have already moved in this action")
+    if dst not in destinations(state, seat, src):
+        raise IllegalAction(_why_not_destination(state, seat, src, dst))
+    remove_tokens(state, src, 1)
+    add_tokens(state, seat, dst, 1)
+    state.touched[dst] = state.touched.get(dst, 0) + 1
+    state.steps_left -= 1
+    events.append(Event("move_token", f"{colour(seat)} moves a token from {label(src)} to "
+                        f"{label(dst)}.", seat, data={"src": label(src), "dst": label(dst)}))
+    _maybe_end_move(state, seat, events)
+
+
+def _why_not_destination(state: State, seat: int, src: int, dst: int) -> str:
+    if state.terrain[dst] is None:
+        return f"{label(dst)} is sea: tokens move only onto land"
+    if state.city_owner[dst] >= 0:
+        return f"{label(dst)} holds a city: no token may end its move on a city"
+    if state.owner[dst] not in (-1, seat):
+        return f"{label(dst)} holds {colour(state.owner[dst])}'s tokens"
+    if state.owner[dst] == seat and state.count[dst] >= state.stack_limit(seat, dst):
+        return (f"{label(dst)} is at your stack limit of {state.stack_limit(seat, dst)} "
+                "(a Sanitation card raises it)")
+    return (f"{label(dst)} is out of reach from {label(src)}: "
+            f"distance {state.era(seat).distance} over land not blocked by other players, "
+            "or one lake or sea crossing between shore hexes")
+
+
+def play_transport(state: State, seat: int, action: PlayTransport, events: list[Event]) -> None:
+    require_card(state, seat, action.card, "TRA")
+    play_card(state, seat, action.card)
+    state.steps_left += 1
+    events.append(Event("card", f"{colour(seat)} plays Transport: one more token may move.",
+                        seat, data={"card": action.card}))
+
+
+def end_move(state: State, seat: int, events: list[Event]) -> None:
+    state.stage = MAIN
+    state.steps_left = 0
+    state.touched = {}
+    after_step(state, seat, events)
+
+
+def _maybe_end_move(state: State, seat: int, events: list[Event]) -> None:
+    if state.steps_left <= 0 and not has_card(state, seat, "TRA"):
+        end_move(state, seat, events)
+
+
+# ---------------------------------------------------------------- Growth (R-GROW)
+def grow_hexes(state: State, seat: int) -> list[int]:
+    """Grassland hexes where one more token may grow now (R-GROW-1/2/3)."""
+    if state.players[seat].supply <= 0:
+        return []
+    return [
+        h
+        for h in range(NUM_HEXES)
+        if state.owner[h] == seat
+        and state.terrain[h] == "G"
+        and h not in state.touched
+        and state.count[h] + 1 <= state.stack_limit(seat, h)
+    ]
+
+
+def begin_grow(state: State, seat: int, events: list[Event]) -> None:
+    _use_marker(state, seat)
+    state.stage = GROW
+    state.steps_left = state.era(seat).growth
+    state.touched = {}
+    events.append(Event("grow", f"{colour(seat)} takes the Growth action (up to "
+                        f"{state.steps_left} new token(s)).", seat))
+    _maybe_end_grow(state, seat, events)
+
+
+def grow_token(state: State, seat: int, action: GrowToken, events: list[Event]) -> None:
+    h = action.hex
+    if state.steps_left <= 0:
+        raise IllegalAction("no more tokens may grow in this action (a Health care card "
+                            "would allow one more)")
+    if state.players[seat].supply <= 0:
+        raise IllegalAction("you have no tokens left in your supply")
+    if state.owner[h] != seat or state.terrain[h] != "G":
+        raise IllegalAction(f"{label(h)} is not a grassland hex holding your tokens")
+    if h in state.touched:
+        raise IllegalAction(f"{label(h)} already grew a token in this action (one per hex)")
+    if state.count[h] + 1 > state.stack_limit(seat, h):
+        raise IllegalAction(f"{label(h)} is at your stack limit of "
+                            f"{state.stack_limit(seat, h)}")
+    add_tokens(state, seat, h, 1)
+    state.players[seat].supply -= 1
+    state.touched[h] = 1
+    state.steps_left -= 1
+    events.append(Event("grow_token", f"{colour(seat)} grows a token on {label(h)}.", seat,
+                        data={"hex": label(h)}))
+    _maybe_end_grow(state, seat, events)
+
+
+def play_health_care(state: State, seat: int, action: PlayHealthCare,
+                     events: list[Event]) -> None:
+    require_card(state, seat, action.card, "HEA")
+    play_card(state, seat, action.card)
+    state.steps_left += 1
+    events.append(Event("card", f"{colour(seat)} plays Health care: one more token may grow.",
+                        seat, data={"card": action.card}))
+
+
+def end_grow(state: State, seat: int, events: list[Event]) -> None:
+    state.stage = MAIN
+    state.steps_left = 0
+    state.touched = {}
+    after_step(state, seat, events)
+
+
+def _maybe_end_grow(state: State, seat: int, events: list[Event]) -> None:
+    no_room = not grow_hexes(state, seat) and not has_card(state, seat, "SAN")
+    no_count = state.steps_left <= 0 and not has_card(state, seat, "HEA")
+    if no_room or no_count or state.players[seat].supply <= 0:
+        end_grow(state, seat, events)
+
+
+# ---------------------------------------------------------------- Idea (R-DRAW)
+def draw_action(state: State, seat: int, events: list[Event]) -> None:
+    _use_marker(state, seat)
+    draw_cards(state, seat, state.era(seat).draw, events)
+    if owe_discard(state, seat):
+        state.stage = DISCARD
+        events.append(Event("discard_owed", f"{colour(seat)} must discard "
+                            f"{state.discards[seat]} card(s) (hand limit "
+                            f"{state.era(seat).limit}).", seat))
+        return
+    after_step(state, seat, events)
+
+
+# ---------------------------------------------------------------- Build city (R-CITY)
+def city_sites(state: State, seat: int) -> list[tuple[int, int]]:
+    """Legal (hex, value) pairs for Build City."""
+    values = sorted(set(state.players[seat].cities))
+    out = []
+    for h in range(NUM_HEXES):
+        if state.owner[h] != seat or state.count[h] < 2 or state.terrain[h] == "M":
+            continue
+        if any(state.city_owner[n] >= 0 for n in NEIGHBOURS[h]):
+            continue
+        out.extend((h, v) for v in values if v <= state.count[h])
+    return out
+
+
+def build_city(state: State, seat: int, action: BuildCity, events: list[Event]) -> None:
+    h, value = action.hex, action.value
+    if state.owner[h] != seat:
+        raise IllegalAction(f"you have no tokens on {label(h)}")
+    if state.terrain[h] == "M":
+        raise IllegalAction("cities cannot be built on mountains")
+    if any(state.city_owner[n] >= 0 for n in NEIGHBOURS[h]):
+        raise IllegalAction(f"{label(h)} is next to a city: cities may not touch")
+    if value not in state.players[seat].cities:
+        left = ", ".join(map(str, state.players[seat].cities)) or "none"
+        raise IllegalAction(f"you have no unused city of value {value} (left: {left})")
+    if value > state.count[h]:
+        raise IllegalAction(f"a city of value {value} needs at least {value} tokens on "
+                            f"{label(h)}; it has {state.count[h]}")
+    _use_marker(state, seat)
+    n = state.count[h]
+    remove_tokens(state, h, n)
+    state.players[seat].supply += n
+    state.players[seat].cities.remove(value)
+    state.city_owner[h] = seat
+    state.city_value[h] = value
+    events.append(Event("city", f"{colour(seat)} builds a city of value {value} on {label(h)} "
+                        f"({n} token(s) back to supply).", seat,
+                        data={"hex": label(h), "value": value}))
+    after_step(state, seat, events)
+
+
+# ---------------------------------------------------------------- cards (R-CARD)
+def religion_targets(state: State, seat: int) -> list[tuple[int, int]]:
+    """Legal (target, own) pairs for Religion (R-CARD-REL)."""
+    if state.players[seat].supply <= 0:
+        return []
+    out = []
+    for own in range(NUM_HEXES):
+        if state.owner[own] != seat or state.count[own] + 1 > state.stack_limit(seat, own):
+            continue
+        for t in NEIGHBOURS[own]:
+            if state.owner[t] not in (-1, seat):
+                out.append((t, own))
+    return out
+
+
+def play_religion(state: State, seat: int, action: PlayReligion, events: list[Event]) -> None:
+    require_card(state, seat, action.card, "REL")
+    t, own = action.target, action.own
+    if state.owner[own] != seat:
+        raise IllegalAction(f"you have no tokens on {label(own)}")
+    if t not in NEIGHBOURS[own] or state.owner[t] in (-1, seat):
+        raise IllegalAction(f"{label(t)} is not a hex with another player's tokens next to "
+                            f"{label(own)}")
+    if state.players[seat].supply <= 0:
+        raise IllegalAction("Religion needs a token in your supply")
+    if state.count[own] + 1 > state.stack_limit(seat, own):
+        raise IllegalAction(f"{label(own)} is at your stack limit (play Sanitation first)")
+    play_card(state, seat, action.card)
+    victim = state.owner[t]
+    remove_tokens(state, t, 1)
+    state.players[victim].supply += 1
+    add_tokens(state, seat, own, 1)
+    state.players[seat].supply -= 1
+    events.append(Event("card", f"{colour(seat)} plays Religion: a {colour(victim)} token on "
+                        f"{label(t)} is converted onto {label(own)}.", seat,
+                        data={"card": action.card, "target": label(t), "own": label(own)}))
+
+
+def sanitation_hexes(state: State, seat: int) -> list[int]:
+    """Hexes whose stack limit Sanitation may raise: own or empty land without a city."""
+    return [
+        h
+        for h in range(NUM_HEXES)
+        if state.terrain[h] is not None
+        and state.city_owner[h] < 0
+        and state.owner[h] in (-1, seat)
+    ]
+
+
+def play_sanitation(state: State, seat: int, action: PlaySanitation,
+                    events: list[Event]) -> None:
+    require_card(state, seat, action.card, "SAN")
+    h = action.hex
+    if state.terrain[h] is None or state.city_owner[h] >= 0 or state.owner[h] not in (-1, seat):
+        raise IllegalAction(f"{label(h)} must be a land hex without a city or another "
+                            "player's tokens")
+    play_card(state, seat, action.card)
+    state.bonus[h] += 1
+    events.append(Event("card", f"{colour(seat)} plays Sanitation: the stack limit on "
+                        f"{label(h)} rises by 1.", seat, data={"card": action.card,
+                                                             "hex": label(h)}))
+    if state.stage == GROW:
+        _maybe_end_grow(state, seat, events)
+
+
+def play_government(state: State, seat: int, action: PlayGovernment,
+                    events: list[Event]) -> None:
+    require_card(state, seat, action.card, "GOV")
+    if action.mode == "double":
+        if state.players[seat].markers <= state.turn_actions:
+            raise IllegalAction("you have no further action marker for a double turn")
+        play_card(state, seat, action.card)
+        state.turn_actions += 1
+        events.append(Event("card", f"{colour(seat)} plays Government: another action "
+                            "follows at once.", seat, data={"card": action.card}))
+    elif action.mode == "pass":
+        if state.acted or state.turn_actions != 1:
+            raise IllegalAction("Government can pass only before you take an action this turn")
+        play_card(state, seat, action.card)
+        state.turn_actions = 0
+        events.append(Event("card", f"{colour(seat)} plays Government and passes, keeping "
+                            "the marker for later this era.", seat, data={"card": action.card}))
+        end_turn(state, seat, events)
+    else:
+        raise IllegalAction("Government mode must be 'double' or 'pass'")
+
+
+# ---------------------------------------------------------------- turn flow
+def card_play_possible(state: State, seat: int) -> bool:
+    """Whether any card could still be played for its effect in the MAIN stage."""
+    hand = state.players[seat].hand
+    kinds = {card_type(c) for c in hand}
+    if not kinds & {"LEA", "REL", "SAN", "GOV"}:
+        return False
+    if "SAN" in kinds and sanitation_hexes(state, seat):
+        return True
+    if "GOV" in kinds and state.players[seat].markers > state.turn_actions:
+        return True
+    if "LEA" in kinds and leader_cards(state, seat) and attack_targets(state, seat):
+        return True
+    return "REL" in kinds and bool(religion_targets(state, seat))
+
+
+def after_step(state: State, seat: int, events: list[Event]) -> None:
+    """Back in the MAIN stage: end the turn by itself when nothing is left to do."""
+    if state.stage == MAIN and state.turn_actions <= 0 and not card_play_possible(state, seat):
+        end_turn(state, seat, events)
+
+
+def end_turn(state: State, seat: int, events: list[Event]) -> None:
+    """Pass the turn to the next seat with markers (R-ROUND-2), or start progress."""
+    if state.turn_actions > 0:
+        raise IllegalAction("take your action first (or pass with a Government card)")
+    n = state.num_players
+    order = [(seat + i) % n for i in range(1, n + 1)]
+    nxt = next((s for s in order if state.players[s].markers > 0), None)
+    if nxt is None:
+        state.stage = MAIN
+        state.phase = PROGRESS
+        begin_progress(state, events)
+        return
+    rel = (nxt - state.start_player) % n
+    if rel <= (seat - state.start_player) % n:
+        state.action_round += 1
+    start_turn(state, nxt)
+    events.append(Event("turn", f"{colour(nxt)} to act (action round "
+                            f"{state.action_round}).", nxt))
