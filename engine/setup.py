@@ -56,8 +56,9 @@ def new_game(
         turn=0,
     )
     rng = rng_for(state)
+    drawn_start = rng.randrange(num_players)  # drawn always, so pinning it changes nothing else
     if start_player is None:
-        start_player = rng.randrange(num_players)
+        start_player = drawn_start
     if not 0 <= start_player < num_players:
         raise IllegalAction(f"start player must be a seat from 0 to {num_players - 1}")
     state.start_player = start_player

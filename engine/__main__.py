@@ -1,0 +1,61 @@
+"""Command line: ``python -m engine replay RECORD.json`` and ``python -m engine simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .content import CONTENT
+from .record import Record, ReplayError, replay
+from .simulate import simulate
+from .state import OVER
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        record = Record.load(args.record)
+    except (OSError, ValueError, KeyError) as exc:
+        print(json.dumps({"error": f"cannot read record: {exc}"}))
+        return 2
+    try:
+        state = replay(record)
+    except ReplayError as exc:
+        print(json.dumps({"error": exc.message, "action_index": exc.index}))
+        return 1
+    out = {
+        "players": state.num_players,
+        "actions": len(record.moves),
+        "finished": state.phase == OVER,
+        "phase": state.phase,
+        "eras": [CONTENT.eras[p.era].name for p in state.players],
+        "scores": state.scores,
+        "winners": state.winners,
+    }
+    print(json.dumps(out))
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    print(json.dumps(simulate(args.players, args.games, args.seed, args.record)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("replay", help="replay a game record and print the outcome as JSON")
+    p.add_argument("record")
+    p.set_defaults(func=_replay)
+    p = sub.add_parser("simulate", help="play random legal games and print speed as JSON")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", metavar="DIR", help="write each game's record here")
+    p.set_defaults(func=_simulate)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Game records: ``setup + every decision in order`` as versioned JSON (docs/record-format.md).
+
+The record is the source of truth for a game; replaying it reproduces the state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .actions import Action, action_from_json
+from .errors import IllegalAction
+from .events import Event
+from .game import apply_in_place
+from .setup import new_game
+from .state import State
+
+RECORD_FORMAT = "tempus-record"
+RECORD_VERSION = 1
+
+
+@dataclass
+class Record:
+    num_players: int
+    seed: int
+    start_player: int | None = None
+    random_map: bool = False
+    players: list[dict[str, Any]] = field(default_factory=list)  # {"name", "kind"}
+    deck: list[int] | None = None  # pinned draw pile, top card last
+    tiles: list[int] | None = None  # pinned tile order, next first
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+
+    def new_state(self) -> tuple[State, list[Event]]:
+        return new_game(
+            self.num_players,
+            self.seed,
+            start_player=self.start_player,
+            random_map=self.random_map,
+            deck=self.deck,
+            tiles=self.tiles,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "players": self.players
+            or [{"name": f"Player {i + 1}", "kind": "human"} for i in range(self.num_players)],
+            "options": {
+                "num_players": self.num_players,
+                "seed": self.seed,
+                "start_player": self.start_player,
+                "random_map": self.random_map,
+            },
+            "actions": [{"seat": s, "action": a.to_json()} for s, a in self.moves],
+        }
+        if self.deck is not None:
+            out["deck"] = list(self.deck)
+        if self.tiles is not None:
+            out["tiles"] = list(self.tiles)
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Record:
+        if d.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a Tempus record (format {d.get('format')!r})")
+        if d.get("version") != RECORD_VERSION:
+            raise ValueError(f"unsupported record version {d.get('version')!r}")
+        opts = d["options"]
+        moves = [(int(m["seat"]), action_from_json(m["action"])) for m in d.get("actions", [])]
+        return cls(
+            num_players=int(opts["num_players"]),
+            seed=int(opts["seed"]),
+            start_player=opts.get("start_player"),
+            random_map=bool(opts.get("random_map", False)),
+            players=list(d.get("players", [])),
+            deck=d.get("deck"),
+            tiles=d.get("tiles"),
+            moves=moves,
+        )
+
+    def dump(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+class ReplayError(Exception):
+    """An action of a record is illegal; ``index`` is its position in ``actions``."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(f"action {index}: {message}")
+        self.index = index
+        self.message = message
+
+
+def replay(record: Record, upto: int | None = None) -> State:
+    """The state after the first ``upto`` actions (default: all)."""
+    state, _ = record.new_state()
+    moves = record.moves if upto is None else record.moves[:upto]
+    for i, (seat, action) in enumerate(moves):
+        try:
+            apply_in_place(state, seat, action)
+        except IllegalAction as exc:
+            raise ReplayError(i, str(exc)) from None
+    return state
