@@ -39,8 +39,7 @@ def remove_tokens(state: State, h: int, n: int) -> None:
         state.owner[h] = -1
         state.bonus[h] = 0
     elif state.bonus[h]:
-        base = CONTENT.eras[state.players[state.owner[h]].era].stack
-        state.bonus[h] = max(0, state.count[h] - base)
+        state.bonus[h] = max(0, state.count[h] - state.base_stack_limit(state.owner[h]))
 
 
 def card_type(card: int) -> str:

@@ -90,7 +90,7 @@ def _maybe_resolve(state: State, events: list[Event]) -> None:
             if owe_discard(state, s):
                 events.append(Event("discard_owed", f"{colour(s)} must discard "
                                     f"{state.discards[s]} card(s) (hand limit "
-                                    f"{CONTENT.eras[new].limit}).", s))
+                                    f"{state.era(s).limit}).", s))
     if not state.discards:
         end_era(state, events)
 

@@ -157,13 +157,18 @@ class State:
 
     # ------------------------------------------------------------------ helpers
     def era(self, seat: int) -> Era:
-        return CONTENT.eras[self.players[seat].era]
+        """The era row whose abilities ``seat`` uses. Flight has no row of its own (the game
+        ends there), so a cube in Flight keeps the Railways abilities until the end."""
+        return CONTENT.eras[min(self.players[seat].era, CONTENT.flight - 1)]
+
+    def base_stack_limit(self, seat: int) -> int:
+        if self.phase == TOKENS:
+            return CONTENT.eras[0].stack
+        return self.era(seat).stack
 
     def stack_limit(self, seat: int, h: int) -> int:
         """Most tokens ``seat`` may have on ``h`` (era limit plus Sanitation bonus)."""
-        if self.phase == TOKENS:
-            return CONTENT.eras[0].stack
-        return CONTENT.eras[self.players[seat].era].stack + self.bonus[h]
+        return self.base_stack_limit(seat) + self.bonus[h]
 
     def occupied_hexes(self, seat: int) -> list[int]:
         return [h for h in range(NUM_HEXES) if self.owner[h] == seat]

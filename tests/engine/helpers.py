@@ -74,7 +74,7 @@ def make_state(
         state.players[seat].hand = list(hand)
         held |= set(hand)
     state.deck = [c for c in range(len(CONTENT.cards)) if c not in held]
-    for seat, p in enumerate(state.players):
+    for p in state.players:
         p.markers = CONTENT.eras[p.era].actions if markers is None else markers
     state.start_player = start_player
     state.action_round = 1

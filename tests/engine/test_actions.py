@@ -16,7 +16,7 @@ from engine.actions import (
     GrowToken,
     PlayHealthCare,
 )
-from engine.state import DISCARD, GROW, MAIN, PROGRESS
+from engine.state import DISCARD, GROW, MAIN
 from tests.engine.helpers import H, card, make_state, play, tokens_of
 
 AGRICULTURE = 2
