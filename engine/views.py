@@ -38,7 +38,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if i != seat:
             del p["hand"]
     combat = d["combat"]
-    if combat is not None and combat["attack_cards"] is not None and seat != combat["attacker"]:
+    if (
+        combat is not None
+        and combat["attack_cards"] is not None
+        and combat["defend_cards"] is None
+        and seat != combat["attacker"]
+    ):
         combat["attack_card_count"] = len(combat["attack_cards"])
         combat["attack_cards"] = None  # R-INFO-2: face down until the defender answered
     choices = d.pop("progress_choices")
