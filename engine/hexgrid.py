@@ -61,17 +61,24 @@ def parse_label(text: str) -> int:
     return h
 
 
-def neighbour(h: int, direction: int) -> int | None:
+def _neighbour(h: int, direction: int) -> int | None:
     q, r = to_axial(h)
     dq, dr = DIRECTIONS[direction]
     return from_axial(q + dq, r + dr)
 
 
+#: NEIGHBOUR_IN[h][d] = the neighbour of h in direction d (E, SE, SW, W, NW, NE) or None.
+NEIGHBOUR_IN: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple(_neighbour(h, d) for d in range(6)) for h in range(NUM_HEXES)
+)
+
+
+def neighbour(h: int, direction: int) -> int | None:
+    return NEIGHBOUR_IN[h][direction]
+
+
 def _build_neighbours() -> tuple[tuple[int, ...], ...]:
-    out = []
-    for h in range(NUM_HEXES):
-        out.append(tuple(n for d in range(6) if (n := neighbour(h, d)) is not None))
-    return tuple(out)
+    return tuple(tuple(n for n in NEIGHBOUR_IN[h] if n is not None) for h in range(NUM_HEXES))
 
 
 #: NEIGHBOURS[h] = the in-board neighbours of hex h.
@@ -89,9 +96,10 @@ def tile_hexes(centre: int, rotation: int) -> list[tuple[int, int]] | None:
 
     Ring entry ``i`` (E, SE, ... NE) lands in direction ``(i + rotation) % 6``.
     """
+    around = NEIGHBOUR_IN[centre]
     out = [(centre, -1)]
     for i in range(6):
-        n = neighbour(centre, (i + rotation) % 6)
+        n = around[(i + rotation) % 6]
         if n is None:
             return None
         out.append((n, i))

@@ -91,21 +91,28 @@ def new_game(
 
 
 # ---------------------------------------------------------------- tiles
-def tile_fits(terrain: list[str | None], centre: int) -> bool:
-    """R-SETUP-4: on the board, no overlap, and touching land unless it is the first."""
+def _cells(centre: int) -> tuple[int, ...] | None:
     hexes = tile_hexes(centre, 0)
-    if hexes is None:
+    return None if hexes is None else tuple(h for h, _ in hexes)
+
+
+#: TILE_CELLS[centre] = the 7 hexes a tile centred there covers, or None if it sticks out.
+TILE_CELLS = tuple(_cells(h) for h in range(NUM_HEXES))
+
+
+def tile_fits(terrain: list[str | None], centre: int, *, first: bool | None = None) -> bool:
+    """R-SETUP-4: on the board, no overlap, and touching land unless it is the first."""
+    cells = TILE_CELLS[centre]
+    if cells is None or any(terrain[h] is not None for h in cells):
         return False
-    cells = [h for h, _ in hexes]
-    if any(terrain[h] is not None for h in cells):
-        return False
-    if all(t is None for t in terrain):
-        return True
-    return any(terrain[n] is not None for h in cells for n in NEIGHBOURS[h])
+    if first is None:
+        first = all(t is None for t in terrain)
+    return first or any(terrain[n] is not None for h in cells for n in NEIGHBOURS[h])
 
 
 def legal_tile_centres(terrain: list[str | None]) -> list[int]:
-    return [h for h in range(NUM_HEXES) if tile_fits(terrain, h)]
+    first = all(t is None for t in terrain)
+    return [h for h in range(NUM_HEXES) if tile_fits(terrain, h, first=first)]
 
 
 def place_tile(state: State, seat: int, action: PlaceTile, events: list[Event]) -> None:
