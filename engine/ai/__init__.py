@@ -1,0 +1,73 @@
+"""Computer players for Tempus: ``choose_action(view, level, seed, budget_s)``.
+
+A computer player is given one seat's view (``engine.view(state, seat)``), never the
+state: it cannot read other hands, face-down cards or the deck order because it never
+receives them (R-INFO-1..3). Where it needs a full state to call the rules it builds
+one from the view with the hidden parts sampled at random (:mod:`.sampling`).
+
+Levels:
+
+* ``random``: uniform over action types, then over actions of that type.
+* ``easy``: quick, plausible moves (:mod:`.easy`).
+* ``normal``: a heuristic player with one-step lookahead (:mod:`.normal`).
+* ``hard``: determinised Monte Carlo search over sampled hands and deck orders with
+  ``normal`` as the rollout policy (:mod:`.search`). It stops at ``budget_s`` seconds
+  or after ``iterations`` rollouts, whichever comes first. A time budget makes the
+  choice depend on the machine's speed, so ``hard`` is deterministic given
+  ``(view, level, seed)`` only when ``iterations`` caps the work before time runs out.
+
+Every level is deterministic given ``(view, level, seed)`` (``hard``: see above).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..actions import Action
+from ..legal import legal_actions
+from .sampling import determinise, my_seat
+
+LEVELS = ("easy", "normal", "hard")
+ALL_LEVELS = (*LEVELS, "random")
+
+
+def random_choice(actions: list[Action], rng: random.Random) -> Action:
+    """Uniform over action types, then over the actions of the chosen type (as
+    ``bot.players.random_action``), so numerous kinds do not swamp rare ones."""
+    by_type: dict[str, list[Action]] = {}
+    for a in actions:
+        by_type.setdefault(a.type, []).append(a)
+    return rng.choice(by_type[rng.choice(sorted(by_type))])
+
+
+def choose_action(view: dict[str, Any], level: str, seed: int,
+                  budget_s: float | None = None, *, iterations: int | None = None) -> Action:
+    """The action the computer player of ``view["seat"]`` takes now.
+
+    ``budget_s`` and ``iterations`` only affect ``hard`` (defaults:
+    :data:`engine.ai.search.DEFAULT_BUDGET_S` and no iteration cap).
+    """
+    seat = my_seat(view)
+    if not any(d["seat"] == seat for d in view["decisions"]):
+        raise ValueError(f"seat {seat} has no decision to make in this view")
+    rng = random.Random(f"tempus-ai/{level}/{seed}")
+    if level == "hard":
+        from .search import search_action
+
+        return search_action(view, seed, budget_s=budget_s, iterations=iterations)
+    state = determinise(view, rng)
+    legal = legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if level == "random":
+        return random_choice(legal, rng)
+    if level == "easy":
+        from .easy import EasyPlayer
+
+        return EasyPlayer(rng).act(state, seat)
+    if level == "normal":
+        from .normal import NormalPlayer
+
+        return NormalPlayer(rng).act(state, seat)
+    raise ValueError(f"unknown level {level!r}; choose one of {', '.join(ALL_LEVELS)}")

@@ -1,0 +1,643 @@
+"""The ``normal`` computer player: one-step lookahead over whole actions.
+
+For each decision it lists the candidate choices, scores each by the position it leads
+to (:class:`~engine.ai.evaluate.Evaluator`, relative to the rivals) and picks the best.
+Multi-step actions are planned greedily: a Move is scored by moving tokens one at a
+time to the best hex until no further move helps; a Growth likewise. Attacks are scored
+by their chance of winning against the defender's possible cards; secret card choices
+(attack, defence, progress) play the cheapest set of cards that is worth its chance.
+
+It reads only what the seat may know (own hand, public board and counts), so running
+it on any determinisation of a view gives the same answer.
+
+:meth:`NormalPlayer.ranked` returns all scored candidates, which the search player
+(:mod:`engine.ai.search`) uses as its prior and candidate list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .. import actions as A
+from ..combat import attack_targets, leader_cards, max_occupy
+from ..content import CONTENT, TERRAINS
+from ..game import (
+    ATTACK_CARDS,
+    DEFEND_CARDS,
+    DISCARDING,
+    GROWING,
+    MOVING,
+    NAME_CITY_TERRAIN,
+    OCCUPY,
+    PLACE_START_TOKEN,
+    PLACE_TILE,
+    PROGRESS_CARDS,
+    TURN,
+    decision_for,
+)
+from ..hexgrid import NEIGHBOURS, NUM_HEXES, distance, neighbour
+from ..legal import legal_actions
+from ..movement import destinations, movable_sources
+from ..progress import new_era_index
+from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
+from ..state import State
+from ..turn import city_sites, grow_hexes, religion_targets
+from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, progress_prize
+from .tactics import (
+    CARDS,
+    beat_chance,
+    contribution,
+    ordered_useful,
+    progress_contribution,
+    sample_sums,
+    unseen_for,
+)
+
+Scored = list[tuple[float, A.Action]]
+
+#: how much a hex of each terrain is worth when choosing where to start (R-SETUP-5)
+SITE_TERRAIN = {"G": 1.0, "F": 0.7, "H": 0.5, "W": 0.45, "M": 0.1}
+CARD_TYPE_EXTRA = {"LEA": 0.3, "REL": 0.25, "FOR": 0.15, "WEA": 0.15, "HEA": 0.05,
+                   "TRA": 0.0, "SAN": 0.0, "EDU": -0.05, "GOV": -0.1}
+
+
+class NormalPlayer:
+    """Heuristic player; ``samples`` sets how many random hands card estimates use."""
+
+    def __init__(self, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS,
+                 samples: int = 32) -> None:
+        self.rng = rng
+        self.w = weights
+        self.samples = samples
+        self._handlers: dict[str, Callable[[State, int], Scored]] = {
+            PLACE_TILE: self._place_tile,
+            PLACE_START_TOKEN: self._start_token,
+            TURN: self._turn,
+            MOVING: self._moving,
+            GROWING: self._growing,
+            NAME_CITY_TERRAIN: self._city_terrain,
+            ATTACK_CARDS: self._attack_cards,
+            DEFEND_CARDS: self._defend_cards,
+            OCCUPY: self._occupy,
+            DISCARDING: self._discard,
+            PROGRESS_CARDS: self._progress_cards,
+        }
+
+    # ------------------------------------------------------------------ entry points
+    def act(self, state: State, seat: int) -> A.Action:
+        ranked = self.ranked(state, seat)
+        return ranked[0][1]
+
+    def ranked(self, state: State, seat: int) -> Scored:
+        """Scored legal candidates, best first (never empty while ``seat`` must act)."""
+        d = decision_for(state, seat)
+        if d is None:
+            raise ValueError(f"seat {seat} has no decision to make")
+        out = self._handlers[d.kind](state, seat)
+        if not out:  # cannot happen for a well-formed state; stay safe
+            out = [(0.0, a) for a in legal_actions(state, seat)]
+        out.sort(key=lambda x: -x[0])
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def evaluator(self, state: State) -> Evaluator:
+        return Evaluator(state, self.w)
+
+    def card_worth(self, state: State, seat: int, ev: Evaluator, card: int) -> float:
+        info = CARDS[card]
+        w = ev.card + CARD_TYPE_EXTRA.get(info.type, 0.0)
+        if info.terrain == ev.next_terrain:
+            w += 0.1
+        if info.type == "REL" and state.players[seat].supply <= 0:
+            w -= 0.2
+        return max(0.05, w)
+
+    def worths(self, state: State, seat: int, ev: Evaluator) -> dict[int, float]:
+        return {c: self.card_worth(state, seat, ev, c) for c in state.players[seat].hand}
+
+    # ------------------------------------------------------------------ setup
+    def _place_tile(self, state: State, seat: int) -> Scored:
+        terrain = state.terrain
+        first = all(t is None for t in terrain)
+        tile = CONTENT.tile(state.tile_stack[0])
+        centre_mid = (CONTENT.rows // 2) * CONTENT.columns + CONTENT.columns // 2
+        out: Scored = []
+        for h in legal_tile_centres(terrain):
+            cells = TILE_CELLS[h]
+            assert cells is not None
+            cellset = set(cells)
+            if first:
+                touch = -distance(h, centre_mid)
+            else:
+                touch = sum(1 for x in cells for n in NEIGHBOURS[x]
+                            if n not in cellset and terrain[n] is not None)
+            for r in range(6):
+                # ring entry i lands in direction (i + r) % 6 around the centre
+                score = float(touch)
+                for i, ter in enumerate(tile.ring):
+                    x = neighbour(h, (i + r) % 6)
+                    if x is None:
+                        continue
+                    for n in NEIGHBOURS[x]:
+                        if n not in cellset and terrain[n] == ter == "G":
+                            score += 0.3
+                score += self.rng.random() * 0.2
+                out.append((score, A.PlaceTile(h, r)))
+        return out
+
+    def _site_score(self, state: State, seat: int, h: int) -> float:
+        terrain = state.terrain
+        ter = terrain[h]
+        assert ter is not None
+        s = SITE_TERRAIN[ter] * 1.5
+        for n in NEIGHBOURS[h]:
+            t = terrain[n]
+            if t is None:
+                continue
+            free = state.owner[n] < 0
+            s += 0.5 * SITE_TERRAIN[t] * (1.0 if free else 0.2)
+            for m in NEIGHBOURS[n]:
+                tm = terrain[m]
+                if tm is not None and m != h:
+                    s += 0.06 * SITE_TERRAIN[tm]
+        for x in range(NUM_HEXES):
+            o = state.owner[x]
+            if o >= 0 and o != seat:
+                dd = distance(h, x)
+                if dd <= 2:
+                    s -= 1.2
+                elif dd <= 3:
+                    s -= 0.5
+                elif dd <= 4:
+                    s -= 0.15
+        return s
+
+    def _start_token(self, state: State, seat: int) -> Scored:
+        placed = state.start_hexes
+        out: Scored = []
+        for h in start_token_hexes(state, seat):
+            s = self._site_score(state, seat, h)
+            if h in placed:
+                s -= 2.0  # three hexes beat a stack: more points and growth spots
+            s += self.rng.random() * 0.05
+            out.append((s, A.PlaceStartToken(h)))
+        return out
+
+    # ------------------------------------------------------------------ the turn
+    def _turn(self, state: State, seat: int) -> Scored:
+        ev = self.evaluator(state)
+        base = ev.relative(state, seat)
+        worth = self.worths(state, seat, ev)
+        out: Scored = []
+        main_gain = 0.0
+        if state.turn_actions > 0:
+            era = state.era(seat)
+            p = state.players[seat]
+            # Idea (R-DRAW): cards up to the hand limit are worth their keep
+            room = max(0, era.limit - len(p.hand))
+            got = min(era.draw, room)
+            draw_v = base + got * ev.card + 0.08 * (era.draw - got)
+            out.append((draw_v, A.DrawCards()))
+            grow_v = self._grow_plan(state, seat, ev, era.growth)[0]
+            if grow_v is not None:
+                out.append((grow_v, A.BeginGrow()))
+            move_v = self._move_plan(state, seat, ev, era.move)[0]
+            out.append((move_v if move_v is not None else base - 0.01, A.BeginMove()))
+            for h, v in city_sites(state, seat):
+                out.append((self._city_value(state, seat, ev, h, v), A.BuildCity(h, v)))
+            for src, dst in attack_targets(state, seat):
+                val, _ = self._attack_value(state, seat, ev, src, dst, worth, None)
+                out.append((val, A.Attack(src, dst)))
+            main_gain = max(v for v, _ in out) - base
+        else:
+            out.append((base, A.EndTurn()))
+        after = base + main_gain  # where the turn ends up without free plays
+        # Leader (R-CARD-LEA): a free attack, taken when worth more than the card
+        leaders = leader_cards(state, seat)
+        if leaders:
+            card = min(leaders, key=lambda c: worth[c])
+            for src, dst in attack_targets(state, seat):
+                val, _ = self._attack_value(state, seat, ev, src, dst, worth, card)
+                out.append((after + (val - base) - worth[card], A.Attack(src, dst, card)))
+        # Religion (R-CARD-REL)
+        rels = [c for c in state.players[seat].hand if CARDS[c].type == "REL"]
+        if rels:
+            card = min(rels, key=lambda c: worth[c])
+            for t, own in religion_targets(state, seat):
+                gain = self._religion_gain(state, seat, ev, t, own, base)
+                out.append((after + gain - worth[card], A.PlayReligion(card, t, own)))
+        # Sanitation (R-CARD-SAN) to grow on a full grassland hex
+        if state.turn_actions > 0:
+            sans = [c for c in state.players[seat].hand if CARDS[c].type == "SAN"]
+            if sans:
+                card = min(sans, key=lambda c: worth[c])
+                best = self._sanitation_for_growth(state, seat, ev)
+                if best is not None:
+                    h, v = best
+                    out.append((max(after, v) - worth[card] + 0.01,
+                                A.PlaySanitation(card, h)))
+        return out
+
+    def _religion_gain(self, state: State, seat: int, ev: Evaluator, t: int, own: int,
+                       base: float) -> float:
+        s = state.copy()
+        victim = s.owner[t]
+        s.count[t] -= 1
+        if s.count[t] == 0:
+            s.owner[t] = -1
+        s.players[victim].supply += 1
+        s.count[own] += 1
+        s.players[seat].supply -= 1
+        return ev.relative(s, seat) - base
+
+    def _sanitation_for_growth(self, state: State, seat: int,
+                               ev: Evaluator) -> tuple[int, float] | None:
+        """A full own grassland hex whose extra room makes Growth worth more."""
+        if state.players[seat].supply <= 0:
+            return None
+        era = state.era(seat)
+        if len(grow_hexes(state, seat)) >= era.growth:
+            return None
+        best: tuple[int, float] | None = None
+        for h in range(NUM_HEXES):
+            if state.owner[h] == seat and state.terrain[h] == "G" and (
+                    state.count[h] >= state.stack_limit(seat, h)):
+                state.bonus[h] += 1
+                v = self._grow_plan(state, seat, ev, era.growth)[0]
+                state.bonus[h] -= 1
+                if v is not None and (best is None or v > best[1]):
+                    best = (h, v)
+        return best
+
+    def _city_value(self, state: State, seat: int, ev: Evaluator, h: int, v: int) -> float:
+        s = state.copy()
+        n = s.count[h]
+        s.count[h] = 0
+        s.owner[h] = -1
+        s.bonus[h] = 0
+        s.players[seat].supply += n
+        s.players[seat].cities.remove(v)
+        s.city_owner[h] = seat
+        s.city_value[h] = v
+        val = ev.relative(s, seat)
+        # keep the big cities for big stacks: a value below the tokens spent wastes some
+        return val - 0.35 * (n - v)
+
+    # ------------------------------------------------------------------ move / grow plans
+    def _best_move(self, state: State, seat: int, ev: Evaluator,
+                   touched: dict[int, int]) -> tuple[float, int, int] | None:
+        """The single best token move from the current position (value, src, dst)."""
+        best: tuple[float, int, int] | None = None
+        owner, count = state.owner, state.count
+        for src in range(NUM_HEXES):
+            if owner[src] != seat or count[src] - touched.get(src, 0) <= 0:
+                continue
+            for dst in destinations(state, seat, src):
+                # move one token by hand, score, undo
+                count[src] -= 1
+                if count[src] == 0:
+                    owner[src] = -1
+                prev_owner = owner[dst]
+                owner[dst] = seat
+                count[dst] += 1
+                v = ev.relative(state, seat)
+                count[dst] -= 1
+                owner[dst] = prev_owner
+                count[src] += 1
+                owner[src] = seat
+                if best is None or v > best[0]:
+                    best = (v, src, dst)
+        return best
+
+    def _move_plan(self, state: State, seat: int, ev: Evaluator,
+                   steps: int) -> tuple[float | None, list[tuple[int, int]]]:
+        """Greedy: move the best token while a move improves the position."""
+        s = state.copy()
+        touched: dict[int, int] = dict(state.touched) if state.stage == "move" else {}
+        cur = ev.relative(s, seat)
+        plan: list[tuple[int, int]] = []
+        for _ in range(steps):
+            best = self._best_move(s, seat, ev, touched)
+            if best is None or best[0] <= cur + 1e-6:
+                break
+            cur, src, dst = best
+            s.count[src] -= 1
+            if s.count[src] == 0:
+                s.owner[src] = -1
+            s.owner[dst] = seat
+            s.count[dst] += 1
+            touched[dst] = touched.get(dst, 0) + 1
+            plan.append((src, dst))
+        return (cur if plan else None), plan
+
+    def _grow_plan(self, state: State, seat: int, ev: Evaluator,
+                   steps: int) -> tuple[float | None, list[int]]:
+        s = state.copy()
+        if state.stage != "grow":
+            s.touched = {}
+        plan: list[int] = []
+        cur = ev.relative(s, seat)
+        for _ in range(steps):
+            options = grow_hexes(s, seat)
+            if not options:
+                break
+            best: tuple[float, int] | None = None
+            for h in options:
+                s.count[h] += 1
+                s.players[seat].supply -= 1
+                v = ev.relative(s, seat)
+                s.count[h] -= 1
+                s.players[seat].supply += 1
+                if best is None or v > best[0]:
+                    best = (v, h)
+            assert best is not None
+            cur, h = best
+            s.count[h] += 1
+            s.players[seat].supply -= 1
+            s.touched[h] = 1
+            plan.append(h)
+        return (cur if plan else None), plan
+
+    def _moving(self, state: State, seat: int) -> Scored:
+        ev = self.evaluator(state)
+        base = ev.relative(state, seat)
+        out: Scored = [(base, A.EndMove())]
+        if state.steps_left > 0:
+            best = self._best_move(state, seat, ev, state.touched)
+            if best is not None:
+                out.append((best[0], A.MoveToken(best[1], best[2])))
+                # other moves, scored lower, for the search to consider
+                for src in movable_sources(state, seat)[:6]:
+                    for dst in sorted(destinations(state, seat, src))[:3]:
+                        if (src, dst) != (best[1], best[2]):
+                            out.append((best[0] - 0.5, A.MoveToken(src, dst)))
+        worth = self.worths(state, seat, ev)
+        tras = [c for c in state.players[seat].hand if CARDS[c].type == "TRA"]
+        if tras and state.steps_left <= 0:
+            card = min(tras, key=lambda c: worth[c])
+            best = self._best_move(state, seat, ev, state.touched)
+            if best is not None:
+                out.append((best[0] - worth[card], A.PlayTransport(card)))
+        rels = [c for c in state.players[seat].hand if CARDS[c].type == "REL"]
+        if rels:
+            card = min(rels, key=lambda c: worth[c])
+            for t, own in religion_targets(state, seat):
+                gain = self._religion_gain(state, seat, ev, t, own, base)
+                out.append((base + gain - worth[card] + 0.02, A.PlayReligion(card, t, own)))
+        return out
+
+    def _growing(self, state: State, seat: int) -> Scored:
+        ev = self.evaluator(state)
+        base = ev.relative(state, seat)
+        out: Scored = [(base - 0.001, A.EndGrow())]
+        if state.steps_left > 0:
+            for h in grow_hexes(state, seat):
+                state.count[h] += 1
+                state.players[seat].supply -= 1
+                v = ev.relative(state, seat)
+                state.count[h] -= 1
+                state.players[seat].supply += 1
+                out.append((v, A.GrowToken(h)))
+        worth = self.worths(state, seat, ev)
+        heas = [c for c in state.players[seat].hand if CARDS[c].type == "HEA"]
+        if heas and state.steps_left <= 0 and grow_hexes(state, seat):
+            card = min(heas, key=lambda c: worth[c])
+            v = self._grow_plan(state, seat, ev, 1)[0]
+            if v is not None:
+                out.append((v - worth[card], A.PlayHealthCare(card)))
+        sans = [c for c in state.players[seat].hand if CARDS[c].type == "SAN"]
+        if sans and state.steps_left > 0 and not grow_hexes(state, seat):
+            card = min(sans, key=lambda c: worth[c])
+            best = self._sanitation_for_growth(state, seat, ev)
+            if best is not None:
+                out.append((best[1] - worth[card], A.PlaySanitation(card, best[0])))
+        return out
+
+    # ------------------------------------------------------------------ combat
+    def _win_state(self, state: State, seat: int, ev: Evaluator, src: int,
+                   dst: int) -> float:
+        s = state.copy()
+        d = s.owner[dst] if s.owner[dst] >= 0 else s.city_owner[dst]
+        if s.city_owner[dst] >= 0:
+            s.players[d].cities.append(s.city_value[dst])
+            s.city_owner[dst] = -1
+            s.city_value[dst] = 0
+        else:
+            s.players[d].supply += s.count[dst]
+            s.count[dst] = 0
+            s.owner[dst] = -1
+        best = ev.relative(s, seat)
+        most = min(s.count[src], s.stack_limit(seat, dst))
+        for _ in range(most):
+            s.count[src] -= 1
+            if s.count[src] == 0:
+                s.owner[src] = -1
+            s.count[dst] += 1
+            s.owner[dst] = seat
+            best = max(best, ev.relative(s, seat))
+        return best
+
+    def _lose_state(self, state: State, seat: int, ev: Evaluator, src: int) -> float:
+        s = state.copy()
+        s.count[src] -= 1
+        if s.count[src] == 0:
+            s.owner[src] = -1
+        s.players[seat].supply += 1
+        return ev.relative(s, seat)
+
+    def _attack_value(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
+                      worth: dict[int, float], leader: int | None
+                      ) -> tuple[float, tuple[int, ...]]:
+        """Expected worth of attacking ``dst`` from ``src`` and the cards to commit."""
+        city = state.city_owner[dst] >= 0
+        d = state.city_owner[dst] if city else state.owner[dst]
+        terrain = None if city else state.terrain[dst]
+        a0 = state.count[src]
+        d0 = state.city_value[dst] if city else state.count[dst]
+        hand = [c for c in state.players[seat].hand if c != leader]
+        return self._attack_choice(state, seat, ev, src, dst, d, terrain, a0, d0, hand, worth)
+
+    def _attack_choice(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
+                       d: int, terrain: str | None, a0: int, d0: int, hand: list[int],
+                       worth: dict[int, float]) -> tuple[float, tuple[int, ...]]:
+        pool = unseen_for(state, seat)
+        k = len(state.players[d].hand)
+        dscore = {c: contribution(c, terrain, True) for c in pool}
+        dsamples = sample_sums(pool, k, dscore, self.rng, self.samples)
+        ascore = {c: contribution(c, terrain, False) for c in hand}
+        useful = ordered_useful(hand, ascore, worth)
+        v_win = self._win_state(state, seat, ev, src, dst)
+        v_lose = self._lose_state(state, seat, ev, src)
+        best = (-1e9, ())
+        strength = a0
+        cost = 0.0
+        for j in range(len(useful) + 1):
+            if j:
+                strength += ascore[useful[j - 1]]
+                cost += worth[useful[j - 1]]
+            p = beat_chance(strength, [d0 + x for x in dsamples], strictly=True)
+            val = p * v_win + (1 - p) * v_lose - cost
+            if val > best[0]:
+                best = (val, tuple(useful[:j]))
+        return best
+
+    def _attack_cards(self, state: State, seat: int) -> Scored:
+        c = state.combat
+        assert c is not None
+        ev = self.evaluator(state)
+        worth = self.worths(state, seat, ev)
+        a0 = state.count[c.src]
+        d0 = state.city_value[c.dst] if c.city else state.count[c.dst]
+        hand = list(state.players[seat].hand)
+        val, cards = self._attack_choice(state, seat, ev, c.src, c.dst, c.defender, c.terrain,
+                                         a0, d0, hand, worth)
+        out: Scored = [(val, A.CommitAttackCards(tuple(sorted(cards))))]
+        if cards:
+            out.append((val - 0.3, A.CommitAttackCards(())))
+        ascore = {x: contribution(x, c.terrain, False) for x in hand}
+        useful = tuple(sorted(x for x in hand if ascore[x] > 0))
+        if useful and useful != tuple(sorted(cards)):
+            out.append((val - 0.2, A.CommitAttackCards(useful)))
+        return out
+
+    def _defend_cards(self, state: State, seat: int) -> Scored:
+        c = state.combat
+        assert c is not None and c.attack_cards is not None
+        ev = self.evaluator(state)
+        worth = self.worths(state, seat, ev)
+        hand = list(state.players[seat].hand)
+        a0 = state.count[c.src]
+        d0 = state.city_value[c.dst] if c.city else state.count[c.dst]
+        k = len(c.attack_cards)  # public count; the cards themselves are face down
+        pool = unseen_for(state, seat)
+        ascore = {x: contribution(x, c.terrain, False) for x in pool}
+        likely = [x for x in pool if ascore[x] > 0] or pool
+        asamples = [a0 + x for x in sample_sums(likely, k, ascore, self.rng, self.samples)]
+        # what holding is worth: the attacker loses a token; losing costs the hex
+        hold = state.copy()
+        hold.count[c.src] -= 1
+        if hold.count[c.src] == 0:
+            hold.owner[c.src] = -1
+        v_hold = ev.relative(hold, seat)
+        lose = state.copy()
+        if c.city:
+            lose.city_owner[c.dst] = -1
+            lose.city_value[c.dst] = 0
+        else:
+            lose.players[seat].supply += lose.count[c.dst]
+            lose.count[c.dst] = 0
+            lose.owner[c.dst] = -1
+        v_lose = ev.relative(lose, seat)
+        dscore = {x: contribution(x, c.terrain, True) for x in hand}
+        useful = ordered_useful(hand, dscore, worth)
+        out: Scored = []
+        strength = d0
+        cost = 0.0
+        for j in range(len(useful) + 1):
+            if j:
+                strength += dscore[useful[j - 1]]
+                cost += worth[useful[j - 1]]
+            # ties go to the defender (R-COMBAT-7)
+            p = sum(1 for a in asamples if strength >= a) / len(asamples)
+            out.append((p * v_hold + (1 - p) * v_lose - cost,
+                        A.DefendCards(tuple(sorted(useful[:j])))))
+        return out
+
+    def _city_terrain(self, state: State, seat: int) -> Scored:
+        c = state.combat
+        assert c is not None
+        hand = state.players[seat].hand
+        pool = unseen_for(state, seat)
+        k = len(state.players[c.attacker].hand)
+        out: Scored = []
+        for t in TERRAINS:
+            mine = sum(contribution(x, t, True) for x in hand)
+            ascore = {x: contribution(x, t, False) for x in pool}
+            samples = sample_sums(pool, k, ascore, self.rng, 16, best_of=3)
+            theirs = sum(samples) / len(samples)
+            out.append((mine - theirs, A.NameCityTerrain(t)))
+        return out
+
+    def _occupy(self, state: State, seat: int) -> Scored:
+        c = state.combat
+        assert c is not None
+        ev = self.evaluator(state)
+        out: Scored = []
+        s = state.copy()
+        for n in range(max_occupy(state) + 1):
+            if n:
+                s.count[c.src] -= 1
+                if s.count[c.src] == 0:
+                    s.owner[c.src] = -1
+                s.count[c.dst] += 1
+                s.owner[c.dst] = seat
+            out.append((ev.relative(s, seat), A.Occupy(n)))
+        return out
+
+    # ------------------------------------------------------------------ cards
+    def _discard(self, state: State, seat: int) -> Scored:
+        ev = self.evaluator(state)
+        worth = self.worths(state, seat, ev)
+        owed = state.discards[seat]
+        hand = sorted(state.players[seat].hand, key=lambda c: (worth[c], c))
+        cheapest = tuple(sorted(hand[:owed]))
+        out: Scored = [(0.0, A.Discard(cheapest))]
+        if owed < len(hand):
+            alt = tuple(sorted(hand[1:owed + 1]))
+            out.append((-0.1, A.Discard(alt)))
+        return out
+
+    def _progress_cards(self, state: State, seat: int) -> Scored:
+        """R-PROG-2/3: the cheapest set of cards worth its chance of winning the era."""
+        ev = self.evaluator(state)
+        worth = self.worths(state, seat, ev)
+        new = new_era_index(state)
+        terrain = CONTENT.eras[new].terrain
+        prize = progress_prize(new)
+        n = state.num_players
+        base = [0] * n
+        for h in range(NUM_HEXES):
+            o = state.owner[h]
+            if o >= 0 and state.terrain[h] == terrain:
+                base[o] += state.count[h]
+            co = state.city_owner[h]
+            if co >= 0:
+                base[co] += CONTENT.city_progress
+        pool = unseen_for(state, seat)
+        pscore = {c: progress_contribution(c, terrain) for c in pool}
+        submitted = [s for s in state.progress_choices if s != seat]
+        hidden_played = len(pool) - len(state.deck) - sum(
+            len(state.players[s].hand) for s in range(n) if s != seat)
+        per_submitted = hidden_played / len(submitted) if submitted else 0.0
+        samples = []
+        rng = self.rng
+        for _ in range(self.samples):
+            best_other = 0
+            for o in range(n):
+                if o == seat:
+                    continue
+                if o in submitted:
+                    k = int(per_submitted + rng.random())
+                    add = sum(pscore[x] for x in rng.sample(pool, min(k, len(pool))))
+                else:
+                    k = len(state.players[o].hand)
+                    cand = rng.sample(pool, min(k, len(pool)))
+                    full = sum(pscore[x] for x in cand)
+                    rivals = max(base[x] for x in range(n) if x != o)
+                    add = full if base[o] + full >= rivals else 0
+                best_other = max(best_other, base[o] + add)
+            samples.append(best_other)
+        hand = state.players[seat].hand
+        mscore = {c: progress_contribution(c, terrain) for c in hand}
+        useful = ordered_useful(hand, mscore, worth)
+        out: Scored = []
+        pts = base[seat]
+        cost = 0.0
+        for j in range(len(useful) + 1):
+            if j:
+                pts += mscore[useful[j - 1]]
+                cost += worth[useful[j - 1]]
+            p = beat_chance(pts, samples, strictly=False)  # ties advance too (R-PROG-5)
+            out.append((p * prize - cost, A.ProgressCards(tuple(sorted(useful[:j])))))
+        return out

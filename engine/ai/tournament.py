@@ -1,0 +1,147 @@
+"""Computer-only games for benchmarking the levels against each other.
+
+Each game gives every seat only its view (exactly as the bot does) and applies the
+chosen action through the engine, so an illegal choice raises at once. Over the games
+the line-up is rotated round the table and the start player moves on, so that no level
+profits from sitting in a lucky seat. Shared wins are split (R-END-3).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+from ..game import apply_in_place, decisions
+from ..setup import new_game
+from ..views import view
+from . import ALL_LEVELS, choose_action
+
+
+@dataclass
+class GameResult:
+    seed: int
+    #: slot (index in the line-up) of each seat
+    slots: list[int]
+    winners: list[int]  # seats
+    scores: list[int]
+    #: per slot: think times of every decision in seconds
+    times: dict[int, list[float]] = field(default_factory=dict)
+    actions: int = 0
+
+
+def game_setup(index: int, num_players: int) -> tuple[list[int], int]:
+    """Slot of each seat and the start player for game ``index``.
+
+    The line-up turns one seat per game; after a full turn the start player moves on,
+    so over ``num_players ** 2`` games every slot sits in every seat and starts from
+    every position relative to the start player.
+    """
+    shift = index % num_players
+    slots = [(s + shift) % num_players for s in range(num_players)]
+    start = (index // num_players) % num_players
+    return slots, start
+
+
+def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None, bool]
+             ) -> GameResult:
+    index, seed, lineup, max_actions, budget_s, iterations, random_map = args
+    n = len(lineup)
+    slots, start = game_setup(index, n)
+    game_seed = seed + index
+    state, _ = new_game(n, game_seed, start_player=start, random_map=random_map)
+    result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)})
+    step = 0
+    while True:
+        ds = decisions(state)
+        if not ds:
+            break
+        if step >= max_actions:
+            raise RuntimeError(f"game {game_seed} did not finish in {max_actions} actions")
+        for d in ds:
+            level = lineup[slots[d.seat]]
+            v = view(state, d.seat)
+            t0 = time.perf_counter()
+            action = choose_action(v, level, seed=game_seed * 100_003 + step,
+                                   budget_s=budget_s, iterations=iterations)
+            result.times[slots[d.seat]].append(time.perf_counter() - t0)
+            apply_in_place(state, d.seat, action)
+            step += 1
+    result.winners = list(state.winners)
+    result.scores = list(state.scores)
+    result.actions = step
+    return result
+
+
+def percentile(xs: Sequence[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    k = max(0, min(len(ys) - 1, math.ceil(q * len(ys)) - 1))
+    return ys[k]
+
+
+def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
+    return {
+        "decisions": len(xs),
+        "mean_s": round(sum(xs) / len(xs), 4) if xs else 0.0,
+        "p95_s": round(percentile(xs, 0.95), 4),
+        "max_s": round(max(xs), 4) if xs else 0.0,
+    }
+
+
+def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
+               budget_s: float | None = None, iterations: int | None = None,
+               random_map: bool = True, max_actions: int = 20000) -> dict[str, Any]:
+    """Play ``games`` games of ``lineup`` (one level per player) and summarise them."""
+    for lv in lineup:
+        if lv not in ALL_LEVELS:
+            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+    n = len(lineup)
+    t0 = time.perf_counter()
+    work = [(g, seed, tuple(lineup), max_actions, budget_s, iterations, random_map)
+            for g in range(games)]
+    if jobs > 1:
+        with get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(play_one, work, chunksize=1)
+    else:
+        results = [play_one(w) for w in work]
+    share = [0.0] * n
+    points = [0.0] * n
+    times: dict[int, list[float]] = {s: [] for s in range(n)}
+    for r in results:
+        for seat in r.winners:
+            share[r.slots[seat]] += 1.0 / len(r.winners)
+        for seat, sc in enumerate(r.scores):
+            points[r.slots[seat]] += sc
+        for slot, ts in r.times.items():
+            times[slot].extend(ts)
+    names = [f"{i}:{lv}" for i, lv in enumerate(lineup)]
+    by_level_share: dict[str, float] = {}
+    by_level_times: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+    for i, lv in enumerate(lineup):
+        by_level_share[lv] = by_level_share.get(lv, 0.0) + share[i]
+        by_level_times.setdefault(lv, []).extend(times[i])
+        counts[lv] = counts.get(lv, 0) + 1
+    return {
+        "games": games,
+        "players": n,
+        "seed": seed,
+        "seats": list(lineup),
+        "map": "random" if random_map else "placed",
+        "budget_s": budget_s,
+        "iterations": iterations,
+        "win_share": {names[i]: round(share[i] / games, 4) for i in range(n)},
+        "win_share_per_level": {lv: round(by_level_share[lv] / games, 4)
+                                for lv in by_level_share},
+        "win_share_per_player_of_level": {lv: round(by_level_share[lv] / games / counts[lv], 4)
+                                          for lv in by_level_share},
+        "mean_score": {names[i]: round(points[i] / games, 2) for i in range(n)},
+        "think_time": {lv: _time_stats(ts) for lv, ts in by_level_times.items()},
+        "actions": sum(r.actions for r in results),
+        "elapsed_s": round(time.perf_counter() - t0, 1),
+    }
