@@ -1,0 +1,117 @@
+"""Command line: board and hand images from game records, and the render benchmark.
+
+    python -m render board RECORD.json [--at N] [--highlight C4,D5] [--last-move auto]
+                                       --out board.png
+    python -m render hand RECORD.json --seat S [--at N] --out hand.png
+    python -m render bench [--renders 100] [--players 5] [--seed 11]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine import view
+from engine.hexgrid import parse_label
+from engine.record import Record, ReplayError
+
+from .board import render_board
+from .hand import render_hand
+from .overlays import ATTACK
+from .replay import position
+
+
+def _hexes(text: str) -> tuple[int, ...]:
+    return tuple(parse_label(t) for t in text.split(",") if t.strip())
+
+
+def _last_move(text: str, auto: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """``auto`` (from the record), ``none``, ``C4``, ``C4,D5`` or ``C4,D5,attack``."""
+    t = text.strip().lower()
+    if t == "auto":
+        return auto
+    if t == "none":
+        return None
+    parts = [p for p in t.split(",") if p.strip()]
+    attack = parts[-1].strip() == "attack"
+    if attack:
+        parts = parts[:-1]
+    hexes = tuple(parse_label(p) for p in parts)
+    return hexes + (ATTACK,) if attack else hexes
+
+
+def _load(path: str) -> Record:
+    try:
+        return Record.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise SystemExit(f"cannot read record {path}: {exc}") from None
+
+
+def _board(args: argparse.Namespace) -> int:
+    record = _load(args.record)
+    try:
+        state, auto = position(record, args.at)
+        png = render_board(view(state, None), _hexes(args.highlight),
+                           _last_move(args.last_move, auto))
+    except (ValueError, ReplayError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    Path(args.out).write_bytes(png)
+    print(json.dumps({"out": args.out, "bytes": len(png), "phase": state.phase}))
+    return 0
+
+
+def _hand(args: argparse.Namespace) -> int:
+    record = _load(args.record)
+    try:
+        state, _ = position(record, args.at)
+        if not 0 <= args.seat < state.num_players:
+            raise ValueError(f"--seat must be between 0 and {state.num_players - 1}")
+        png = render_hand(view(state, args.seat))
+    except (ValueError, ReplayError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    Path(args.out).write_bytes(png)
+    print(json.dumps({"out": args.out, "bytes": len(png),
+                      "cards": len(state.players[args.seat].hand)}))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import main
+
+    main(args.renders, args.players, args.seed)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("board", help="draw the public board after action N of a record")
+    p.add_argument("record")
+    p.add_argument("--at", type=int, default=None, help="actions to replay (default: all)")
+    p.add_argument("--highlight", default="", help="hexes to outline, e.g. C4,D5")
+    p.add_argument("--last-move", default="auto",
+                   help="auto (from the record), none, C4, C4,D5 or C4,D5,attack")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_board)
+    p = sub.add_parser("hand", help="draw one seat's hand after action N of a record")
+    p.add_argument("record")
+    p.add_argument("--seat", type=int, required=True, help="seat number, 0 = first player")
+    p.add_argument("--at", type=int, default=None)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_hand)
+    p = sub.add_parser("bench", help="time board renders, print one JSON line")
+    p.add_argument("--renders", type=int, default=100)
+    p.add_argument("--players", type=int, default=5)
+    p.add_argument("--seed", type=int, default=11)
+    p.set_defaults(func=_bench)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""The hand image for a seat's DM: that player's cards, large enough to read on a phone.
+
+Each card shows its type (name and icon), its effect text (from ``data/tempus/cards.json``)
+and its background terrain, both as the card's patterned background and as a labelled
+tag, since the background decides combat and progress points (R-COMBAT-6, R-PROG-3).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.content import CONTENT
+from engine.views import VIEW_FORMAT
+
+from . import palette as P
+from .encode import to_png
+from .fonts import font, wrap
+from .icons import card_icon
+from .sprites import chip, terrain_swatch
+from .terrain_art import fill_of, motif_sprite
+
+WIDTH = 720
+MARGIN = 14
+GAP = 12
+COLUMNS = 2
+CARD_W = (WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) // COLUMNS
+CARD_H = 244
+HEADER_H = 86
+EMPTY_H = 120
+NOTE_H = 30
+
+TITLE_SIZE = 26
+TEXT_SIZE = 20
+TEXT_LINE = 25
+BG: P.RGB = (52, 58, 68)
+PLATE: P.RGB = (255, 253, 246)
+
+
+def hand_size(cards: int, notes: int = 0) -> tuple[int, int]:
+    """Pixel size of a hand image with ``cards`` cards and ``notes`` extra note lines."""
+    body = EMPTY_H if cards == 0 else math.ceil(cards / COLUMNS) * (CARD_H + GAP)
+    return WIDTH, HEADER_H + notes * NOTE_H + body + MARGIN
+
+
+def _rounded_mask(size: tuple[int, int], radius: int) -> Image.Image:
+    ss = 4
+    m = Image.new("L", (size[0] * ss, size[1] * ss), 0)
+    ImageDraw.Draw(m).rounded_rectangle([0, 0, size[0] * ss - 1, size[1] * ss - 1],
+                                        radius=radius * ss, fill=255)
+    return m.reduce(ss)
+
+
+@lru_cache(maxsize=8)
+def _card_background(terrain: str) -> Image.Image:
+    """The card's background terrain as a patterned texture (hexes of that terrain)."""
+    img = Image.new("RGB", (CARD_W, CARD_H), fill_of(terrain))
+    r = 36.0
+    sprite = motif_sprite(terrain, r)
+    w = math.sqrt(3) * r
+    half = sprite.size[0] // 2
+    for row in range(-1, int(CARD_H / (1.5 * r)) + 2):
+        for col in range(-1, int(CARD_W / w) + 2):
+            x = col * w + (row & 1) * w / 2
+            y = row * 1.5 * r
+            img.paste(sprite, (round(x) - half, round(y) - half), sprite)
+    return img
+
+
+@lru_cache(maxsize=64)
+def card_image(card: int) -> Image.Image:
+    """One card, ``CARD_W`` x ``CARD_H`` RGBA with rounded corners."""
+    info = CONTENT.cards[card]
+    kind = CONTENT.card_types[info.type]
+    terrain = CONTENT.terrain_names[info.terrain]
+    img = _card_background(info.terrain).convert("RGBA")
+    d = ImageDraw.Draw(img)
+    inset = 10
+    # title plate: icon and name
+    d.rounded_rectangle([inset, inset, CARD_W - inset, inset + 52], radius=10, fill=PLATE,
+                        outline=P.OUTLINE, width=2)
+    icon = card_icon(info.type, 38)
+    img.alpha_composite(icon, (inset + 8, inset + 7))
+    d.text((inset + 56, inset + 27), kind.name, font=font(TITLE_SIZE, True), fill=P.PANEL_INK,
+           anchor="lm")
+    # effect text
+    top = inset + 60
+    bottom = CARD_H - inset - 40
+    d.rounded_rectangle([inset, top, CARD_W - inset, bottom], radius=10, fill=PLATE,
+                        outline=P.OUTLINE, width=2)
+    lines = wrap(kind.text, TEXT_SIZE, CARD_W - 2 * inset - 24)
+    size = TEXT_SIZE
+    if len(lines) > 4:  # never with the shipped texts; shrink rather than overflow
+        size = TEXT_SIZE - 3
+        lines = wrap(kind.text, size, CARD_W - 2 * inset - 24)[:5]
+    y = top + 10
+    for line in lines:
+        d.text((inset + 12, y), line, font=font(size), fill=P.PANEL_INK)
+        y += TEXT_LINE if size == TEXT_SIZE else TEXT_LINE - 4
+    # background terrain tag
+    tag = f"{terrain.capitalize()} background"
+    tw = font(17, True).getlength(tag)
+    d.rounded_rectangle([inset, CARD_H - inset - 32, inset + tw + 46, CARD_H - inset],
+                        radius=8, fill=PLATE, outline=P.OUTLINE, width=2)
+    sw = terrain_swatch(info.terrain, 10)
+    img.alpha_composite(sw.image, (inset + 18 - sw.anchor[0], CARD_H - inset - 16 - sw.anchor[1]))
+    d.text((inset + 34, CARD_H - inset - 16), tag, font=font(17, True), fill=P.PANEL_INK,
+           anchor="lm")
+    d.rounded_rectangle([0, 0, CARD_W - 1, CARD_H - 1], radius=14, outline=P.OUTLINE, width=3)
+    img.putalpha(_rounded_mask((CARD_W, CARD_H), 14))
+    return img
+
+
+def _card_list(cards: list[int]) -> str:
+    return ", ".join(
+        f"{CONTENT.card_types[CONTENT.cards[c].type].name} "
+        f"({CONTENT.terrain_names[CONTENT.cards[c].terrain]})" for c in cards)
+
+
+def _notes(view: dict[str, Any], seat: int) -> list[str]:
+    """Cards of this seat that are out of the hand but still secret to others."""
+    notes = []
+    chosen = view.get("my_progress_choice")
+    if chosen:
+        notes.append(f"Chosen for progress (face down): {_card_list(chosen)}")
+    combat = view.get("combat")
+    if (combat and combat.get("attacker") == seat and combat.get("attack_cards")
+            and combat.get("defend_cards") is None):
+        notes.append(f"Played face down in combat: {_card_list(combat['attack_cards'])}")
+    return notes
+
+
+def hand_image(view: dict[str, Any]) -> Image.Image:
+    """The hand of ``view["seat"]`` as an RGB image (see :func:`render_hand`)."""
+    if view.get("format") != VIEW_FORMAT:
+        raise ValueError(f"unsupported view format {view.get('format')!r}")
+    seat = view.get("seat")
+    player = view["players"][seat] if seat is not None else None
+    cards: list[int] = list(player.get("hand", [])) if player else []
+    notes = _notes(view, seat) if seat is not None else []
+    size = hand_size(len(cards), len(notes))
+    img = Image.new("RGB", size, BG)
+    d = ImageDraw.Draw(img)
+
+    # header
+    if seat is None:
+        d.text((MARGIN, 28), "Spectators hold no cards", font=font(26, True), fill=P.WHITE,
+               anchor="lm")
+    else:
+        chip(seat, 17).paste_on(img, MARGIN + 18, 30)
+        d.text((MARGIN + 44, 30), f"{P.player_name(seat)}'s hand", font=font(28, True),
+               fill=P.WHITE, anchor="lm")
+        era = CONTENT.eras[min(player["era"], CONTENT.flight - 1)]
+        d.text((WIDTH - MARGIN, 30), f"{len(cards)} / {era.limit} cards",
+               font=font(22, True), fill=P.WHITE, anchor="rm")
+        era_name = CONTENT.eras[player["era"]].name
+        d.text((MARGIN, 64), f"Era: {era_name} \u00b7 Idea action draws {era.draw} "
+               f"\u00b7 hand limit {era.limit}", font=font(17), fill=(200, 206, 216),
+               anchor="lm")
+    y = HEADER_H
+    for note in notes:
+        line = wrap(note, 16, WIDTH - 2 * MARGIN, bold=True)[0]
+        d.text((MARGIN, y + NOTE_H / 2 - 4), line, font=font(16, True), fill=P.PANEL_ACCENT,
+               anchor="lm")
+        y += NOTE_H
+
+    if not cards:
+        d.rounded_rectangle([MARGIN, y, WIDTH - MARGIN, y + EMPTY_H - 10], radius=14,
+                            outline=(120, 128, 140), width=3)
+        d.text((WIDTH / 2, y + 40), "No cards in hand", font=font(26, True), fill=P.WHITE,
+               anchor="mm")
+        d.text((WIDTH / 2, y + 78), "The Idea action draws cards.", font=font(18),
+               fill=(200, 206, 216), anchor="mm")
+        return img
+    for k, card in enumerate(cards):
+        x = MARGIN + (k % COLUMNS) * (CARD_W + GAP)
+        cy = y + (k // COLUMNS) * (CARD_H + GAP)
+        ci = card_image(card)
+        img.paste(ci, (x, cy), ci)
+    return img
+
+
+def render_hand(view: dict[str, Any]) -> bytes:
+    """PNG of the hand of ``view["seat"]`` (a seat's own view, ``engine.view(state, seat)``).
+
+    An empty hand gives a small "No cards in hand" image; a spectator view (seat None)
+    gives a short notice instead of failing.
+    """
+    img = hand_image(view)
+    pal = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return to_png(pal, None, compress_level=6)

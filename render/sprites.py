@@ -1,0 +1,195 @@
+"""Pieces and markers as small antialiased RGBA sprites, drawn once and cached.
+
+Sprites are drawn at :data:`SS` times their size and reduced, so a board only pastes
+ready pictures: that keeps a full board render to a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import palette as P
+from .fonts import font
+from .geometry import R, corner_offsets
+from .terrain_art import fill_of, motif_sprite
+
+SS = 4
+#: Radius of a token disc, in final pixels.
+TOKEN_R = 0.43 * R
+#: Vertical step between the discs of a stack.
+STACK_STEP = 2.5
+
+
+class Sprite:
+    """An RGBA image and the offset of its anchor point inside it."""
+
+    __slots__ = ("image", "anchor")
+
+    def __init__(self, image: Image.Image, anchor: tuple[int, int]) -> None:
+        self.image = image
+        self.anchor = anchor
+
+    def paste_on(self, base: Image.Image, x: float, y: float) -> None:
+        ax, ay = self.anchor
+        base.paste(self.image, (round(x) - ax, round(y) - ay), self.image)
+
+
+def _canvas(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    return img, ImageDraw.Draw(img)
+
+
+def _finish(img: Image.Image, anchor: tuple[int, int]) -> Sprite:
+    return Sprite(img.reduce(SS), anchor)
+
+
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: float,
+          fill: P.RGB, bold: bool = True) -> None:
+    d.text(xy, text, font=font(round(size * SS), bold), fill=fill + (255,), anchor="mm")
+
+
+def _badge(d: ImageDraw.ImageDraw, x: float, y: float, letter: str, r: float = 7.5) -> None:
+    """The player's letter in a small dark disc (for colour-blind players)."""
+    s = SS
+    d.ellipse([(x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s], fill=P.OUTLINE + (255,),
+              outline=P.WHITE + (255,), width=s)
+    _text(d, (x * s, y * s + 0.5 * s), letter, 10.5, P.WHITE)
+
+
+@lru_cache(maxsize=64)
+def token(seat: int, count: int) -> Sprite:
+    """A stack of ``count`` tokens of ``seat``: stacked discs, the count, the letter."""
+    colour = P.player_rgb(seat)
+    shade = P.mix(colour, P.BLACK, 0.35)
+    layers = min(max(count, 1), 4)
+    pad = 9
+    w = math.ceil(2 * (TOKEN_R + pad))
+    h = math.ceil(2 * (TOKEN_R + pad) + STACK_STEP * (layers - 1))
+    img, d = _canvas(w, h)
+    cx, cy = w / 2, TOKEN_R + pad
+    s = SS
+    for i in range(layers - 1, -1, -1):
+        y = cy + i * STACK_STEP
+        fill = colour if i == 0 else shade
+        d.ellipse([(cx - TOKEN_R) * s, (y - TOKEN_R) * s, (cx + TOKEN_R) * s, (y + TOKEN_R) * s],
+                  fill=fill + (255,), outline=P.OUTLINE + (255,), width=2 * s)
+    ring = TOKEN_R - 3.5
+    d.ellipse([(cx - ring) * s, (cy - ring) * s, (cx + ring) * s, (cy + ring) * s],
+              outline=P.mix(colour, P.WHITE, 0.45) + (255,), width=s)
+    _text(d, (cx * s, (cy + 0.5) * s), str(count), 19 if count < 10 else 16, P.ink_on(colour))
+    _badge(d, cx - TOKEN_R * 0.78, cy - TOKEN_R * 0.78, P.player_letter(seat))
+    return _finish(img, (round(cx), round(cy)))
+
+
+@lru_cache(maxsize=64)
+def city(seat: int, value: int) -> Sprite:
+    """A city of ``seat``: a crenellated tower in the player's colour with its value."""
+    colour = P.player_rgb(seat)
+    bw, bh, merlon = 34.0, 24.0, 6.0
+    pad = 9
+    w = math.ceil(bw + 2 * pad)
+    h = math.ceil(bh + merlon + 2 * pad)
+    img, d = _canvas(w, h)
+    cx, cy = w / 2, pad + merlon + bh / 2
+    left, right = cx - bw / 2, cx + bw / 2
+    top, bottom = cy - bh / 2, cy + bh / 2
+    step = bw / 5
+    outline: list[tuple[float, float]] = [(left, bottom), (left, top - merlon)]
+    for k in range(5):
+        x0, x1 = left + k * step, left + (k + 1) * step
+        y = top - merlon if k % 2 == 0 else top
+        outline += [(x0, y), (x1, y)]
+    outline += [(right, top - merlon), (right, bottom)]
+    pts = [(x * SS, y * SS) for x, y in outline]
+    d.polygon(pts, fill=colour + (255,), outline=P.OUTLINE + (255,), width=2 * SS)
+    _text(d, (cx * SS, (cy + 1) * SS), str(value), 19, P.ink_on(colour))
+    _badge(d, left - 1, top - merlon + 1, P.player_letter(seat))
+    return _finish(img, (round(cx), round(cy)))
+
+
+@lru_cache(maxsize=8)
+def stack_bonus(bonus: int) -> Sprite:
+    """Sanitation's raised stack limit (R-CARD-SAN): a small ``+1`` plate."""
+    text = f"+{bonus}"
+    w, h = 26, 16
+    img, d = _canvas(w, h)
+    s = SS
+    d.rounded_rectangle([1 * s, 1 * s, (w - 1) * s, (h - 1) * s], radius=5 * s,
+                        fill=P.WHITE + (255,), outline=P.OUTLINE + (255,), width=s)
+    _text(d, (w / 2 * s, (h / 2 + 0.5) * s), text, 10, P.OUTLINE)
+    return _finish(img, (w // 2, h // 2))
+
+
+@lru_cache(maxsize=4)
+def hex_ring(inset: float = 4.0) -> Sprite:
+    """Highlight for a hex (legal targets): a white hex outline with dark edges."""
+    radius = R - inset
+    half = math.ceil(R) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    pts = [((half + x) * SS, (half + y) * SS) for x, y in corner_offsets(radius)]
+    pts.append(pts[0])
+    for width, colour in ((7.0, P.OUTLINE), (3.5, P.HIGHLIGHT)):
+        d.line(pts, fill=colour + (255,), width=round(width * SS), joint="curve")
+    return _finish(img, (half, half))
+
+
+@lru_cache(maxsize=4)
+def spot_ring() -> Sprite:
+    """Marks a single hex that just changed (growth, city, placement)."""
+    r = TOKEN_R + 7
+    half = math.ceil(r) + 4
+    img, d = _canvas(2 * half, 2 * half)
+    s = SS
+    for width, colour in ((7.0, P.OUTLINE), (3.5, P.HIGHLIGHT)):
+        d.ellipse([(half - r) * s, (half - r) * s, (half + r) * s, (half + r) * s],
+                  outline=colour + (255,), width=round(width * s))
+    return _finish(img, (half, half))
+
+
+@lru_cache(maxsize=16)
+def chip(seat: int, radius: float = 12.0) -> Sprite:
+    """A player's disc with their letter (panel rows, the to-act line)."""
+    colour = P.player_rgb(seat)
+    half = math.ceil(radius) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    s = SS
+    d.ellipse([(half - radius) * s, (half - radius) * s, (half + radius) * s,
+               (half + radius) * s], fill=colour + (255,), outline=P.OUTLINE + (255,),
+              width=round(1.5 * s))
+    _text(d, (half * s, (half + 0.5) * s), P.player_letter(seat), radius * 1.05,
+          P.ink_on(colour))
+    return _finish(img, (half, half))
+
+
+@lru_cache(maxsize=16)
+def cube(seat: int, side: float = 16.0) -> Sprite:
+    """A player's era cube (a square with their letter) for the era track."""
+    colour = P.player_rgb(seat)
+    half = math.ceil(side / 2) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    s = SS
+    a, b = (half - side / 2) * s, (half + side / 2) * s
+    d.rounded_rectangle([a, a, b, b], radius=2.5 * s, fill=colour + (255,),
+                        outline=P.OUTLINE + (255,), width=round(1.5 * s))
+    _text(d, (half * s, (half + 0.5) * s), P.player_letter(seat), side * 0.68, P.ink_on(colour))
+    return _finish(img, (half, half))
+
+
+@lru_cache(maxsize=16)
+def terrain_swatch(kind: str | None, radius: float = 9.0) -> Sprite:
+    """A small hex of a terrain, its motif included (era track, cards)."""
+    half = math.ceil(radius) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    pts = [((half + x) * SS, (half + y) * SS) for x, y in corner_offsets(radius)]
+    if kind is None:
+        d.polygon(pts, fill=P.PANEL_BG + (255,), outline=P.PANEL_MUTED + (255,), width=SS)
+        return _finish(img, (half, half))
+    d.polygon(pts, fill=fill_of(kind) + (255,))
+    motif = motif_sprite(kind, radius * SS)
+    m = motif.size[0] // 2
+    img.alpha_composite(motif, (half * SS - m, half * SS - m))
+    d.polygon(pts, outline=P.OUTLINE + (255,), width=round(1.2 * SS))
+    return _finish(img, (half, half))

@@ -1,0 +1,104 @@
+"""The static map layer: terrain fills, patterns, coasts, grid and hex labels.
+
+It depends only on the terrain of the 156 hexes, so it is drawn once per map (at
+:data:`SUPERSAMPLE` times the final size, then reduced, for smooth edges) and cached;
+each move only draws pieces and the panel on top of a copy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.geography import geography
+from engine.hexgrid import NEIGHBOUR_IN, NUM_HEXES, col_row, label
+
+from . import palette as P
+from .fonts import font
+from .geometry import BOARD_H, BOARD_W, EDGE_CORNERS, R, hex_corners, label_centre
+from .terrain_art import LAKE, OPEN_SEA, fill_of, motif_sprite
+
+SUPERSAMPLE = 3
+LABEL_SIZE = 13
+
+Terrain = tuple[str | None, ...]
+
+
+def hex_kinds(terrain: Terrain) -> list[str]:
+    """Per hex: its terrain letter, or ``"lake"`` / ``"sea"`` for water."""
+    geo = geography(terrain)
+    return [
+        t if t is not None else (LAKE if geo.lake_of[h] >= 0 else OPEN_SEA)
+        for h, t in enumerate(terrain)
+    ]
+
+
+def _edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
+    """Colour and width (final pixels) of the edge between hex kinds ``a`` and ``b``
+    (``None``: the board edge), or None for no line."""
+    water = (OPEN_SEA, LAKE)
+    if b is None:
+        return (P.COAST, 3.0) if a not in water else None
+    if (a in water) != (b in water):
+        return P.COAST, 3.0
+    if a in water:
+        return (P.SEA_GRID, 1.0) if a == OPEN_SEA else (P.mix(P.LAKE, P.LAKE_INK, 0.45), 1.0)
+    return P.LAND_GRID, 1.0
+
+
+@lru_cache(maxsize=16)
+def terrain_layer(terrain: Terrain) -> Image.Image:
+    """The board part of the image (``BOARD_W`` x ``BOARD_H``, RGB) for this map.
+    Cached: callers must copy before drawing on it."""
+    ss = SUPERSAMPLE
+    kinds = hex_kinds(terrain)
+    big = Image.new("RGB", (BOARD_W * ss, BOARD_H * ss), P.FRAME)
+    d = ImageDraw.Draw(big)
+    radius = R * ss
+    for h in range(NUM_HEXES):
+        corners = hex_corners(h, ss)
+        d.polygon(corners, fill=fill_of(kinds[h]))
+        col, row = col_row(h)
+        sprite = motif_sprite(kinds[h], radius, bool((col + row) & 1))
+        cx = (corners[0][0] + corners[3][0]) / 2
+        cy = (corners[0][1] + corners[3][1]) / 2
+        half = sprite.size[0] // 2
+        big.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+    # grid lines first, coasts on top
+    edges: list[tuple[int, list[tuple[float, float]], P.RGB, float]] = []
+    for h in range(NUM_HEXES):
+        corners = hex_corners(h, ss)
+        for direction, (i, j) in enumerate(EDGE_CORNERS):
+            n = NEIGHBOUR_IN[h][direction]
+            if n is not None and n < h:
+                continue  # each shared edge once
+            style = _edge_style(kinds[h], None if n is None else kinds[n])
+            if style is None:
+                continue
+            colour, width = style
+            edges.append((1 if width > 1 else 0, [corners[i], corners[j]], colour, width))
+    for _, pts, colour, width in sorted(edges, key=lambda e: e[0]):
+        w = max(1, round(width * ss))
+        d.line(pts, fill=colour, width=w)
+        if w > 2:  # round the joints of thick coast lines
+            rr = w / 2
+            for x, y in pts:
+                d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=colour)
+    img = big.reduce(ss)
+    _labels(img, kinds)
+    return img
+
+
+def _labels(img: Image.Image, kinds: list[str]) -> None:
+    d = ImageDraw.Draw(img)
+    f = font(LABEL_SIZE, bold=True)
+    for h in range(NUM_HEXES):
+        kind = kinds[h]
+        x, y = label_centre(h)
+        if kind == OPEN_SEA:
+            d.text((x, y), label(h), font=f, fill=(214, 232, 250), anchor="mm")
+        else:
+            fill = fill_of(kind)
+            d.text((x, y), label(h), font=f, fill=(20, 20, 24), anchor="mm",
+                   stroke_width=2, stroke_fill=P.mix(fill, P.WHITE, 0.55))
