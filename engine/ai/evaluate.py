@@ -27,7 +27,7 @@ from ..content import CONTENT
 from ..geography import geography
 from ..hexgrid import NEIGHBOURS, NUM_HEXES
 from ..progress import victory_points
-from ..state import ACTIONS, OVER, PROGRESS, State
+from ..state import ACTIONS, OVER, PROGRESS, TOKENS, State
 
 FLIGHT = CONTENT.flight
 ERAS = CONTENT.eras
@@ -44,14 +44,16 @@ class Weights:
     supply: float = 0.25
     supply_late: float = 0.0
     supply_cap: int = 4
-    grow: float = 0.9
+    grow: float = 0.6  # per own grassland hex, up to the era's growth rate
     grow_late: float = 0.0
-    grass_full: float = 0.3
+    grass_room: float = 0.15  # extra per such hex with room to grow now
+    city_ready: float = 0.35  # times the biggest city some own stack could become now
     city_progress: float = 0.25  # per remaining era: a city is a progress point each era
     frontier: float = 0.12
     frontier_cap: int = 6
-    card: float = 0.45
-    card_late: float = 0.3
+    card: float = 0.32  # each of the first ``card_cap`` cards; later ones half
+    card_late: float = 0.25
+    card_cap: int = 3
     progress_scale: float = 1.6
     threat: float = 0.55  # how likely a winnable attack on us is actually made
     card_strength: float = 0.7  # expected combat strength one unknown card adds
@@ -125,16 +127,43 @@ def loss_chance(att: float, dfn: float) -> float:
     return 1.0 / (1.0 + math.exp(-(att - dfn - 0.5) * 1.6))
 
 
+class Snapshot:
+    """Per-hex and per-seat sums behind one evaluation (see :meth:`Evaluator.snapshot`)."""
+
+    __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
+                 "ready", "frontier", "protected")
+
+    def __init__(self, n: int) -> None:
+        self.base = [0.0] * n
+        self.hv = [0.0] * NUM_HEXES
+        self.hs = [-1] * NUM_HEXES
+        self.fs: dict[int, tuple[int, ...]] = {}
+        self.presence = [0] * n
+        self.prog = [0] * n
+        self.grass = [0] * n
+        self.grass_room = [0] * n
+        self.ready: list[dict[int, int]] = [{} for _ in range(n)]
+        self.frontier = [0] * n
+        self.protected: list[bool] = []
+
+
 class Evaluator:
-    """Scores positions of one game from the point of view of all seats at once."""
+    """Scores positions of one game from the point of view of all seats at once.
+
+    Constants that depend on the map and the eras are cached and recomputed by
+    :meth:`values` when those change (as they do during a rollout).
+    """
 
     def __init__(self, state: State, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.w = weights
+        self._key: tuple | None = None
+        self._loss: dict[tuple[float, float], float] = {}
         self.refresh(state)
 
     def refresh(self, state: State) -> None:
-        """Recompute the era-dependent constants (call when eras or the map change)."""
+        """Recompute the era-dependent constants."""
         w = self.w
+        self._key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
         self.map = map_info(state)
         t = time_left(state)
         self.t = t
@@ -146,112 +175,237 @@ class Evaluator:
         nxt = next_progress_era(state)
         self.next_terrain = ERAS[nxt].terrain
         self.prize = progress_prize(nxt)
+        self.rows = [state.era(s) for s in range(state.num_players)]
+        terrain = state.terrain
+        nt = self.next_terrain
+        #: per hex: worth of occupying it, on the next era's terrain, grassland
+        self.hexval = [0.0 if ter is None else (w.hex_mountain if ter == "M" else 1.0)
+                       for ter in terrain]
+        self.is_next = [ter == nt for ter in terrain]
+        self.is_grass = [ter == "G" for ter in terrain]
+        self.buildable = [ter is not None and ter != "M" for ter in terrain]
+
+    def _check(self, state: State) -> None:
+        key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
+        if key != self._key:
+            self.refresh(state)
+
+    def hand_value(self, cards: int, limit: int) -> float:
+        """Worth of holding ``cards`` cards: the first few count fully, later ones half."""
+        k = min(cards, limit)
+        cap = self.w.card_cap
+        return self.card * (min(k, cap) + 0.5 * max(0, k - cap))
+
+    def loss_chance(self, att: float, dfn: float) -> float:
+        key = (att, dfn)
+        p = self._loss.get(key)
+        if p is None:
+            p = self._loss[key] = loss_chance(att, dfn)
+        return p
+
+    # -------------------------------------------------------------- per-hex terms
+    def _hex_value(self, state: State, h: int, protected: list[bool],
+                   att_bonus: list[float]) -> tuple[int, float]:
+        """(seat credited, worth) of what stands on ``h``: material minus exposure."""
+        owner, count = state.owner, state.count
+        o = owner[h]
+        if o >= 0:
+            c = count[h]
+            hv = self.hexval[h]
+            v = hv + c * self.tok
+            d = o
+        else:
+            d = state.city_owner[h]
+            if d < 0:
+                return -1, 0.0
+            c = state.city_value[h]
+            v = c + self.city_bonus
+        if protected[d]:
+            return d, v
+        best = 0.0
+        for x in self.map.land_nb[h]:
+            e = owner[x]
+            if e >= 0 and e != d:
+                a = count[x] + att_bonus[e]
+                if a > best:
+                    best = a
+        if best > 0.0:
+            dfn = c + (0.5 if o >= 0 else 0.8) * att_bonus[d]
+            v -= self.w.threat * self.loss_chance(best, dfn) * v
+        return d, v
+
+    def _frontier_seats(self, state: State, x: int) -> tuple[int, ...]:
+        """Seats for which empty land ``x`` is room to expand into (next to their tokens)."""
+        if state.owner[x] >= 0 or state.city_owner[x] >= 0 or not self.buildable[x]:
+            return ()
+        owner = state.owner
+        return tuple({owner[n] for n in self.map.land_nb[x] if owner[n] >= 0})
+
+    def snapshot(self, state: State) -> Snapshot:
+        """Everything :meth:`values` sums, kept per hex so that small changes (a token
+        moved or grown) can be re-scored by looking at a few hexes only."""
+        self._check(state)
+        n = state.num_players
+        snap = Snapshot(n)
+        owner, count = state.owner, state.count
+        city_owner = state.city_owner
+        for h in self.map.land:
+            o = owner[h]
+            if o >= 0:
+                snap.presence[o] += 1
+                self._add_aggregates(state, snap, h, 1)
+            elif city_owner[h] >= 0:
+                snap.presence[city_owner[h]] += 1
+                snap.prog[city_owner[h]] += CONTENT.city_progress
+        protected = [p <= CONTENT.protected_max_hexes for p in snap.presence]
+        att_bonus = self._att_bonus(state)
+        for h in self.map.land:
+            if owner[h] >= 0 or city_owner[h] >= 0:
+                d, v = self._hex_value(state, h, protected, att_bonus)
+                snap.hs[h] = d
+                snap.hv[h] = v
+                snap.base[d] += v
+            else:
+                fs = self._frontier_seats(state, h)
+                snap.fs[h] = fs
+                for o in fs:
+                    snap.frontier[o] += 1
+        del count
+        snap.protected = protected
+        return snap
+
+    def _att_bonus(self, state: State) -> list[float]:
+        cs = self.w.card_strength
+        return [cs * min(len(p.hand), 2) for p in state.players]
+
+    def _add_aggregates(self, state: State, snap: Snapshot, h: int, sign: int) -> None:
+        """Add (sign 1) or remove (-1) the token aggregates of hex ``h``."""
+        o = state.owner[h]
+        if o < 0:
+            return
+        c = state.count[h]
+        if self.is_next[h]:
+            snap.prog[o] += sign * c
+        if self.is_grass[h]:
+            snap.grass[o] += sign
+            if c < self.rows[o].stack + state.bonus[h]:
+                snap.grass_room[o] += sign
+        if c >= 2 and self.buildable[h]:
+            for x in NEIGHBOURS[h]:
+                if state.city_owner[x] >= 0:
+                    return
+            r = snap.ready[o]
+            r[c] = r.get(c, 0) + sign
 
     def values(self, state: State) -> list[float]:
         """Each seat's worth (absolute, not relative to the others)."""
         if state.phase == OVER:
             return [float(s) for s in state.scores]
+        return self.finish(state, self.snapshot(state))
+
+    def finish(self, state: State, snap: Snapshot) -> list[float]:
+        """Add the per-seat terms to the per-hex sums of ``snap``."""
         w = self.w
         n = state.num_players
-        owner, count = state.owner, state.count
-        city_owner, city_value = state.city_owner, state.city_value
-        bonus = state.bonus
-        mp = self.map
-        mountain = mp.mountain
-        terrain = state.terrain
         players = state.players
-        rows = [state.era(s) for s in range(n)]
-        stack = [r.stack for r in rows]
-        tok = self.tok
-        nt = self.next_terrain
-        val = [0.0] * n
-        presence = [0] * n
-        prog = [0] * n
-        grass = [0] * n
-        grass_room = [0] * n
-        frontier = [0] * n
-        land = mp.land
-        # pass 1: material, presence, progress points, growth capacity
-        for h in land:
-            o = owner[h]
-            if o >= 0:
-                c = count[h]
-                presence[o] += 1
-                val[o] += (w.hex_mountain if h in mountain else 1.0) + c * tok
-                ter = terrain[h]
-                if ter == nt:
-                    prog[o] += c
-                if ter == "G":
-                    if c < stack[o] + bonus[h]:
-                        grass_room[o] += 1
-                    else:
-                        grass[o] += 1
-            co = city_owner[h]
-            if co >= 0:
-                presence[co] += 1
-                prog[co] += CONTENT.city_progress
-                val[co] += city_value[h] + self.city_bonus
-        # pass 2: exposure to attack and room to expand
+        val = snap.base[:]
         cards = [len(p.hand) for p in players]
-        cs = w.card_strength
-        protected_max = CONTENT.protected_max_hexes
-        seen = [-1] * NUM_HEXES
-        nbs = mp.land_nb
-        for h in land:
-            o = owner[h]
-            co = city_owner[h]
-            d = o if o >= 0 else co
-            if d < 0:
-                continue
-            if o >= 0:
-                for x in nbs[h]:
-                    if owner[x] < 0 and city_owner[x] < 0 and x not in mountain and seen[x] != o:
-                        seen[x] = o
-                        frontier[o] += 1
-            if presence[d] <= protected_max:
-                continue
-            best = 0.0
-            for x in nbs[h]:
-                e = owner[x]
-                if e >= 0 and e != d:
-                    a = count[x] + cs * min(cards[e], 2)
-                    if a > best:
-                        best = a
-            if best <= 0.0:
-                continue
-            if o >= 0:
-                dfn = count[h] + 0.5 * cs * min(cards[d], 2)
-                at_stake = (w.hex_mountain if h in mountain else 1.0) + count[h] * tok
-            else:
-                dfn = city_value[h] + 0.8 * cs * min(cards[d], 2)
-                at_stake = city_value[h] + self.city_bonus
-            val[d] -= w.threat * loss_chance(best, dfn) * at_stake
-        # per-seat terms
-        top_prog = sorted(((prog[s] + 0.5 * min(cards[s], 3), s) for s in range(n)),
-                          reverse=True)
+        progress_on = state.phase in (ACTIONS, PROGRESS, TOKENS)
+        if progress_on:
+            score = [snap.prog[s] + 0.5 * min(cards[s], 3) for s in range(n)]
+            first = max(range(n), key=lambda s: score[s])
+            second = max((s for s in range(n) if s != first), key=lambda s: score[s])
         for s in range(n):
             p = players[s]
-            r = rows[s]
-            val[s] += self.sup * min(p.supply, w.supply_cap)
-            if p.supply > 0:
-                val[s] += self.grow * min(grass_room[s], r.growth)
-                val[s] += w.grass_full * self.grow * min(grass[s], r.growth)
-            val[s] += w.frontier * min(frontier[s], w.frontier_cap)
-            val[s] += self.card * min(cards[s], r.limit)
+            r = self.rows[s]
+            supply = p.supply
+            val[s] += self.sup * min(supply, w.supply_cap)
+            if supply > 0:
+                val[s] += self.grow * min(snap.grass[s], r.growth)
+                val[s] += w.grass_room * min(snap.grass_room[s], r.growth)
+            ready = snap.ready[s]
+            if ready and p.cities:
+                top = max((c for c, k in ready.items() if k > 0), default=0)
+                fit = 0
+                for v in p.cities:
+                    if fit < v <= top:
+                        fit = v
+                val[s] += w.city_ready * fit
+            val[s] += w.frontier * min(snap.frontier[s], w.frontier_cap)
+            val[s] += self.hand_value(cards[s], r.limit)
             if p.era >= FLIGHT:
                 val[s] += CONTENT.flight_victory_points
-            if state.phase in (ACTIONS, PROGRESS) or state.phase == "tokens":
-                mine = prog[s] + 0.5 * min(cards[s], 3)
-                rival = top_prog[0][0] if top_prog[0][1] != s else (
-                    top_prog[1][0] if n > 1 else 0.0)
-                val[s] += self.prize * win_chance(mine - rival + 0.3, w.progress_scale)
+            if progress_on:
+                rival = score[first] if first != s else score[second]
+                val[s] += self.prize * win_chance(score[s] - rival + 0.3, w.progress_scale)
         return val
+
+    def changed(self, state: State, snap: Snapshot, hexes: tuple[int, ...],
+                before: tuple[tuple[int, int], ...]) -> list[float]:
+        """Worths after ``hexes`` changed (``state`` is already changed; ``before`` holds
+        each hex's (owner, count) from the snapshot's time). Cities, cards, eras and the
+        map must be as in the snapshot."""
+        owner, city_owner = state.owner, state.city_owner
+        n = state.num_players
+        presence = snap.presence[:]
+        for h, (o0, _c0) in zip(hexes, before):
+            o1 = owner[h]
+            if o0 != o1:
+                if o0 >= 0:
+                    presence[o0] -= 1
+                if o1 >= 0:
+                    presence[o1] += 1
+        pm = CONTENT.protected_max_hexes
+        protected = [p <= pm for p in presence]
+        if protected != snap.protected:
+            return self.values(state)
+        area: set[int] = set(hexes)
+        nb = self.map.land_nb
+        for h in hexes:
+            area.update(nb[h])
+        new = Snapshot(n)
+        new.base = snap.base[:]
+        new.prog = snap.prog[:]
+        new.grass = snap.grass[:]
+        new.grass_room = snap.grass_room[:]
+        new.ready = [dict(r) for r in snap.ready]
+        new.frontier = snap.frontier[:]
+        # take out the old per-hex terms of the area, using the old owners and counts
+        old = dict(zip(hexes, before))
+        saved = []
+        for h in hexes:
+            saved.append((h, owner[h], state.count[h]))
+            state.owner[h], state.count[h] = old[h]
+        for h in hexes:
+            self._add_aggregates(state, new, h, -1)
+        for h in area:
+            d = snap.hs[h]
+            if d >= 0:
+                new.base[d] -= snap.hv[h]
+            for o in snap.fs.get(h, ()):
+                new.frontier[o] -= 1
+        for h, o1, c1 in saved:
+            state.owner[h], state.count[h] = o1, c1
+        # and put the new ones in
+        for h in hexes:
+            self._add_aggregates(state, new, h, 1)
+        att_bonus = self._att_bonus(state)
+        for h in area:
+            if owner[h] >= 0 or city_owner[h] >= 0:
+                d, v = self._hex_value(state, h, protected, att_bonus)
+                new.base[d] += v
+            else:
+                for o in self._frontier_seats(state, h):
+                    new.frontier[o] += 1
+        return self.finish(state, new)
 
     def relative(self, state: State, seat: int) -> float:
         """``seat``'s worth minus a share of the rivals' mean worth."""
-        v = self.values(state)
-        others = [v[s] for s in range(len(v)) if s != seat]
-        return v[seat] - self.w.rival * (sum(others) / len(others))
+        return self.rel(self.values(state), seat)
+
+    def rel(self, v: list[float], seat: int) -> float:
+        others = sum(v) - v[seat]
+        return v[seat] - self.w.rival * others / (len(v) - 1)
 
     def utility(self, state: State) -> list[float]:
         """Per seat: worth minus the best rival's worth (what winning is about)."""

@@ -195,9 +195,9 @@ class NormalPlayer:
             era = state.era(seat)
             p = state.players[seat]
             # Idea (R-DRAW): cards up to the hand limit are worth their keep
-            room = max(0, era.limit - len(p.hand))
-            got = min(era.draw, room)
-            draw_v = base + got * ev.card + 0.08 * (era.draw - got)
+            k = len(p.hand)
+            draw_v = base + ev.hand_value(k + era.draw, era.limit) - ev.hand_value(k, era.limit)
+            draw_v += 0.05 * era.draw  # a choice of cards to keep is worth a little
             out.append((draw_v, A.DrawCards()))
             grow_v = self._grow_plan(state, seat, ev, era.growth)[0]
             if grow_v is not None:
@@ -290,22 +290,20 @@ class NormalPlayer:
         """The single best token move from the current position (value, src, dst)."""
         best: tuple[float, int, int] | None = None
         owner, count = state.owner, state.count
+        snap = ev.snapshot(state)
         for src in range(NUM_HEXES):
             if owner[src] != seat or count[src] - touched.get(src, 0) <= 0:
                 continue
             for dst in destinations(state, seat, src):
-                # move one token by hand, score, undo
+                before = ((seat, count[src]), (owner[dst], count[dst]))
                 count[src] -= 1
                 if count[src] == 0:
                     owner[src] = -1
-                prev_owner = owner[dst]
                 owner[dst] = seat
                 count[dst] += 1
-                v = ev.relative(state, seat)
-                count[dst] -= 1
-                owner[dst] = prev_owner
-                count[src] += 1
-                owner[src] = seat
+                v = ev.rel(ev.changed(state, snap, (src, dst), before), seat)
+                owner[src], count[src] = before[0]
+                owner[dst], count[dst] = before[1]
                 if best is None or v > best[0]:
                     best = (v, src, dst)
         return best
@@ -331,28 +329,32 @@ class NormalPlayer:
             plan.append((src, dst))
         return (cur if plan else None), plan
 
+    def _grow_values(self, state: State, seat: int, ev: Evaluator) -> list[tuple[float, int]]:
+        """(relative worth, hex) of growing one token on each hex where one may grow."""
+        snap = ev.snapshot(state)
+        out = []
+        p = state.players[seat]
+        for h in grow_hexes(state, seat):
+            before = ((seat, state.count[h]),)
+            state.count[h] += 1
+            p.supply -= 1
+            out.append((ev.rel(ev.changed(state, snap, (h,), before), seat), h))
+            state.count[h] -= 1
+            p.supply += 1
+        return out
+
     def _grow_plan(self, state: State, seat: int, ev: Evaluator,
                    steps: int) -> tuple[float | None, list[int]]:
         s = state.copy()
         if state.stage != "grow":
             s.touched = {}
         plan: list[int] = []
-        cur = ev.relative(s, seat)
+        cur = 0.0
         for _ in range(steps):
-            options = grow_hexes(s, seat)
+            options = self._grow_values(s, seat, ev)
             if not options:
                 break
-            best: tuple[float, int] | None = None
-            for h in options:
-                s.count[h] += 1
-                s.players[seat].supply -= 1
-                v = ev.relative(s, seat)
-                s.count[h] -= 1
-                s.players[seat].supply += 1
-                if best is None or v > best[0]:
-                    best = (v, h)
-            assert best is not None
-            cur, h = best
+            cur, h = max(options)
             s.count[h] += 1
             s.players[seat].supply -= 1
             s.touched[h] = 1
@@ -392,13 +394,7 @@ class NormalPlayer:
         base = ev.relative(state, seat)
         out: Scored = [(base - 0.001, A.EndGrow())]
         if state.steps_left > 0:
-            for h in grow_hexes(state, seat):
-                state.count[h] += 1
-                state.players[seat].supply -= 1
-                v = ev.relative(state, seat)
-                state.count[h] -= 1
-                state.players[seat].supply += 1
-                out.append((v, A.GrowToken(h)))
+            out += [(v, A.GrowToken(h)) for v, h in self._grow_values(state, seat, ev)]
         worth = self.worths(state, seat, ev)
         heas = [c for c in state.players[seat].hand if CARDS[c].type == "HEA"]
         if heas and state.steps_left <= 0 and grow_hexes(state, seat):
