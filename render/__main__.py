@@ -4,6 +4,7 @@
                                        --out board.png
     python -m render hand RECORD.json --seat S [--at N] --out hand.png
     python -m render bench [--renders 100] [--players 5] [--seed 11]
+    python -m render samples [--out docs/] [--record game.json]
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from engine.record import Record, ReplayError
 from .board import render_board
 from .hand import render_hand
 from .overlays import ATTACK
-from .replay import position
+from .positions import last_move_of, midgame, move_targets, position
 
 
 def _hexes(text: str) -> tuple[int, ...]:
@@ -86,6 +87,24 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _samples(args: argparse.Namespace) -> int:
+    """The two images in docs/: a computer-played 5-player game in era 6."""
+    state, record = midgame(5, args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    board = render_board(view(state, None), move_targets(state),
+                         last_move_of(record.moves[-1][1]))
+    (out / "board-sample.png").write_bytes(board)
+    seat = max(range(state.num_players), key=lambda s: (len(state.players[s].hand), -s))
+    hand = render_hand(view(state, seat))
+    (out / "hand-sample.png").write_bytes(hand)
+    if args.record:
+        record.dump(args.record)
+    print(json.dumps({"board_bytes": len(board), "hand_bytes": len(hand), "hand_seat": seat,
+                      "actions": len(record.moves), "record": args.record}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -109,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=5)
     p.add_argument("--seed", type=int, default=11)
     p.set_defaults(func=_bench)
+    p = sub.add_parser("samples", help="write docs/board-sample.png and docs/hand-sample.png")
+    p.add_argument("--out", default="docs")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--record", help="also write the sample game's record here")
+    p.set_defaults(func=_samples)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -15,6 +15,7 @@ from PIL import Image
 from engine.hexgrid import NUM_HEXES
 from engine.views import VIEW_FORMAT
 
+from . import palette as P
 from . import panel
 from .encode import build_palette, to_png
 from .geometry import IMAGE_SIZE, hex_centre, piece_centre
@@ -59,7 +60,7 @@ def _piece_sheet() -> Image.Image:
 
 @lru_cache(maxsize=16)
 def palette_for(terrain: Terrain) -> Image.Image:
-    return build_palette(base_layer(terrain), _piece_sheet())
+    return build_palette(base_layer(terrain), _piece_sheet(), P.key_colours())
 
 
 def _draw_pieces(img: Image.Image, v: dict[str, Any]) -> None:

@@ -15,17 +15,26 @@ import io
 from PIL import Image
 
 COMPRESS_LEVEL = 3
-BASE_COLOURS = 176
+BASE_COLOURS = 160
 
 
-def build_palette(base: Image.Image, sheet: Image.Image) -> Image.Image:
-    """A P-mode image whose palette has ``BASE_COLOURS`` entries for the map and the rest
-    for the pieces, so that small but important colours (players, arrows) get their own."""
-    map_pal = base.quantize(BASE_COLOURS, method=Image.Quantize.MEDIANCUT).getpalette() or []
-    rest = 256 - BASE_COLOURS
-    piece_pal = sheet.quantize(rest, method=Image.Quantize.MEDIANCUT).getpalette() or []
-    entries = map_pal[: 3 * BASE_COLOURS] + piece_pal[: 3 * rest]
-    entries += [0] * (768 - len(entries))
+def build_palette(base: Image.Image, sheet: Image.Image,
+                  exact: tuple[tuple[int, int, int], ...] = ()) -> Image.Image:
+    """A P-mode image whose palette holds the ``exact`` colours (flat fills that must come
+    out unchanged: players, terrains), then ``BASE_COLOURS`` for the map layer, then the
+    rest for the pieces, so small but important colours get entries of their own."""
+    entries: list[int] = []
+    for c in dict.fromkeys(exact):  # unique, in order
+        entries += list(c)
+    n_exact = len(entries) // 3
+    n_base = min(BASE_COLOURS, 256 - n_exact)
+    map_pal = base.quantize(n_base, method=Image.Quantize.MEDIANCUT).getpalette() or []
+    entries += map_pal[: 3 * n_base]
+    rest = 256 - len(entries) // 3
+    if rest > 0:
+        piece_pal = sheet.quantize(rest, method=Image.Quantize.MEDIANCUT).getpalette() or []
+        entries += piece_pal[: 3 * rest]
+    entries = entries[:768] + [0] * (768 - len(entries))
     pal = Image.new("P", (1, 1))
     pal.putpalette(entries)
     return pal

@@ -9,9 +9,10 @@ keeps its own font objects.
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -64,3 +65,24 @@ def fit(text: str, size: int, width: float, bold: bool = False) -> str:
     while text and f.getlength(text + "\u2026") > width:
         text = text[:-1]
     return text.rstrip() + "\u2026"
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """The antialiased coverage mask of ``text`` and its offset from the anchor point."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int,
+              fill: tuple[int, int, int], bold: bool = False, anchor: str = "la") -> None:
+    """Like ``ImageDraw.text`` but with the glyph mask cached: the panel redraws the same
+    few dozen strings on every render, and FreeType rasterising is most of its cost."""
+    if not text:
+        return
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    img.paste(fill, (x, y, x + mask.size[0], y + mask.size[1]), mask)

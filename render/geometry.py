@@ -13,6 +13,8 @@ from engine.hexgrid import COLUMNS, NUM_HEXES, ROWS, col_row
 
 #: Hex circumradius (centre to corner) in final-image pixels.
 R = 42.0
+#: Radius of a token disc.
+TOKEN_R = 0.43 * R
 #: Hex width (flat side to flat side).
 HEX_W = math.sqrt(3) * R
 #: Space around the hexes inside the board frame.
@@ -63,14 +65,22 @@ def piece_centre(h: int) -> tuple[float, float]:
     return x, y + 0.12 * R
 
 
+def token_swatch(h: int) -> tuple[float, float]:
+    """A point on the top token of a stack on ``h`` that shows the plain player colour
+    (clear of the count and the letter badge): for pixel probes."""
+    x, y = piece_centre(h)
+    return x - 0.45 * TOKEN_R, y + 0.45 * TOKEN_R
+
+
 def hex_at_pixel(x: float, y: float) -> int | None:
-    """The hex whose centre is nearest to (x, y), if (x, y) lies inside it."""
-    best, best_d = None, R * R
+    """The hex containing pixel (x, y), or None outside the grid. The nearest centre
+    decides, as hexes are exactly the cells nearest to their centres."""
+    best, best_d = None, math.inf
     for h in range(NUM_HEXES):
         cx, cy = hex_centre(h)
         d = (cx - x) ** 2 + (cy - y) ** 2
         if d < best_d:
             best, best_d = h, d
-    if best is None or best_d > (HEX_W / 2) ** 2:
+    if best_d > R * R:
         return None
     return best

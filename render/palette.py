@@ -95,3 +95,14 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
         round(a[1] + (b[1] - a[1]) * t),
         round(a[2] + (b[2] - a[2]) * t),
     )
+
+
+def key_colours() -> tuple[RGB, ...]:
+    """Flat colours that must survive palette quantisation exactly."""
+    players = [player_rgb(s) for s in range(len(CONTENT.colours))]
+    shades = [mix(c, BLACK, 0.35) for c in players]
+    return (
+        *players, *shades, *TERRAIN_FILL.values(), *TERRAIN_INK.values(), SEA, SEA_INK,
+        LAKE, LAKE_INK, FRAME, COAST, OUTLINE, WHITE, BLACK, ATTACK, PANEL_BG, PANEL_INK,
+        PANEL_MUTED, PANEL_RULE, PANEL_ACCENT,
+    )

@@ -16,7 +16,7 @@ from engine.content import CONTENT
 from engine.hexgrid import label
 
 from . import palette as P
-from .fonts import fit, font, wrap
+from .fonts import draw_text, fit, font, wrap
 from .geometry import BOARD_H, PANEL_W, PANEL_X
 from .sprites import chip, cube, stack_bonus, terrain_swatch
 from .terrain_art import LAKE, OPEN_SEA
@@ -151,18 +151,23 @@ def _combat_line(v: dict[str, Any]) -> str | None:
 
 def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
     d = ImageDraw.Draw(img)
+
+    def text(xy: tuple[float, float], t: str, size: int, fill: P.RGB = P.PANEL_INK,
+             bold: bool = False, anchor: str = "la") -> None:
+        draw_text(img, xy, t, size, fill, bold, anchor)
+
     big, small = _status(v)
-    d.text((X1, HEADER_Y + 2), big, font=font(18, True), fill=P.PANEL_INK, anchor="ra")
-    d.text((X1, HEADER_Y + 26), small, font=font(13), fill=P.PANEL_MUTED, anchor="ra")
+    text((X1, HEADER_Y + 2), big, 18, bold=True, anchor="ra")
+    text((X1, HEADER_Y + 26), small, 13, P.PANEL_MUTED, anchor="ra")
     start = v["start_player"]
-    d.text((X0, HEADER_Y + 34), f"\u2605 start player: {P.player_name(start)}",
-           font=font(12), fill=P.PANEL_MUTED)
+    text((X0, HEADER_Y + 34), f"\u2605 start player: {P.player_name(start)}", 12,
+         P.PANEL_MUTED)
 
     # whose turn
     d.rounded_rectangle([X0 - 4, TOACT_Y, X1 + 4, TOACT_Y + TOACT_H], radius=8,
                         fill=P.PANEL_ACCENT, outline=P.PANEL_RULE)
-    d.text((X0 + 4, TOACT_Y + 6), "GAME OVER" if v["phase"] == "over" else "TO ACT",
-           font=font(11, True), fill=P.PANEL_MUTED)
+    text((X0 + 4, TOACT_Y + 6), "GAME OVER" if v["phase"] == "over" else "TO ACT", 11,
+         P.PANEL_MUTED, bold=True)
     y = TOACT_Y + 22
     lines = _to_act_lines(v)
     shown = lines[:2]
@@ -179,19 +184,17 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
             text_lines = text_lines[: room - 1] + [
                 fit(" ".join(text_lines[room - 1:]), 14, X1 - x, bold=True)]
         for t in text_lines:
-            d.text((x, y + 9), t, font=font(14, True), fill=P.PANEL_INK, anchor="lm")
+            text((x, y + 9), t, 14, bold=True, anchor="lm")
             y += 20
     if len(lines) > 2:
-        d.text((X1, TOACT_Y + 6), f"+{len(lines) - 2} more", font=font(11, True),
-               fill=P.PANEL_MUTED, anchor="ra")
+        text((X1, TOACT_Y + 6), f"+{len(lines) - 2} more", 11, P.PANEL_MUTED, True, "ra")
 
     # era cubes; mark the era the next progress phase is about
     players = v["players"]
     top = max((p["era"] for p in players), default=0)
     if v["phase"] in ("actions", "progress") and top + 1 < len(CONTENT.eras):
         ny = ERA_ROWS_Y + (top + 1) * ERA_ROW + ERA_ROW / 2
-        d.text((CUBES_X + 2, ny), "\u25c2 next", font=font(11, True), fill=P.PANEL_MUTED,
-               anchor="lm")
+        text((CUBES_X + 2, ny), "\u25c2 next", 11, P.PANEL_MUTED, True, "lm")
     by_era: dict[int, list[int]] = {}
     for s, p in enumerate(players):
         by_era.setdefault(p["era"], []).append(s)
@@ -209,22 +212,20 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
                                 fill=P.PANEL_ACCENT, outline=P.PANEL_RULE)
         cy = y0 + 15
         chip(s, 12).paste_on(img, X0 + 12, cy)
-        d.text((X0 + 30, cy), P.player_name(s), font=font(15, True), fill=P.PANEL_INK,
-               anchor="lm")
+        text((X0 + 30, cy), P.player_name(s), 15, bold=True, anchor="lm")
         sub = "\u2605 start" if s == start else ""
         if s in to_act:
             sub = (sub + " \u00b7 " if sub else "") + "to act"
-        if sub:
-            d.text((X0 + 30, cy + 18), sub, font=font(11), fill=P.PANEL_MUTED, anchor="lm")
+        text((X0 + 30, cy + 18), sub, 11, P.PANEL_MUTED, anchor="lm")
         values = (p["markers"], p["hand_size"], p["supply"], len(p["cities"]),
                   p["victory_points"])
         for (_, x), value in zip(COLUMNS, values):
-            bold = x == COLUMNS[-1][1]
-            d.text((x, cy), str(value), font=font(16 if bold else 15, True),
-                   fill=P.PANEL_INK if value or bold else P.PANEL_MUTED, anchor="mm")
+            vp = x == COLUMNS[-1][1]
+            text((x, cy), str(value), 16 if vp else 15, P.PANEL_INK if value or vp
+                 else P.PANEL_MUTED, True, "mm")
         cities = " ".join(str(c) for c in p["cities"]) or "none"
-        d.text((COLUMNS[0][1] - 22, cy + 18), f"unused cities: {cities}", font=font(11),
-               fill=P.PANEL_MUTED, anchor="lm")
+        text((COLUMNS[0][1] - 22, cy + 18), f"unused cities: {cities}", 11, P.PANEL_MUTED,
+             anchor="lm")
 
     # footer: piles, combat, setup
     y = FOOTER_Y
@@ -234,11 +235,11 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
         piles += f" \u00b7 tiles left {v['tiles_left']}"
         if v.get("current_tile") is not None:
             piles += f" (placing tile {v['current_tile']})"
-    d.text((X0, y), piles, font=font(12), fill=P.PANEL_INK)
+    text((X0, y), piles, 12)
     extra = _combat_line(v)
     if extra is None and v["phase"] == "progress" and v.get("progress_submitted"):
         names = ", ".join(P.player_name(s) for s in v["progress_submitted"])
         extra = f"Progress cards chosen: {names}"
     if extra:
-        for k, t in enumerate(wrap(extra, 12, X1 - X0)[:2]):
-            d.text((X0, y + 17 + k * 15), t, font=font(12, True), fill=P.PANEL_INK)
+        for k, t in enumerate(wrap(extra, 12, X1 - X0, bold=True)[:2]):
+            text((X0, y + 17 + k * 15), t, 12, bold=True)

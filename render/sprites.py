@@ -13,12 +13,10 @@ from PIL import Image, ImageDraw
 
 from . import palette as P
 from .fonts import font
-from .geometry import R, corner_offsets
+from .geometry import TOKEN_R, R, corner_offsets
 from .terrain_art import fill_of, motif_sprite
 
 SS = 4
-#: Radius of a token disc, in final pixels.
-TOKEN_R = 0.43 * R
 #: Vertical step between the discs of a stack.
 STACK_STEP = 2.5
 

@@ -1,0 +1,84 @@
+"""Every sampled position of random 3-, 4- and 5-player games renders to a valid PNG."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import view
+from engine.record import Record
+from render.board import IMAGE_SIZE, render_board
+from render.hand import hand_size, render_hand
+from render.positions import last_move_of, move_targets
+
+from .helpers import game, open_png, states
+
+
+@pytest.mark.parametrize("players,seed,every", [(3, 1, 3), (4, 2, 4), (5, 3, 5)])
+def test_random_game_positions_render(players: int, seed: int, every: int) -> None:
+    record = game(players, seed)
+    positions = states(record, every)
+    assert positions[-1][1].phase == "over"
+    for i, state in positions:
+        last = last_move_of(record.moves[i - 1][1]) if i else None
+        png = render_board(view(state, None), move_targets(state), last)
+        img = open_png(png)
+        assert img.size == IMAGE_SIZE, f"action {i}"
+        assert img.format == "PNG"
+        assert len(png) < 250_000
+        seat = view(state, None)["decisions"][0]["seat"] if state.phase != "over" else 0
+        own = view(state, seat)
+        hand = open_png(render_hand(own))
+        assert hand.size == hand_size(len(own["players"][seat]["hand"]),
+                                      len(_notes(own, seat)))
+
+
+def _notes(v: dict, seat: int) -> list[str]:
+    from render.hand import _notes
+
+    return _notes(v, seat)
+
+
+def test_tile_placement_phase_renders() -> None:
+    """R-SETUP-4: while players place tiles the map (and its cached layer) changes
+    every move; the empty board and partial maps must draw too."""
+    record: Record = game(3, 4, random_map=False)
+    positions = [(i, s) for i, s in states(record) if s.phase == "tiles"]
+    assert len(positions) >= 3
+    for i, state in positions[:: max(1, len(positions) // 4)]:
+        v = view(state, None)
+        img = open_png(render_board(v, (), last_move_of(record.moves[i - 1][1]) if i else None))
+        assert img.size == IMAGE_SIZE
+
+
+def test_last_move_forms() -> None:
+    record = game(4, 2)
+    state = states(record, 100)[1][1]
+    v = view(state, None)
+    plain = render_board(v)
+    for last in [(30,), (30, 31), (30, 44, 1), (30, 110)]:
+        assert render_board(v, (), last) != plain
+    for bad in [(1, 2, 3, 4), (1, 2, 7), (999,), (-1, 3)]:
+        with pytest.raises(ValueError):
+            render_board(v, (), bad)
+    with pytest.raises(ValueError):
+        render_board(v, (500,))
+
+
+def test_unknown_view_format_is_refused() -> None:
+    state = states(game(3, 1), 1000)[0][1]
+    v = view(state, None)
+    v["format"] = 99
+    with pytest.raises(ValueError):
+        render_board(v)
+
+
+def test_threads_render_the_same_bytes() -> None:
+    """The bot may render in threads (asyncio.to_thread): shared caches stay consistent."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    record = game(5, 3)
+    views = [view(s, None) for _, s in states(record, 60)]
+    expected = [render_board(v) for v in views]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(render_board, views * 3))
+    assert got == expected * 3

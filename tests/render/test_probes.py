@@ -1,0 +1,116 @@
+"""Pixel probes: terrain colours where the terrain is, player colours where the pieces are."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PIL import Image
+
+from engine import view
+from engine.hexgrid import NUM_HEXES, parse_label
+from render import palette as P
+from render.board import IMAGE_SIZE, board_image, hex_centre, render_board
+from render.geometry import HEX_W, R, hex_at_pixel, label_centre, piece_centre, token_swatch
+from render.terrain_art import LAKE, OPEN_SEA, fill_of
+from render.terrain_layer import hex_kinds
+
+from .helpers import close, open_png, quiet_state, rgb_at
+
+
+def _dominant(img: Image.Image, h: int) -> tuple[int, int, int]:
+    """Most common colour in a box around the hex centre."""
+    x, y = hex_centre(h)
+    box = img.convert("RGB").crop((round(x - 0.4 * R), round(y - 0.3 * R),
+                                   round(x + 0.4 * R), round(y + 0.5 * R)))
+    colour, _ = Counter(box.getdata()).most_common(1)[0]
+    return colour
+
+
+def test_terrain_fill_at_hex_centres() -> None:
+    state = quiet_state()
+    img = open_png(render_board(view(state, None)))
+    kinds = hex_kinds(tuple(state.terrain))
+    seen = set()
+    for h in range(NUM_HEXES):
+        assert close(_dominant(img, h), fill_of(kinds[h])), (h, kinds[h])
+        seen.add(kinds[h])
+    assert {"G", "F", "W", "H", "M", OPEN_SEA} <= seen
+
+
+def test_lake_differs_from_open_sea() -> None:
+    """A lake (R-MOVE-6) is drawn in its own colour and pattern, not as open sea."""
+    state = quiet_state()
+    ter = list(state.terrain)
+    # carve a lake: a land hex with all six neighbours land becomes enclosed water
+    from engine.hexgrid import NEIGHBOURS
+
+    inner = next(h for h in range(NUM_HEXES) if ter[h] is not None and len(NEIGHBOURS[h]) == 6
+                 and all(ter[n] is not None for n in NEIGHBOURS[h]))
+    ter[inner] = None
+    state.terrain = ter
+    kinds = hex_kinds(tuple(ter))
+    assert kinds[inner] == LAKE
+    img = open_png(render_board(view(state, None)))
+    assert close(_dominant(img, inner), P.LAKE)
+    assert not close(P.LAKE, P.SEA, 40)
+
+
+def test_terrains_differ_in_greyscale() -> None:
+    """Readable without colour: fills differ in lightness (patterns differ as well)."""
+    def grey(c: tuple[int, int, int]) -> float:
+        return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+    greys = sorted(grey(fill_of(k)) for k in ("G", "F", "W", "H", "M", LAKE, OPEN_SEA))
+    assert all(b - a >= 4 for a, b in zip(greys, greys[1:])), greys
+
+
+def test_red_tokens_show_red_at_the_token() -> None:
+    state = quiet_state()
+    land = [h for h in range(NUM_HEXES) if state.terrain[h] is not None]
+    red, blue = land[0], land[5]
+    state.owner[red], state.count[red] = 0, 3
+    state.owner[blue], state.count[blue] = 1, 1
+    img = open_png(render_board(view(state, None)))
+    assert close(rgb_at(img, token_swatch(red)), P.player_rgb(0))
+    assert close(rgb_at(img, token_swatch(blue)), P.player_rgb(1))
+    assert P.PLAYER_RGB["Red"] == P.player_rgb(0)
+    # an empty hex shows no player colour there
+    empty = land[10]
+    assert not close(rgb_at(img, token_swatch(empty)), P.player_rgb(0), 30)
+
+
+def test_city_shows_owner_colour() -> None:
+    state = quiet_state()
+    h = next(h for h in range(NUM_HEXES) if state.terrain[h] == "G")
+    state.city_owner[h], state.city_value[h] = 2, 4
+    img = open_png(render_board(view(state, None)))
+    x, y = piece_centre(h)
+    assert close(rgb_at(img, (x - 11, y + 7)), P.player_rgb(2))
+
+
+def test_highlight_outlines_the_hex() -> None:
+    state = quiet_state()
+    h = parse_label("F6")
+    v = view(state, None)
+    plain = board_image(v)
+    lit = board_image(v, highlight=(h,))
+    x, y = hex_centre(h)
+    edge = (x, y + R - 5.5)  # on the ring, just inside the bottom corner
+    assert close(rgb_at(lit, edge), P.HIGHLIGHT, 30)
+    assert not close(rgb_at(plain, edge), P.HIGHLIGHT, 30)
+    assert rgb_at(lit, (x, y)) == rgb_at(plain, (x, y))
+
+
+def test_geometry_helpers() -> None:
+    assert IMAGE_SIZE[0] == 1400
+    a, b = hex_centre(parse_label("A1")), hex_centre(parse_label("B1"))
+    assert abs((b[0] - a[0]) - HEX_W) < 1e-9 and a[1] == b[1]
+    c = hex_centre(parse_label("A2"))  # odd rows shift half a hex right
+    assert abs(c[0] - a[0] - HEX_W / 2) < 1e-9
+    for h in range(NUM_HEXES):
+        x, y = hex_centre(h)
+        assert 0 < x < IMAGE_SIZE[0] and 0 < y < IMAGE_SIZE[1]
+        assert hex_at_pixel(x, y) == h
+        assert hex_at_pixel(*label_centre(h)) == h
+        assert hex_at_pixel(*token_swatch(h)) == h
+    assert hex_at_pixel(IMAGE_SIZE[0] - 5, 5) is None
