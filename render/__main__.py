@@ -21,7 +21,7 @@ from engine.record import Record, ReplayError
 from .board import render_board
 from .hand import render_hand
 from .overlays import ATTACK
-from .positions import last_move_of, midgame, move_targets, position
+from .positions import midgame, move_targets, position, recent_move
 
 
 def _hexes(text: str) -> tuple[int, ...]:
@@ -93,7 +93,7 @@ def _samples(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     board = render_board(view(state, None), move_targets(state),
-                         last_move_of(record.moves[-1][1]))
+                         recent_move(record))
     (out / "board-sample.png").write_bytes(board)
     seat = max(range(state.num_players), key=lambda s: (len(state.players[s].hand), -s))
     hand = render_hand(view(state, seat))

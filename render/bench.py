@@ -21,7 +21,7 @@ from engine import view
 
 from .board import board_image, palette_for, render_board
 from .encode import COMPRESS_LEVEL, to_png
-from .positions import last_move_of, midgame, move_targets
+from .positions import midgame, move_targets, recent_move
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -33,7 +33,7 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
     state, record = midgame(players, seed)
     v = view(state, None)
     highlight = move_targets(state)
-    last = last_move_of(record.moves[-1][1]) if record.moves else None
+    last = recent_move(record)
     t0 = time.perf_counter()
     png = render_board(v, highlight, last)
     first = (time.perf_counter() - t0) * 1000

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.hexgrid import NUM_HEXES
+from engine.hexgrid import EDGE, NUM_HEXES, col_row
 from engine.views import VIEW_FORMAT
 
 from . import palette as P
@@ -20,7 +20,7 @@ from . import panel
 from .encode import build_palette, to_png
 from .geometry import IMAGE_SIZE, hex_centre, piece_centre
 from .overlays import ATTACK, draw_arrow, draw_highlights, draw_last_move
-from .sprites import chip, city, cube, hex_ring, spot_ring, stack_bonus, token
+from .sprites import chip, city, cube, hex_ring, spot_ring, stack_bonus, swords, token
 from .terrain_layer import Terrain, terrain_layer
 
 __all__ = ["ATTACK", "IMAGE_SIZE", "hex_centre", "piece_centre", "render_board",
@@ -45,7 +45,7 @@ def _piece_sheet() -> Image.Image:
         sprites += [token(s, n) for n in (1, 2, 3, 4)]
         sprites += [city(s, v) for v in (2, 3, 4)]
         sprites += [chip(s, 12), chip(s, 9), cube(s)]
-    sprites += [hex_ring(), spot_ring(), stack_bonus(1)]
+    sprites += [hex_ring(), hex_ring(P.ATTACK), spot_ring(), stack_bonus(1), swords()]
     width = sum(sp.image.size[0] for sp in sprites)
     height = max(sp.image.size[1] for sp in sprites)
     sheet = Image.new("RGB", (width, height + 60), (128, 128, 128))
@@ -58,9 +58,29 @@ def _piece_sheet() -> Image.Image:
     return sheet
 
 
-@lru_cache(maxsize=16)
+def _sample_terrain() -> Terrain:
+    """A made-up map in which every terrain borders every other one, open sea and lakes:
+    its layer holds every colour (and edge blend) any real map can have."""
+    out: list[str | None] = []
+    for h in range(NUM_HEXES):
+        col, row = col_row(h)
+        if h in EDGE or col == 6 or (row == 6 and col < 6) or (col + 3 * row) % 7 == 0:
+            out.append(None)
+        else:
+            out.append("GFWHM"[(col + 2 * row) % 5])
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The 256 colours every board image is mapped to, the same for every map (so a new
+    map during tile placement costs only its terrain layer)."""
+    return build_palette(base_layer(_sample_terrain()), _piece_sheet(), P.key_colours())
+
+
 def palette_for(terrain: Terrain) -> Image.Image:
-    return build_palette(base_layer(terrain), _piece_sheet(), P.key_colours())
+    """The palette for a map (currently one palette serves all maps)."""
+    return palette()
 
 
 def _draw_pieces(img: Image.Image, v: dict[str, Any]) -> None:
@@ -113,4 +133,4 @@ def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
     spectator view.
     """
     img = board_image(view, highlight, last_move)
-    return to_png(img, palette_for(tuple(view["terrain"])))
+    return to_png(img, palette())

@@ -80,7 +80,8 @@ def card_image(card: int) -> Image.Image:
     d = ImageDraw.Draw(img)
     inset = 10
     # title plate: icon and name
-    d.rounded_rectangle([inset, inset, CARD_W - inset, inset + 52], radius=10, fill=PLATE,
+    tint = P.mix(fill_of(info.terrain), P.WHITE, 0.6)
+    d.rounded_rectangle([inset, inset, CARD_W - inset, inset + 52], radius=10, fill=tint,
                         outline=P.OUTLINE, width=2)
     icon = card_icon(info.type, 38)
     img.alpha_composite(icon, (inset + 8, inset + 7))
@@ -104,7 +105,7 @@ def card_image(card: int) -> Image.Image:
     tag = f"{terrain.capitalize()} background"
     tw = font(17, True).getlength(tag)
     d.rounded_rectangle([inset, CARD_H - inset - 32, inset + tw + 46, CARD_H - inset],
-                        radius=8, fill=PLATE, outline=P.OUTLINE, width=2)
+                        radius=8, fill=tint, outline=P.OUTLINE, width=2)
     sw = terrain_swatch(info.terrain, 10)
     img.alpha_composite(sw.image, (inset + 18 - sw.anchor[0], CARD_H - inset - 16 - sw.anchor[1]))
     d.text((inset + 34, CARD_H - inset - 16), tag, font=font(17, True), fill=P.PANEL_INK,

@@ -15,9 +15,8 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import NUM_HEXES
 
 from . import palette as P
-from .fonts import font
-from .geometry import hex_centre, piece_centre
-from .sprites import TOKEN_R, hex_ring, spot_ring
+from .geometry import R, hex_centre, piece_centre
+from .sprites import TOKEN_R, hex_ring, spot_ring, swords
 
 ATTACK = 1
 SS = 4
@@ -62,7 +61,7 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool) -> None:
         start = max(0.0, end - 24)
     ax, ay = x0 + ux * start, y0 + uy * start
     bx, by = x0 + ux * end, y0 + uy * end
-    shaft, head_w, head_l = (4.0, 11.0, 14.0) if attack else (3.5, 10.0, 13.0)
+    shaft, head_w, head_l = 4.0, 11.0, 14.0
     nx, ny = -uy, ux
     hx, hy = bx - ux * head_l, by - uy * head_l
     poly = [
@@ -81,12 +80,9 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool) -> None:
     pts = [((x - left) * SS, (y - top) * SS) for x, y in poly]
     fill = P.ATTACK if attack else P.HIGHLIGHT
     d.polygon(pts, fill=fill + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * SS))
-    if attack:  # crossed swords at the middle, so the arrow is not told by colour alone
-        mx, my = ((ax + hx) / 2 - left) * SS, ((ay + hy) / 2 - top) * SS
-        r = 10.5 * SS
-        d.ellipse([mx - r, my - r, mx + r, my + r], fill=P.WHITE + (255,),
-                  outline=P.OUTLINE + (255,), width=round(1.8 * SS))
-        d.text((mx, my + 0.5 * SS), "\u2694", font=font(14 * SS, bold=True),
-               fill=P.OUTLINE + (255,), anchor="mm")
     small = img.reduce(SS)
     base.paste(small, (left, top), small)
+    if attack:  # the target gets a red outline and crossed swords, not colour alone
+        cx, cy = hex_centre(dst)
+        hex_ring(P.ATTACK).paste_on(base, cx, cy)
+        swords().paste_on(base, cx + 0.69 * R, cy - 0.4 * R)

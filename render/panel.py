@@ -8,6 +8,7 @@ same picture as the spectator view (R-INFO-1, R-INFO-2).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -45,8 +46,8 @@ COLUMNS = (("Actions", X0 + 150), ("Cards", X0 + 196), ("Supply", X0 + 242),
 CUBES_X = X0 + 262
 
 PHASES = {
-    "tiles": "Setup: placing map tiles",
-    "tokens": "Setup: placing starting tokens",
+    "tiles": "placing map tiles",
+    "tokens": "placing starting tokens",
     "actions": "Actions",
     "progress": "Progress phase",
     "over": "Game over",
@@ -139,14 +140,30 @@ def _combat_line(v: dict[str, Any]) -> str | None:
     att, dfn = P.player_name(c["attacker"]), P.player_name(c["defender"])
     text = f"{att} attacks {label(c['dst'])} ({dfn}) from {label(c['src'])}"
     if c.get("terrain"):
-        text += f", as {CONTENT.terrain_names.get(c['terrain'], c['terrain'])}"
+        text += f", fighting on {CONTENT.terrain_names.get(c['terrain'], c['terrain'])}"
     # Only counts: the attacker's own view holds the card ids, the public one does not.
     n = c.get("attack_card_count")
     if n is None and c.get("attack_cards") is not None:
         n = len(c["attack_cards"])
     if n is not None:
-        text += f"; {n} attack card{'s' if n != 1 else ''}"
+        text += f"; {n} card{'s' if n != 1 else ''} face down"
     return text
+
+
+#: Pixel offsets of a tile's ring (E, SE, SW, W, NW, NE) for hexes of radius 1.
+_RING = ((math.sqrt(3), 0.0), (math.sqrt(3) / 2, 1.5), (-math.sqrt(3) / 2, 1.5),
+         (-math.sqrt(3), 0.0), (-math.sqrt(3) / 2, -1.5), (math.sqrt(3) / 2, -1.5))
+
+
+def _tile_preview(img: Image.Image, tile_id: int, cx: float, cy: float, r: float = 11) -> None:
+    """The tile to place (R-SETUP-4), unrotated: its centre and ring from the east."""
+    try:
+        tile = CONTENT.tile(tile_id)
+    except KeyError:
+        return
+    terrain_swatch(tile.centre, r).paste_on(img, cx, cy)
+    for (dx, dy), t in zip(_RING, tile.ring):
+        terrain_swatch(t, r).paste_on(img, cx + dx * r, cy + dy * r)
 
 
 def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
@@ -169,6 +186,10 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
     text((X0 + 4, TOACT_Y + 6), "GAME OVER" if v["phase"] == "over" else "TO ACT", 11,
          P.PANEL_MUTED, bold=True)
     y = TOACT_Y + 22
+    right = X1
+    if v["phase"] == "tiles" and v.get("current_tile") is not None:
+        _tile_preview(img, v["current_tile"], X1 - 30, TOACT_Y + TOACT_H / 2)
+        right = X1 - 66
     lines = _to_act_lines(v)
     shown = lines[:2]
     for seats, what in shown:
@@ -179,10 +200,10 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
                 x += 20
             x += 4
         room = 2 if len(shown) == 1 else 1
-        text_lines = wrap(what, 14, X1 - x, bold=True)
+        text_lines = wrap(what, 14, right - x, bold=True)
         if len(text_lines) > room:
             text_lines = text_lines[: room - 1] + [
-                fit(" ".join(text_lines[room - 1:]), 14, X1 - x, bold=True)]
+                fit(" ".join(text_lines[room - 1:]), 14, right - x, bold=True)]
         for t in text_lines:
             text((x, y + 9), t, 14, bold=True, anchor="lm")
             y += 20

@@ -35,6 +35,20 @@ def last_move_of(action: A.Action) -> tuple[int, ...] | None:
     return None
 
 
+def _latest_overlay_action(record: Record) -> A.Action | None:
+    for _, action in reversed(record.moves):
+        if last_move_of(action) is not None:
+            return action
+    return None
+
+
+def recent_move(record: Record) -> tuple[int, ...] | None:
+    """The overlay of the latest action in ``record`` that has one (a turn ends with
+    actions such as ``end_move``/``end_turn`` that have no hex)."""
+    action = _latest_overlay_action(record)
+    return None if action is None else last_move_of(action)
+
+
 def position(record: Record, at: int | None = None) -> tuple[State, tuple[int, ...] | None]:
     """The state after the first ``at`` actions (default: all) and the last move's overlay."""
     n = len(record.moves) if at is None else at
@@ -60,8 +74,9 @@ def move_targets(state: State) -> tuple[int, ...]:
 
 def midgame(players: int = 5, seed: int = 11, era: int = 6) -> tuple[State, Record]:
     """A game played by the engine's ``normal`` computer players up to action round 2 of
-    era ``era``, stopping just after a token moved. Random legal play is used instead if
-    the computer players are not available."""
+    era ``era``, stopping at the start of a turn just after another player moved a
+    token (so there is a move arrow to draw and move targets to highlight). Random legal
+    play is used instead if the computer players are not available."""
     try:
         from engine.ai import choose_action
     except ImportError:  # pragma: no cover - the AI package is optional here
@@ -77,8 +92,9 @@ def midgame(players: int = 5, seed: int = 11, era: int = 6) -> tuple[State, Reco
         if not ds:
             break
         if (state.era_number >= era and state.phase == ACTIONS and state.action_round >= 2
-                and state.stage == MAIN and record.moves
-                and isinstance(record.moves[-1][1], A.MoveToken)):
+                and state.stage == MAIN and not state.acted
+                and isinstance(_latest_overlay_action(record), A.MoveToken)
+                and move_targets(state)):
             break
         seat = ds[0].seat
         if choose_action is not None:

@@ -122,15 +122,29 @@ def stack_bonus(bonus: int) -> Sprite:
 
 
 @lru_cache(maxsize=4)
-def hex_ring(inset: float = 4.0) -> Sprite:
-    """Highlight for a hex (legal targets): a white hex outline with dark edges."""
+def hex_ring(colour: P.RGB = P.HIGHLIGHT, inset: float = 4.0) -> Sprite:
+    """Outline for a hex (white: legal targets; red: under attack) with dark edges."""
     radius = R - inset
     half = math.ceil(R) + 2
     img, d = _canvas(2 * half, 2 * half)
     pts = [((half + x) * SS, (half + y) * SS) for x, y in corner_offsets(radius)]
     pts.append(pts[0])
-    for width, colour in ((7.0, P.OUTLINE), (3.5, P.HIGHLIGHT)):
-        d.line(pts, fill=colour + (255,), width=round(width * SS), joint="curve")
+    for width, c in ((7.0, P.OUTLINE), (3.5, colour)):
+        d.line(pts, fill=c + (255,), width=round(width * SS), joint="curve")
+    return _finish(img, (half, half))
+
+
+@lru_cache(maxsize=2)
+def swords() -> Sprite:
+    """Crossed swords in a white disc: marks an attack without relying on colour."""
+    r = 10.5
+    half = math.ceil(r) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    s = SS
+    d.ellipse([(half - r) * s, (half - r) * s, (half + r) * s, (half + r) * s],
+              fill=P.WHITE + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * s))
+    d.text((half * s, (half + 0.5) * s), "\u2694", font=font(14 * s, True),
+           fill=P.OUTLINE + (255,), anchor="mm")
     return _finish(img, (half, half))
 
 
