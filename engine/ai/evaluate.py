@@ -44,11 +44,12 @@ class Weights:
     supply: float = 0.25
     supply_late: float = 0.0
     supply_cap: int = 4
-    grow: float = 0.6  # per own grassland hex, up to the era's growth rate
+    grow: float = 1.2  # per own grassland hex, up to the era's growth rate
     grow_late: float = 0.0
+    grow_reach: float = 0.35  # share of that for empty grassland next to own tokens
     grass_room: float = 0.15  # extra per such hex with room to grow now
     city_ready: float = 0.35  # times the biggest city some own stack could become now
-    city_progress: float = 0.25  # per remaining era: a city is a progress point each era
+    city_progress: float = 0.12  # per remaining era: a city is a progress point each era
     frontier: float = 0.12
     frontier_cap: int = 6
     card: float = 0.32  # each of the first ``card_cap`` cards; later ones half
@@ -59,6 +60,7 @@ class Weights:
     card_strength: float = 0.7  # expected combat strength one unknown card adds
     protected_bonus: float = 0.0
     rival: float = 0.35  # weight of the rivals' mean in a seat's relative worth
+    marker: float = 0.6  # an action still to take this era
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -131,7 +133,7 @@ class Snapshot:
     """Per-hex and per-seat sums behind one evaluation (see :meth:`Evaluator.snapshot`)."""
 
     __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
-                 "ready", "frontier", "protected")
+                 "ready", "frontier", "fgrass", "protected", "extra")
 
     def __init__(self, n: int) -> None:
         self.base = [0.0] * n
@@ -144,7 +146,9 @@ class Snapshot:
         self.grass_room = [0] * n
         self.ready: list[dict[int, int]] = [{} for _ in range(n)]
         self.frontier = [0] * n
+        self.fgrass = [0] * n
         self.protected: list[bool] = []
+        self.extra: list[float] = []
 
 
 class Evaluator:
@@ -268,10 +272,14 @@ class Evaluator:
             else:
                 fs = self._frontier_seats(state, h)
                 snap.fs[h] = fs
+                g = self.is_grass[h]
                 for o in fs:
                     snap.frontier[o] += 1
+                    if g:
+                        snap.fgrass[o] += 1
         del count
         snap.protected = protected
+        snap.extra = [self._seat_extra(state, snap, s) for s in range(n)]
         return snap
 
     def _att_bonus(self, state: State) -> list[float]:
@@ -301,43 +309,61 @@ class Evaluator:
         """Each seat's worth (absolute, not relative to the others)."""
         if state.phase == OVER:
             return [float(s) for s in state.scores]
-        return self.finish(state, self.snapshot(state))
+        snap = self.snapshot(state)
+        return self.finish(state, snap, set(), snap)
 
-    def finish(self, state: State, snap: Snapshot) -> list[float]:
-        """Add the per-seat terms to the per-hex sums of ``snap``."""
-        w = self.w
+    def finish(self, state: State, snap: Snapshot,
+               seats: set[int] | None = None, old: Snapshot | None = None) -> list[float]:
+        """Add the per-seat terms to the per-hex sums of ``snap``; with ``seats`` and
+        ``old`` given, only those seats' terms are recomputed, the rest come from ``old``."""
         n = state.num_players
         players = state.players
-        val = snap.base[:]
-        cards = [len(p.hand) for p in players]
-        progress_on = state.phase in (ACTIONS, PROGRESS, TOKENS)
-        if progress_on:
-            score = [snap.prog[s] + 0.5 * min(cards[s], 3) for s in range(n)]
-            first = max(range(n), key=lambda s: score[s])
-            second = max((s for s in range(n) if s != first), key=lambda s: score[s])
-        for s in range(n):
-            p = players[s]
-            r = self.rows[s]
-            supply = p.supply
-            val[s] += self.sup * min(supply, w.supply_cap)
-            if supply > 0:
-                val[s] += self.grow * min(snap.grass[s], r.growth)
-                val[s] += w.grass_room * min(snap.grass_room[s], r.growth)
-            ready = snap.ready[s]
-            if ready and p.cities:
-                top = max((c for c, k in ready.items() if k > 0), default=0)
-                fit = 0
-                for v in p.cities:
-                    if fit < v <= top:
-                        fit = v
-                val[s] += w.city_ready * fit
-            val[s] += w.frontier * min(snap.frontier[s], w.frontier_cap)
-            val[s] += self.hand_value(cards[s], r.limit)
-            if p.era >= FLIGHT:
-                val[s] += CONTENT.flight_victory_points
-            if progress_on:
+        if seats is None or old is None:
+            snap.extra = [self._seat_extra(state, snap, s) for s in range(n)]
+        else:
+            snap.extra = old.extra[:]
+            for s in seats:
+                snap.extra[s] = self._seat_extra(state, snap, s)
+        val = [snap.base[s] + snap.extra[s] for s in range(n)]
+        if state.phase in (ACTIONS, PROGRESS, TOKENS):
+            scale = self.w.progress_scale
+            score = [snap.prog[s] + 0.5 * min(len(players[s].hand), 3) for s in range(n)]
+            first = max(range(n), key=score.__getitem__)
+            second = max((s for s in range(n) if s != first), key=score.__getitem__)
+            for s in range(n):
                 rival = score[first] if first != s else score[second]
-                val[s] += self.prize * win_chance(score[s] - rival + 0.3, w.progress_scale)
+                val[s] += self.prize * win_chance(score[s] - rival + 0.3, scale)
+        return val
+
+    def _seat_extra(self, state: State, snap: Snapshot, s: int) -> float:
+        """The per-seat terms (supply, growth, cities, room, cards, Flight)."""
+        w = self.w
+        p = state.players[s]
+        r = self.rows[s]
+        supply = p.supply
+        val = self.sup * min(supply, w.supply_cap)
+        if supply > 0:
+            grown = min(snap.grass[s], r.growth)
+            val += self.grow * grown
+            reach = min(snap.fgrass[s], r.growth - grown)
+            val += w.grow_reach * self.grow * reach
+            val += w.grass_room * min(snap.grass_room[s], r.growth)
+        ready = snap.ready[s]
+        if ready and p.cities:
+            top = 0
+            for c, k in ready.items():
+                if k > 0 and c > top:
+                    top = c
+            fit = 0
+            for v in p.cities:
+                if fit < v <= top:
+                    fit = v
+            val += w.city_ready * fit
+        val += w.frontier * min(snap.frontier[s], w.frontier_cap)
+        val += self.hand_value(len(p.hand), r.limit)
+        val += w.marker * p.markers
+        if p.era >= FLIGHT:
+            val += CONTENT.flight_victory_points
         return val
 
     def changed(self, state: State, snap: Snapshot, hexes: tuple[int, ...],
@@ -370,6 +396,7 @@ class Evaluator:
         new.grass_room = snap.grass_room[:]
         new.ready = [dict(r) for r in snap.ready]
         new.frontier = snap.frontier[:]
+        new.fgrass = snap.fgrass[:]
         # take out the old per-hex terms of the area, using the old owners and counts
         old = dict(zip(hexes, before))
         saved = []
@@ -384,12 +411,16 @@ class Evaluator:
                 new.base[d] -= snap.hv[h]
             for o in snap.fs.get(h, ()):
                 new.frontier[o] -= 1
+                if self.is_grass[h]:
+                    new.fgrass[o] -= 1
         for h, o1, c1 in saved:
             state.owner[h], state.count[h] = o1, c1
         # and put the new ones in
         for h in hexes:
             self._add_aggregates(state, new, h, 1)
         att_bonus = self._att_bonus(state)
+        seats = {o for o, _ in before}
+        seats.update(owner[h] for h in hexes)
         for h in area:
             if owner[h] >= 0 or city_owner[h] >= 0:
                 d, v = self._hex_value(state, h, protected, att_bonus)
@@ -397,7 +428,13 @@ class Evaluator:
             else:
                 for o in self._frontier_seats(state, h):
                     new.frontier[o] += 1
-        return self.finish(state, new)
+                    if self.is_grass[h]:
+                        new.fgrass[o] += 1
+        for o in range(n):
+            if new.frontier[o] != snap.frontier[o] or new.fgrass[o] != snap.fgrass[o]:
+                seats.add(o)
+        seats.discard(-1)
+        return self.finish(state, new, seats, snap)
 
     def relative(self, state: State, seat: int) -> float:
         """``seat``'s worth minus a share of the rivals' mean worth."""

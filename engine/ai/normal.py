@@ -66,10 +66,11 @@ class NormalPlayer:
     """Heuristic player; ``samples`` sets how many random hands card estimates use."""
 
     def __init__(self, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS,
-                 samples: int = 32) -> None:
+                 samples: int = 32, move_width: int = 8) -> None:
         self.rng = rng
         self.w = weights
         self.samples = samples
+        self.move_width = move_width
         self._handlers: dict[str, Callable[[State, int], Scored]] = {
             PLACE_TILE: self._place_tile,
             PLACE_START_TOKEN: self._start_token,
@@ -287,14 +288,21 @@ class NormalPlayer:
     # ------------------------------------------------------------------ move / grow plans
     def _best_move(self, state: State, seat: int, ev: Evaluator,
                    touched: dict[int, int]) -> tuple[float, int, int] | None:
-        """The single best token move from the current position (value, src, dst)."""
+        """The single best token move from the current position (value, src, dst).
+
+        Destinations are pre-sorted by a cheap guess and only the best
+        ``self.move_width`` per source are scored in full (sea travel offers dozens)."""
         best: tuple[float, int, int] | None = None
         owner, count = state.owner, state.count
         snap = ev.snapshot(state)
+        width = self.move_width
         for src in range(NUM_HEXES):
             if owner[src] != seat or count[src] - touched.get(src, 0) <= 0:
                 continue
-            for dst in destinations(state, seat, src):
+            dsts = destinations(state, seat, src)
+            if len(dsts) > width:
+                dsts = sorted(dsts, key=lambda d: -self._guess(state, ev, seat, d))[:width]
+            for dst in dsts:
                 before = ((seat, count[src]), (owner[dst], count[dst]))
                 count[src] -= 1
                 if count[src] == 0:
@@ -307,6 +315,18 @@ class NormalPlayer:
                 if best is None or v > best[0]:
                     best = (v, src, dst)
         return best
+
+    @staticmethod
+    def _guess(state: State, ev: Evaluator, seat: int, dst: int) -> float:
+        """A cheap first guess of how good a destination is (for pruning only)."""
+        g = 0.3 * ev.is_next[dst] + 0.25 * ev.is_grass[dst]
+        if state.owner[dst] < 0:
+            g += ev.hexval[dst]
+        for x in NEIGHBOURS[dst]:
+            o = state.owner[x]
+            if o >= 0 and o != seat:
+                g -= 0.2 * state.count[x]
+        return g
 
     def _move_plan(self, state: State, seat: int, ev: Evaluator,
                    steps: int) -> tuple[float | None, list[tuple[int, int]]]:
@@ -457,6 +477,17 @@ class NormalPlayer:
     def _attack_choice(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
                        d: int, terrain: str | None, a0: int, d0: int, hand: list[int],
                        worth: dict[int, float]) -> tuple[float, tuple[int, ...]]:
+        options = self._attack_options(state, seat, ev, src, dst, d, terrain, a0, d0, hand,
+                                       worth)
+        return max(options, key=lambda x: x[0])
+
+    def _attack_options(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
+                        d: int, terrain: str | None, a0: int, d0: int, hand: list[int],
+                        worth: dict[int, float]) -> list[tuple[float, tuple[int, ...]]]:
+        """Expected worth of committing each prefix of the useful attack cards.
+
+        The defender is assumed to add every helpful card of a random hand of its size
+        (pessimistic: it may hold back)."""
         pool = unseen_for(state, seat)
         k = len(state.players[d].hand)
         dscore = {c: contribution(c, terrain, True) for c in pool}
@@ -465,7 +496,7 @@ class NormalPlayer:
         useful = ordered_useful(hand, ascore, worth)
         v_win = self._win_state(state, seat, ev, src, dst)
         v_lose = self._lose_state(state, seat, ev, src)
-        best = (-1e9, ())
+        out = []
         strength = a0
         cost = 0.0
         for j in range(len(useful) + 1):
@@ -473,10 +504,8 @@ class NormalPlayer:
                 strength += ascore[useful[j - 1]]
                 cost += worth[useful[j - 1]]
             p = beat_chance(strength, [d0 + x for x in dsamples], strictly=True)
-            val = p * v_win + (1 - p) * v_lose - cost
-            if val > best[0]:
-                best = (val, tuple(useful[:j]))
-        return best
+            out.append((p * v_win + (1 - p) * v_lose - cost, tuple(sorted(useful[:j]))))
+        return out
 
     def _attack_cards(self, state: State, seat: int) -> Scored:
         c = state.combat
@@ -486,16 +515,9 @@ class NormalPlayer:
         a0 = state.count[c.src]
         d0 = state.city_value[c.dst] if c.city else state.count[c.dst]
         hand = list(state.players[seat].hand)
-        val, cards = self._attack_choice(state, seat, ev, c.src, c.dst, c.defender, c.terrain,
-                                         a0, d0, hand, worth)
-        out: Scored = [(val, A.CommitAttackCards(tuple(sorted(cards))))]
-        if cards:
-            out.append((val - 0.3, A.CommitAttackCards(())))
-        ascore = {x: contribution(x, c.terrain, False) for x in hand}
-        useful = tuple(sorted(x for x in hand if ascore[x] > 0))
-        if useful and useful != tuple(sorted(cards)):
-            out.append((val - 0.2, A.CommitAttackCards(useful)))
-        return out
+        options = self._attack_options(state, seat, ev, c.src, c.dst, c.defender, c.terrain,
+                                       a0, d0, hand, worth)
+        return [(v, A.CommitAttackCards(cards)) for v, cards in options]
 
     def _defend_cards(self, state: State, seat: int) -> Scored:
         c = state.combat

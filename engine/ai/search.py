@@ -1,0 +1,174 @@
+"""The ``hard`` computer player: determinised Monte Carlo search.
+
+For one decision:
+
+1. The ``normal`` player ranks the legal choices; the best few are the candidates
+   (search over every legal action would be hopeless: a hand of 7 alone has 128 card
+   subsets, a Railways move hundreds of destinations).
+2. Each round draws a fresh determinisation of the view (other hands, deck order,
+   face-down cards; :mod:`.sampling`) and plays *every* surviving candidate on it,
+   then lets all seats continue with a fast ``normal`` policy until the horizon: the
+   start of this seat's next turn (so every rival has answered once) or the end of the
+   progress phase. Using the same sample for all candidates (common random numbers)
+   makes their comparison far less noisy than independent samples would.
+3. The position at the horizon is scored by the evaluation, as this seat's worth
+   against its rivals (:func:`leaf_utility`); after each halving point the weaker half
+   of the candidates is dropped (successive halving).
+4. The candidate with the best mean wins; the ``normal`` ranking breaks ties and nudges
+   close calls (a small prior), which keeps the player from chasing sampling noise.
+
+The search never sees hidden information: its only input is the view. It stops after
+``budget_s`` seconds or ``iterations`` rollouts, whichever comes first; with a time
+budget the result depends on the machine's speed, so only an ``iterations`` cap that
+binds first makes it deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .. import actions as A
+from ..game import (
+    ATTACK_CARDS,
+    DEFEND_CARDS,
+    GROWING,
+    MOVING,
+    NAME_CITY_TERRAIN,
+    PROGRESS_CARDS,
+    TURN,
+    apply_in_place,
+    decision_for,
+    decisions,
+)
+from ..legal import legal_actions
+from ..state import MAIN, PROGRESS, State
+from .evaluate import DEFAULT_WEIGHTS, Evaluator
+from .normal import NormalPlayer
+from .sampling import determinise, my_seat
+
+#: default seconds per decision; with the overheads p95 stays under 2 s on 2 cores
+DEFAULT_BUDGET_S = 1.2
+#: candidates kept per decision kind (others are decided by ``normal`` alone)
+WIDTH = {TURN: 6, MOVING: 4, GROWING: 3, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
+         PROGRESS_CARDS: 6, NAME_CITY_TERRAIN: 3}
+#: the search never plays a candidate that ``normal`` scores this much worse than its best
+MAX_GAP = 2.5
+#: prior: VP-units of bonus for ``normal``'s first choice when comparing means
+PRIOR = 0.15
+MAX_ROLLOUT_STEPS = 120
+#: what the last search did (for tests, tuning and curiosity)
+LAST_STATS: dict[str, Any] = {}
+
+
+def leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
+    """``seat``'s worth against its rivals: half the best rival, half their mean."""
+    v = ev.values(state)
+    others = [v[s] for s in range(len(v)) if s != seat]
+    return v[seat] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+
+class Rollout:
+    """Plays a determinised state forward with the fast ``normal`` policy."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.policy = NormalPlayer(rng, DEFAULT_WEIGHTS, samples=8, move_width=4)
+
+    def run(self, state: State) -> State:
+        """Play until the horizon: this seat's next fresh turn after a rival's turn,
+        or the end of a progress phase, or the end of the game."""
+        seat = self.seat
+        rival_turn = False
+        saw_progress = state.phase == PROGRESS
+        for _ in range(MAX_ROLLOUT_STEPS):
+            ds = decisions(state)
+            if not ds:
+                break
+            if state.phase == PROGRESS:
+                saw_progress = True
+            elif saw_progress:
+                break  # a new era has begun: the progress outcome is on the board
+            elif state.stage == MAIN and not state.acted:
+                if state.turn != seat:
+                    rival_turn = True
+                elif rival_turn:
+                    break
+            for d in ds:
+                apply_in_place(state, d.seat, self.policy.act(state, d.seat))
+        return state
+
+
+def _candidates(ranked: list[tuple[float, A.Action]], kind: str,
+                legal: set[A.Action]) -> list[tuple[float, A.Action]]:
+    width = WIDTH.get(kind, 1)
+    out: list[tuple[float, A.Action]] = []
+    seen: set[A.Action] = set()
+    top = ranked[0][0]
+    for score, action in ranked:
+        if action in seen or action not in legal:
+            continue
+        if out and score < top - MAX_GAP:
+            break
+        seen.add(action)
+        out.append((score, action))
+        if len(out) >= width:
+            break
+    return out
+
+
+def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None,
+                  iterations: int | None = None) -> A.Action:
+    """The ``hard`` level's choice for the seat of ``view``."""
+    t0 = time.perf_counter()
+    budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    seat = my_seat(view)
+    rng = random.Random(f"tempus-ai/hard/{seed}")
+    root = determinise(view, rng)
+    decision = decision_for(root, seat)
+    assert decision is not None
+    legal = legal_actions(root, seat)
+    if len(legal) == 1:
+        return legal[0]
+    ranked = NormalPlayer(random.Random(rng.random())).ranked(root, seat)
+    cands = _candidates(ranked, decision.kind, set(legal))
+    if len(cands) <= 1:
+        return cands[0][1] if cands else ranked[0][1]
+    n = len(cands)
+    totals = [0.0] * n
+    visits = [0] * n
+    alive = list(range(n))
+    rounds = 0
+    done = 0
+    next_cut = 4
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if time.perf_counter() - t0 >= budget and rounds > 0:
+            break
+        sample_seed = rng.getrandbits(48)
+        for i in alive:
+            r = random.Random(sample_seed)
+            state = determinise(view, r)
+            apply_in_place(state, seat, cands[i][1])
+            end = Rollout(seat, random.Random(sample_seed + 1)).run(state)
+            totals[i] += leaf_utility(Evaluator(end), end, seat)
+            visits[i] += 1
+            done += 1
+            if iterations is not None and done >= iterations:
+                break
+        rounds += 1
+        if rounds >= next_cut and len(alive) > 2:
+            alive.sort(key=lambda i: -(totals[i] / max(1, visits[i])))
+            alive = alive[: max(2, (len(alive) + 1) // 2)]
+            next_cut *= 2
+    LAST_STATS.clear()
+    LAST_STATS.update(kind=decision.kind, rollouts=done, rounds=rounds,
+                      candidates=[(round(cands[i][0], 2), cands[i][1].to_json(), visits[i],
+                                   round(totals[i] / max(1, visits[i]), 2)) for i in range(n)])
+    best = max(
+        (i for i in range(n) if visits[i]),
+        key=lambda i: totals[i] / visits[i] + (PRIOR if i == 0 else 0.0) + 1e-6 * visits[i],
+    )
+    return cands[best][1]
