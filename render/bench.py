@@ -19,7 +19,7 @@ from PIL import Image
 
 from engine import view
 
-from .board import board_image, palette_for, render_board
+from .board import board_image, palette, render_board
 from .encode import COMPRESS_LEVEL, to_png
 from .positions import midgame, move_targets, recent_move
 
@@ -37,7 +37,7 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
     t0 = time.perf_counter()
     png = render_board(v, highlight, last)
     first = (time.perf_counter() - t0) * 1000
-    pal = palette_for(tuple(v["terrain"]))
+    pal = palette()
     total, compose, quant, encode = [], [], [], []
     for _ in range(renders):
         t0 = time.perf_counter()

@@ -1,8 +1,9 @@
 """The board image: map, pieces, overlays and the side panel, from a public view.
 
 :func:`render_board` is what the bot calls (in a worker process or a thread). The map
-layer and the palette are cached per map (keyed on the terrain tuple); each call copies
-the cached layer, pastes cached piece sprites, draws the panel text and encodes.
+layer is cached per map (keyed on the terrain tuple) and one 256-colour palette serves
+every map; each call copies the cached layer, pastes cached piece sprites, draws the
+panel text (from cached glyph masks) and encodes.
 """
 
 from __future__ import annotations
@@ -76,11 +77,6 @@ def palette() -> Image.Image:
     """The 256 colours every board image is mapped to, the same for every map (so a new
     map during tile placement costs only its terrain layer)."""
     return build_palette(base_layer(_sample_terrain()), _piece_sheet(), P.key_colours())
-
-
-def palette_for(terrain: Terrain) -> Image.Image:
-    """The palette for a map (currently one palette serves all maps)."""
-    return palette()
 
 
 def _draw_pieces(img: Image.Image, v: dict[str, Any]) -> None:

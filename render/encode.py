@@ -2,10 +2,11 @@
 
 An RGB board PNG is ~200 kB and takes ~30 ms to compress. Boards use few colours, so each
 image is mapped onto a 256-colour palette (P mode) and written with a low zlib level.
-Computing an adaptive palette per image would cost ~15 ms, so the palette is computed
-once per map from that map's base layer plus a sheet of every piece, and reused: a
-lookup-only quantisation costs ~2 ms. The palette depends only on the map, never on the
-position, so the same view always gives the same bytes.
+Computing an adaptive palette per image would cost ~15 ms, so one palette is computed
+once per process (from a sample map in which every terrain meets every other, a sheet of
+every piece, and the exact key colours) and reused: a lookup-only quantisation costs
+~2 ms. The palette never depends on the position, so the same view always gives the
+same bytes, in any process.
 """
 
 from __future__ import annotations

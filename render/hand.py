@@ -18,7 +18,7 @@ from engine.views import VIEW_FORMAT
 
 from . import palette as P
 from .encode import to_png
-from .fonts import font, wrap
+from .fonts import fit, font, wrap
 from .icons import card_icon
 from .sprites import chip, terrain_swatch
 from .terrain_art import fill_of, motif_sprite
@@ -163,7 +163,7 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
                anchor="lm")
     y = HEADER_H
     for note in notes:
-        line = wrap(note, 16, WIDTH - 2 * MARGIN, bold=True)[0]
+        line = fit(note, 16, WIDTH - 2 * MARGIN, bold=True)
         d.text((MARGIN, y + NOTE_H / 2 - 4), line, font=font(16, True), fill=P.PANEL_ACCENT,
                anchor="lm")
         y += NOTE_H

@@ -82,3 +82,17 @@ def test_threads_render_the_same_bytes() -> None:
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(render_board, views * 3))
     assert got == expected * 3
+
+
+def test_bytes_do_not_depend_on_cache_history() -> None:
+    """The same view gives the same PNG whatever was drawn before (fresh caches, another
+    map first): the palette is shared by all maps, never learnt from a position."""
+    from render import board, terrain_layer
+
+    a = view(states(game(4, 2), 1000)[1][1], None)
+    b = view(states(game(5, 3), 1000)[1][1], None)
+    first = render_board(a)
+    for cache in (board.base_layer, board.palette, terrain_layer.terrain_layer):
+        cache.cache_clear()
+    render_board(b)
+    assert render_board(a) == first
