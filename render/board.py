@@ -107,13 +107,15 @@ def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
     if highlight:
         draw_highlights(img, tuple(highlight))
     _draw_pieces(img, view)
+    occupied = frozenset(h for h in range(NUM_HEXES)
+                         if view["count"][h] > 0 or view["city_owner"][h] >= 0)
     combat = view.get("combat")
     if combat:
-        draw_arrow(img, combat["src"], combat["dst"], attack=True)
+        draw_arrow(img, combat["src"], combat["dst"], True, occupied)
     if last_move:
         fight = combat and tuple(last_move[:2]) == (combat["src"], combat["dst"])
         if not fight:
-            draw_last_move(img, tuple(last_move))
+            draw_last_move(img, tuple(last_move), occupied)
     panel.draw_dynamic(img, view)
     return img
 

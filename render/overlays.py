@@ -34,21 +34,25 @@ def draw_highlights(base: Image.Image, hexes: tuple[int, ...]) -> None:
         ring.paste_on(base, *hex_centre(_check_hex(h)))
 
 
-def draw_last_move(base: Image.Image, last_move: tuple[int, ...]) -> None:
-    """Draw ``last_move`` in one of the three forms in the module docstring."""
+def draw_last_move(base: Image.Image, last_move: tuple[int, ...],
+                   occupied: frozenset[int] = frozenset()) -> None:
+    """Draw ``last_move`` in one of the three forms in the module docstring; arrows stop
+    short of the pieces on ``occupied`` hexes."""
     if len(last_move) == 1:
         spot_ring().paste_on(base, *piece_centre(_check_hex(last_move[0])))
     elif len(last_move) == 2:
-        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), attack=False)
+        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), False, occupied)
     elif len(last_move) == 3 and last_move[2] == ATTACK:
-        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), attack=True)
+        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), True, occupied)
     else:
         raise ValueError(f"last_move must be (hex,), (src, dst) or (src, dst, ATTACK), "
                          f"not {last_move!r}")
 
 
-def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool) -> None:
-    """An arrow from ``src`` towards ``dst``, stopping short of the pieces there."""
+def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
+               occupied: frozenset[int] | None = None) -> None:
+    """An arrow from ``src`` towards ``dst``, clear of the pieces on ``occupied`` hexes
+    (``None``: assume both ends hold pieces)."""
     if src == dst:
         spot_ring().paste_on(base, *piece_centre(src))
         return
@@ -56,7 +60,8 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool) -> None:
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     # from the edge of the source piece to the edge of the target piece
-    start, end = TOKEN_R + 1, length - TOKEN_R - 3
+    start = TOKEN_R + 1 if occupied is None or src in occupied else 0.3 * R
+    end = length - (TOKEN_R + 3 if occupied is None or dst in occupied else 0.3 * R)
     if end - start < 24:
         start = max(0.0, end - 24)
     ax, ay = x0 + ux * start, y0 + uy * start
