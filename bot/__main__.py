@@ -1,0 +1,86 @@
+"""``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal.
+
+Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
+``tempus.db`` in the working directory), ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from .config import Settings
+from .messages import t
+
+
+def point_at(api_base: str | None, gateway: str | None) -> None:
+    """Talk to another Discord-compatible server (the tests' fake Discord)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if api_base:
+        discord.http.Route.BASE = api_base
+    if gateway:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def run_online(settings: Settings) -> int:
+    if not settings.token:
+        print(t("error.no_token"), file=sys.stderr)
+        return 2
+    from .app import TempusBot
+
+    point_at(settings.api_base, settings.gateway)
+    bot = TempusBot(settings)
+    bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--offline", action="store_true",
+                        help="play in the terminal instead of connecting to Discord")
+    parser.add_argument("--db", help="SQLite database file (default: $TEMPUS_DB or tempus.db; "
+                        "offline: in memory)")
+    parser.add_argument("--no-sync", action="store_true",
+                        help="do not register the slash commands at start-up")
+    off = parser.add_argument_group("offline play")
+    off.add_argument("--players", type=int, default=3, help="seats, 3-5 (default 3)")
+    off.add_argument("--humans", type=int, default=1,
+                     help="people at the keyboard; the other seats are computer players")
+    off.add_argument("--level", help="computer level (see --levels)")
+    off.add_argument("--levels", action="store_true", help="list computer levels and exit")
+    off.add_argument("--seed", type=int, help="game seed (default random)")
+    off.add_argument("--place-tiles", action="store_true",
+                     help="players place the map tiles (default: random map)")
+    off.add_argument("--out", default="boards", help="folder for board images (default boards)")
+    off.add_argument("--ai-delay", type=float, default=0.0,
+                     help="seconds computer players wait before acting")
+    args = parser.parse_args(argv)
+    settings = Settings.from_env()
+    if args.levels:
+        from .players import levels
+
+        print(", ".join(levels()))
+        return 0
+    if args.offline:
+        from .console import run_console
+
+        logging.basicConfig(level=logging.WARNING)
+        return asyncio.run(run_console(
+            players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
+            random_map=not args.place_tiles, out_dir=args.out or None,
+            db=args.db or ":memory:", ai_delay=args.ai_delay))
+    if args.db:
+        settings.db = args.db
+    if args.no_sync:
+        settings.sync_commands = False
+    return run_online(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""The Discord application: start-up, the click handler, private replies.
+
+A thin layer: it acknowledges every interaction at once, hands the work to the table
+service and turns replies into messages. No game rules here.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from . import images
+from .codec import ComponentId
+from .components import TempusButton, TempusSelect, make_view, set_handler
+from .config import Settings
+from .messages import t
+from .offload import Offloader
+from .publisher import DiscordPublisher, fit
+from .storage import SqliteStorage
+from .table import TableError, TableService
+from .ui import MENU, Panel
+
+log = logging.getLogger(__name__)
+
+
+class TempusBot(commands.Bot):
+    """discord.py client with the table service attached (no privileged intents)."""
+
+    def __init__(self, settings: Settings, *, seed_source: Any = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None)
+        self.settings = settings
+        self._seed_source = seed_source
+        self.storage: SqliteStorage | None = None
+        self.service: TableService | None = None
+        self.offloader = Offloader(settings.workers)
+        self.publisher: DiscordPublisher | None = None
+
+    async def setup_hook(self) -> None:
+        self.storage = await SqliteStorage.open(self.settings.db)
+        self.publisher = DiscordPublisher(self, self.storage, self.offloader)
+        self.service = TableService(self.storage, self.publisher,
+                                    ai_delay=self.settings.ai_delay,
+                                    ai_budget_s=self.settings.ai_budget_s,
+                                    offloader=self.offloader, seed_source=self._seed_source)
+        set_handler(self.on_component)
+        self.add_dynamic_items(TempusButton, TempusSelect)
+        from .commands import TempusCog
+
+        await self.add_cog(TempusCog(self))
+        await self.offloader.warm_up()
+        if self.settings.sync_commands:
+            await self.tree.sync()
+        resumed = await self.service.resume_all()
+        log.info("ready: %d active game(s) resumed", len(resumed))
+
+    async def close(self) -> None:
+        if self.service is not None:
+            await self.service.close()
+        if self.storage is not None:
+            await self.storage.close()
+        self.offloader.close()
+        await super().close()
+
+    # ------------------------------------------------------------------ clicks
+    async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                           values: list[str] | None) -> None:
+        msg = interaction.message
+        in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
+        try:
+            if cid.op == MENU and not in_place:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("game %s: could not acknowledge a click in time", cid.game)
+            return
+        assert self.service is not None
+        user = interaction.user
+        perms = interaction.permissions
+        try:
+            reply = await self.service.use(
+                cid.game, cid.version, user.id, user.display_name, cid.op, cid.arg, values,
+                can_manage=bool(perms and perms.manage_channels))
+        except TableError as exc:
+            await self._followup(interaction, str(exc))
+            return
+        except Exception:
+            log.exception("game %s: click %s by %s failed", cid.game, cid.op, user.id)
+            await self._followup(interaction, t("error.internal"))
+            return
+        try:
+            if reply.menu is not None:
+                await self.show_panel(interaction, reply.menu, cid.game, reply.version,
+                                      edit=in_place)
+            elif in_place:
+                await interaction.edit_original_response(content=reply.text or "✓", view=None,
+                                                         attachments=[])
+        except discord.HTTPException:
+            log.exception("game %s: replying to a click failed", cid.game)
+
+    async def _followup(self, interaction: discord.Interaction[Any], text: str) -> None:
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not send an error reply: %s", text)
+
+    async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
+                         game_id: int, version: int, *, edit: bool = False) -> None:
+        """Send ``panel`` privately as the reply to a deferred interaction."""
+        files: list[discord.File] = []
+        if panel.image is not None and panel.image_view is not None:
+            if panel.image == "hand":
+                png = await self.offloader.run(images.hand_png, panel.image_view)
+            else:
+                png = await self.offloader.run(images.board_png, panel.image_view,
+                                               panel.highlight)
+            if png:
+                files.append(discord.File(io.BytesIO(png), filename=f"{panel.image}.png"))
+        view = make_view(panel, game_id, version)
+        content = fit(panel.text.splitlines())
+        if edit:
+            await interaction.edit_original_response(content=content, view=view,
+                                                     attachments=files)
+            return
+        kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.followup.send(content, **kwargs)

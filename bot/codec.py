@@ -1,0 +1,89 @@
+"""Compact text forms of actions and component ids (Discord limits values to 100 chars).
+
+An action becomes ``type:field:field``: hexes as labels, card lists as ``3.17.40``,
+``None`` as ``-``. A component id is ``tempus:GAME:VERSION:OP[:ARG]`` for buttons and
+``tempus-s:GAME:VERSION:INDEX:OP[:ARG]`` for selects (the index keeps ids unique).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+
+from engine.actions import ACTION_TYPES, Action
+from engine.hexgrid import label, parse_label
+
+MAX_ID = 100
+
+BUTTON_RE = re.compile(r"tempus:(?P<game>\d+):(?P<ver>\d+):(?P<op>[a-z_]+)(?::(?P<arg>.*))?")
+SELECT_RE = re.compile(
+    r"tempus-s:(?P<game>\d+):(?P<ver>\d+):(?P<idx>\d+):(?P<op>[a-z_]+)(?::(?P<arg>.*))?"
+)
+
+
+def encode_action(action: Action) -> str:
+    parts = [action.type]
+    for f in fields(action):
+        v = getattr(action, f.name)
+        if v is None:
+            parts.append("-")
+        elif isinstance(v, tuple):
+            parts.append(".".join(str(x) for x in v))
+        elif f.name in action.hex_fields:
+            parts.append(label(v))
+        else:
+            parts.append(str(v))
+    return ":".join(parts)
+
+
+def decode_action(text: str) -> Action:
+    """Inverse of :func:`encode_action`; raises ValueError on anything malformed."""
+    head, *rest = text.split(":")
+    cls = ACTION_TYPES.get(head)
+    if cls is None:
+        raise ValueError(f"unknown action {head!r}")
+    fs = fields(cls)
+    if len(rest) != len(fs):
+        raise ValueError(f"{head} takes {len(fs)} values")
+    kwargs: dict[str, object] = {}
+    for f, raw in zip(fs, rest):
+        if raw == "-":
+            kwargs[f.name] = None
+        elif f.name in cls.hex_fields:
+            kwargs[f.name] = parse_label(raw)
+        elif f.name in ("terrain", "mode"):
+            kwargs[f.name] = raw
+        elif f.name == "cards":
+            kwargs[f.name] = tuple(int(x) for x in raw.split(".")) if raw else ()
+        else:
+            kwargs[f.name] = int(raw)
+    return cls(**kwargs)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentId:
+    game: int
+    version: int
+    op: str
+    arg: str = ""
+    index: int | None = None  # selects only
+
+    def render(self) -> str:
+        tail = f":{self.arg}" if self.arg else ""
+        if self.index is None:
+            out = f"tempus:{self.game}:{self.version}:{self.op}{tail}"
+        else:
+            out = f"tempus-s:{self.game}:{self.version}:{self.index}:{self.op}{tail}"
+        if len(out) > MAX_ID:
+            raise ValueError(f"component id too long ({len(out)} > {MAX_ID}): {out}")
+        return out
+
+
+def parse_component_id(custom_id: str) -> ComponentId | None:
+    m = BUTTON_RE.fullmatch(custom_id)
+    if m:
+        return ComponentId(int(m["game"]), int(m["ver"]), m["op"], m["arg"] or "")
+    m = SELECT_RE.fullmatch(custom_id)
+    if m:
+        return ComponentId(int(m["game"]), int(m["ver"]), m["op"], m["arg"] or "", int(m["idx"]))
+    return None

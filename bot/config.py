@@ -1,0 +1,36 @@
+"""Settings from the environment (and command-line flags on top)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass
+class Settings:
+    token: str | None = None
+    db: str = "tempus.db"
+    #: worker processes for rendering and computer players (0: threads)
+    workers: int = 1
+    #: seconds a computer player waits before each action, so people can follow
+    ai_delay: float = 0.8
+    ai_budget_s: float | None = None
+    #: register the slash commands with Discord at start-up
+    sync_commands: bool = True
+    #: only for tests: where the Discord REST API and gateway are
+    api_base: str | None = None
+    gateway: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+        return cls(
+            token=e.get("DISCORD_TOKEN") or None,
+            db=e.get("TEMPUS_DB") or "tempus.db",
+            workers=int(e.get("TEMPUS_WORKERS", "1")),
+            ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
+            ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
+            sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
+            api_base=e.get("TEMPUS_DISCORD_API") or None,
+            gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
+        )

@@ -1,0 +1,64 @@
+"""Texts built from views: status, hands, final scores (never from the raw state)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.content import CONTENT
+
+from .labels import card_name, card_text, terrain_name
+from .messages import t
+from .storage import SeatRow
+
+
+def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> str:
+    phase = v["phase"]
+    phase_text = t(f"status.phase.{phase}", round=v.get("action_round", 0))
+    lines = [t("status.head", game=game_id, era_number=v["era_number"], phase=phase_text)]
+    for i, p in enumerate(v["players"]):
+        lines.append(t(
+            "status.player",
+            mark=t("status.start_mark") if i == v["start_player"] else "",
+            colour=p["colour"], name=seats[i].name if i < len(seats) else "?",
+            era=CONTENT.eras[p["era"]].name, markers=p["markers"], hand=p["hand_size"],
+            supply=p["supply"], vp=p["victory_points"]))
+    lines.append(t("status.deck", deck=v["deck_size"], discard=len(v["discard"])))
+    waiting = ", ".join(d["prompt"] for d in v["decisions"])
+    if waiting:
+        lines.append(t("status.waiting", waiting=waiting))
+    return "\n".join(lines)
+
+
+def hand_text(game_id: int, v: dict[str, Any]) -> str:
+    seat = v["seat"]
+    hand = v["players"][seat]["hand"]
+    if not hand:
+        return t("hand.empty", game=game_id)
+    era = CONTENT.eras[min(v["players"][seat]["era"], CONTENT.flight - 1)]
+    lines = [t("hand.title", game=game_id, n=len(hand), limit=era.limit)]
+    for c in hand:
+        lines.append(t("hand.card", name=card_name(c).split(" (")[0],
+                       terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)))
+    return "\n".join(lines)
+
+
+def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> list[str]:
+    """The ranking with the tie-breaks of R-END-3: points, cards in hand, cities."""
+    players = v["players"]
+    cities = [sum(1 for o in v["city_owner"] if o == i) for i in range(len(players))]
+    keys = {i: (p["victory_points"], p["hand_size"], cities[i]) for i, p in enumerate(players)}
+    order = sorted(keys, key=lambda i: keys[i], reverse=True)
+    lines = [t("end.title", game=game_id)]
+    rank = 0
+    for pos, i in enumerate(order):
+        if pos == 0 or keys[i] != keys[order[pos - 1]]:
+            rank = pos + 1
+        lines.append(t("end.row", rank=rank, colour=players[i]["colour"], name=seats[i].name,
+                       vp=players[i]["victory_points"], hand=players[i]["hand_size"],
+                       cities=cities[i]))
+    winners = v.get("winners") or [order[0]]
+    names = " and ".join(f"{players[w]['colour']} ({seats[w].name})" for w in winners)
+    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=names))
+    lines.append(t("end.tiebreak"))
+    return lines

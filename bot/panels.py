@@ -1,0 +1,401 @@
+"""What a player may click now: public panels and private menus, built from the engine.
+
+The **public panel** goes under every board posted in the channel. It is the same for
+everyone and uses only public facts (the board, markers, hand sizes): the legal actions it
+offers (move sources, attack targets, city sites ...) do not depend on anyone's hand, and
+everything that does (card plays, secret card choices) sits behind a button that opens a
+**private menu** for the clicking player only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine import actions as A
+from engine import game as G
+from engine.combat import combat_strengths
+from engine.content import CONTENT
+from engine.game import Decision, decisions
+from engine.hexgrid import label, parse_label, tile_hexes
+from engine.legal import legal_actions
+from engine.progress import new_era_index, progress_points
+from engine.state import State
+from engine.views import view
+
+from .codec import encode_action
+from .labels import action_label, card_name, card_text, terrain_name
+from .messages import t
+from .storage import SeatRow
+from .ui import (
+    ACT,
+    CARDS,
+    MAX_OPTIONS,
+    MAX_ROWS,
+    MENU,
+    Button,
+    Option,
+    Panel,
+    Row,
+    Select,
+    button_rows,
+    clip,
+)
+
+#: decisions whose choices are cards from the hand: made in private menus only
+HAND_KINDS = (G.ATTACK_CARDS, G.DEFEND_CARDS, G.DISCARDING, G.PROGRESS_CARDS)
+CARD_PLAYS = (A.PlayReligion, A.PlaySanitation, A.PlayTransport, A.PlayHealthCare,
+              A.PlayGovernment)
+
+
+def who(seats: Sequence[SeatRow], seat: int) -> str:
+    """``<@id> (Red)`` for people (the publisher decides who is pinged), name for computers."""
+    s = seats[seat]
+    name = s.name if s.user_id is None else f"<@{s.user_id}>"
+    return f"{name} ({CONTENT.colours[seat]})"
+
+
+def hex_order(h: int) -> tuple[int, int]:
+    return (h % CONTENT.columns, h // CONTENT.columns)
+
+
+def hex_description(state: State, h: int) -> str:
+    parts = [terrain_name(state.terrain[h])]
+    if state.owner[h] >= 0:
+        parts.append(f"{CONTENT.colours[state.owner[h]]} ×{state.count[h]}")
+    if state.city_owner[h] >= 0:
+        parts.append(f"{CONTENT.colours[state.city_owner[h]]} city {state.city_value[h]}")
+    return ", ".join(parts)
+
+
+def chunked_selects(options: list[Option], placeholder: Callable[[str, str], str], op: str,
+                    arg: str, rows: int) -> tuple[list[Row], bool]:
+    """Spread options over up to ``rows`` selects of 25; returns (rows, truncated)."""
+    out: list[Row] = []
+    fitting = options[: rows * MAX_OPTIONS]
+    for i in range(0, len(fitting), MAX_OPTIONS):
+        chunk = tuple(fitting[i:i + MAX_OPTIONS])
+        out.append(Select(clip(placeholder(chunk[0].label, chunk[-1].label), 150), op, arg,
+                          chunk))
+    return out, len(options) > len(fitting)
+
+
+def _hex_options(state: State, hexes: list[int]) -> list[Option]:
+    return [Option(label(h), label(h), clip(hex_description(state, h)))
+            for h in sorted(set(hexes), key=hex_order)]
+
+
+def _action_options(actions: list[A.Action], describe: Callable[[A.Action], str] | None = None
+                    ) -> list[Option]:
+    return [Option(clip(action_label(a)), encode_action(a),
+                   clip(describe(a)) if describe else "") for a in actions]
+
+
+# ------------------------------------------------------------------ public panel
+def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
+    """Controls and prompts for the decisions owed now (public facts only)."""
+    ds = decisions(state)
+    if not ds:
+        return Panel(t("prompt.over"))
+    if ds[0].kind == G.PROGRESS_CARDS or (len(ds) > 1 and ds[0].kind == G.DISCARDING):
+        return _simultaneous(state, seats, ds)
+    d = ds[0]
+    if seats[d.seat].is_ai:
+        return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
+                                                f"({CONTENT.colours[d.seat]})"))
+    return _PUBLIC[d.kind](state, seats, d)
+
+
+def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
+    names = ", ".join(who(seats, d.seat) for d in ds)
+    if ds[0].kind == G.PROGRESS_CARDS:
+        era = CONTENT.eras[new_era_index(state)]
+        text = t("prompt.progress_cards", who=names, era=era.name,
+                 terrain=terrain_name(era.terrain))
+    else:
+        text = "\n".join(t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
+                         for d in ds)
+    rows: list[Row] = []
+    if any(not seats[d.seat].is_ai for d in ds):
+        rows.append((Button(t("btn.secret"), MENU, "secret", "primary"),))
+    return Panel(text, rows)
+
+
+def _hand_button(state: State, seat: int) -> list[Button]:
+    return [Button(t("btn.cards"), MENU, "cards")] if state.players[seat].hand else []
+
+
+def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    centres = sorted({a.centre for a in legal_actions(state, d.seat)  # type: ignore[attr-defined]
+                      if isinstance(a, A.PlaceTile)}, key=hex_order)
+    rows, _ = chunked_selects(_hex_options(state, centres),
+                              lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", MAX_ROWS)
+    text = t("prompt.place_tile", who=who(seats, d.seat), tile=state.tile_stack[0],
+             left=len(state.tile_stack))
+    return Panel(text, rows)
+
+
+def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.PlaceStartToken)]
+    acts.sort(key=lambda a: hex_order(a.hex))
+    opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+            for a in acts]
+    rows, _ = chunked_selects(opts, lambda a, b: t("ph.token", first=a, last=b), ACT, "",
+                              MAX_ROWS)
+    left = CONTENT.starting_tokens - len(state.start_hexes)
+    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows)
+
+
+def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    seat = d.seat
+    legal = legal_actions(state, seat)
+    kinds = {type(a) for a in legal}
+    buttons: list[Button] = []
+    for cls, key, style in ((A.BeginMove, "btn.move", "primary"),
+                            (A.BeginGrow, "btn.grow", "primary"),
+                            (A.DrawCards, "btn.draw", "primary")):
+        if cls in kinds:
+            buttons.append(Button(t(key), ACT, encode_action(cls()), style))
+    if any(isinstance(a, A.Attack) and a.leader is None for a in legal):
+        buttons.append(Button(t("btn.attack"), MENU, "attack", "danger"))
+    if A.BuildCity in kinds:
+        buttons.append(Button(t("btn.city"), MENU, "city", "success"))
+    buttons += _hand_button(state, seat)
+    if A.EndTurn in kinds:
+        buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
+    p = state.players[seat]
+    if state.turn_actions > 0:
+        text = t("prompt.turn", who=who(seats, seat), era=CONTENT.eras[p.era].name,
+                 round=state.action_round, markers=p.markers)
+    else:
+        text = t("prompt.turn_done", who=who(seats, seat))
+    return Panel(text, button_rows(buttons))
+
+
+def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    legal = legal_actions(state, d.seat)
+    sources = sorted({a.src for a in legal if isinstance(a, A.MoveToken)}, key=hex_order)
+    rows: list[Row] = []
+    if sources:
+        rows, _ = chunked_selects(_hex_options(state, sources),
+                                  lambda a, b: t("ph.move_src"), MENU, "dest", 3)
+    buttons = [Button(t("btn.end_move"), ACT, encode_action(A.EndMove()))]
+    buttons += _hand_button(state, d.seat)
+    rows += button_rows(buttons)
+    return Panel(t("prompt.move", who=who(seats, d.seat), n=state.steps_left), rows)
+
+
+def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.GrowToken)]
+    acts.sort(key=lambda a: hex_order(a.hex))
+    opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+            for a in acts]
+    rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow"), ACT, "", 3)
+    buttons = [Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow()))]
+    buttons += _hand_button(state, d.seat)
+    rows += button_rows(buttons)
+    return Panel(t("prompt.grow", who=who(seats, d.seat), n=state.steps_left), rows)
+
+
+def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    assert state.combat is not None
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.NameCityTerrain)]
+    buttons = [Button(terrain_name(a.terrain), ACT, encode_action(a)) for a in acts]
+    return Panel(t("prompt.name_city_terrain", who=who(seats, d.seat),
+                   hex=label(state.combat.dst)), button_rows(buttons))
+
+
+def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    c = state.combat
+    if d.kind == G.ATTACK_CARDS:
+        text = t("prompt.attack_cards", who=who(seats, d.seat))
+    elif d.kind == G.DEFEND_CARDS:
+        assert c is not None and c.attack_cards is not None
+        text = t("prompt.defend_cards", who=who(seats, d.seat),
+                 attacker=CONTENT.colours[c.attacker], n=len(c.attack_cards))
+    else:
+        text = t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
+    return Panel(text, [(Button(t("btn.secret"), MENU, "secret", "primary"),)])
+
+
+def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    assert state.combat is not None
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.Occupy)]
+    buttons = [Button(t("btn.occupy", n=a.count), ACT, encode_action(a),
+                      "primary" if a.count else "secondary") for a in acts]
+    return Panel(t("prompt.occupy", who=who(seats, d.seat), src=label(state.combat.src),
+                   dst=label(state.combat.dst)), button_rows(buttons)[:MAX_ROWS])
+
+
+_PUBLIC: dict[str, Callable[[State, Sequence[SeatRow], Decision], Panel]] = {
+    G.PLACE_TILE: _tile,
+    G.PLACE_START_TOKEN: _token,
+    G.TURN: _turn,
+    G.MOVING: _move,
+    G.GROWING: _grow,
+    G.NAME_CITY_TERRAIN: _city_terrain,
+    G.ATTACK_CARDS: _secret_prompt,
+    G.DEFEND_CARDS: _secret_prompt,
+    G.DISCARDING: _secret_prompt,
+    G.OCCUPY: _occupy,
+}
+
+
+# ------------------------------------------------------------------ private menus
+class MenuError(ValueError):
+    """The menu cannot be shown (its message is a catalogue key)."""
+
+
+def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
+    """The private menu ``spec`` (``attack``, ``dest:C4``, ``tile:C4:2`` ...) for ``seat``."""
+    name, _, param = spec.partition(":")
+    if name == "hand":
+        return hand_panel(state, seat, game_id)
+    if name == "secret":
+        return secret_panel(state, seat)
+    legal = legal_actions(state, seat)
+    if name == "attack":
+        acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
+        return _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+    if name == "city":
+        acts = [a for a in legal if isinstance(a, A.BuildCity)]
+        return _action_menu(acts, t("ph.city"), lambda a: hex_description(state, a.hex))
+    if name == "dest":
+        src = _hex(param)
+        acts = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
+        acts.sort(key=lambda a: hex_order(a.dst))
+        opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
+                for a in acts]
+        return _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
+                             t("act.move_token", src=label(src), dst="…"),
+                             highlight=tuple(a.dst for a in acts))
+    if name == "cards":
+        return cards_menu(state, seat, legal)
+    if name == "card":
+        card = int(param)
+        acts = [a for a in _card_plays(legal) if _card_of(a) == card]
+        return _options_menu(_action_options(acts),
+                             lambda a, b: t("ph.card_target", card=card_name(card), first=a,
+                                            last=b), card_name(card))
+    if name == "tile":
+        centre_text, _, rot_text = param.partition(":")
+        return tile_preview(state, seat, _hex(centre_text), int(rot_text or 0))
+    raise MenuError("error.no_options")
+
+
+def _hex(text: str) -> int:
+    try:
+        return parse_label(text)
+    except ValueError as exc:
+        raise MenuError("error.no_options") from exc
+
+
+def _attack_desc(state: State, a: A.Action) -> str:
+    assert isinstance(a, A.Attack)
+    return f"{state.count[a.src]} vs {hex_description(state, a.dst)}"
+
+
+def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,
+                  highlight: tuple[int, ...] = ()) -> Panel:
+    if not opts:
+        raise MenuError("error.no_options")
+    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS)
+    if cut:
+        text += "\n" + t("menu.truncated", n=MAX_ROWS * MAX_OPTIONS)
+    return Panel(text, rows, highlight=highlight)
+
+
+def _action_menu(acts: list[A.Action], title: str, describe: Callable[[A.Action], str]
+                 ) -> Panel:
+    return _options_menu(_action_options(acts, describe), lambda a, b: title, title)
+
+
+def _card_plays(legal: list[A.Action]) -> list[A.Action]:
+    return [a for a in legal if isinstance(a, CARD_PLAYS)
+            or (isinstance(a, A.Attack) and a.leader is not None)]
+
+
+def _card_of(a: A.Action) -> int:
+    return a.leader if isinstance(a, A.Attack) else a.card  # type: ignore[attr-defined,return-value]
+
+
+def hand_lines(hand: list[int]) -> list[str]:
+    return [t("hand.card", name=card_name(c).split(" (")[0],
+              terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)) for c in hand]
+
+
+def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
+    """The hand with every card play possible now (one select, or card first, then target)."""
+    hand = state.players[seat].hand
+    text = "\n".join(hand_lines(hand))
+    plays = _card_plays(legal)
+    if not plays:
+        return Panel(text + "\n" + t("error.no_options"))
+    if len(plays) <= MAX_OPTIONS:
+        rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
+    else:
+        cards = sorted({_card_of(a) for a in plays})
+        opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
+        rows = [Select(t("ph.card"), MENU, "card", opts)]
+    return Panel(text, rows)
+
+
+def secret_panel(state: State, seat: int) -> Panel:
+    """The private card choice the seat owes now: attack, defence, discard or progress."""
+    d = G.decision_for(state, seat)
+    if d is None or d.kind not in HAND_KINDS:
+        raise MenuError("error.no_options")
+    hand = state.players[seat].hand
+    lines = [d.prompt]
+    c = state.combat
+    if d.kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
+        att, dfn = combat_strengths(state, [], [])
+        lines.append(t("secret.combat", att=att, dfn=dfn, src=label(c.src), dst=label(c.dst),
+                       terrain=terrain_name(c.terrain)))
+    if d.kind == G.PROGRESS_CARDS:
+        era = new_era_index(state)
+        terrain = CONTENT.eras[era].terrain
+        base = progress_points(state, seat, [], era)
+        cities = sum(1 for o in state.city_owner if o == seat)
+        tokens = sum(state.count[h] for h, o in enumerate(state.owner)
+                     if o == seat and state.terrain[h] == terrain)
+        lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
+                       terrain=terrain_name(terrain)))
+    lines += hand_lines(hand)
+    opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in hand)
+    if d.kind == G.DISCARDING:
+        n = state.discards[seat]
+        rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
+    else:
+        rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
+        rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
+    return Panel("\n".join(lines), rows, image="hand", image_view=view(state, seat))
+
+
+def hand_panel(state: State, seat: int, game_id: int = 0) -> Panel:
+    """``/tempus hand``: the cards (text and picture), plus the secret choice if one is owed."""
+    d = G.decision_for(state, seat)
+    if d is not None and d.kind in HAND_KINDS:
+        return secret_panel(state, seat)
+    hand = state.players[seat].hand
+    if not hand:
+        return Panel(t("hand.empty", game=game_id))
+    p = state.era(seat)
+    text = "\n".join([t("hand.title", game=game_id, n=len(hand), limit=p.limit), *hand_lines(hand)])
+    return Panel(text, image="hand", image_view=view(state, seat))
+
+
+def tile_preview(state: State, seat: int, centre: int, rotation: int) -> Panel:
+    """The board as it would look with the tile placed (no secrets: setup is public)."""
+    action = A.PlaceTile(centre, rotation % 6)
+    try:
+        new, _ = G.apply(state, seat, action)
+    except Exception as exc:  # IllegalAction, or not this seat's decision
+        raise MenuError("error.no_options") from exc
+    placed = new.placements[-1]
+    cells = tuple(h for h, _ in tile_hexes(placed[1], placed[2]) or ())
+    rows: list[Row] = [(
+        Button(t("btn.rotate"), MENU, f"tile:{label(centre)}:{(rotation + 1) % 6}"),
+        Button(t("btn.place"), ACT, encode_action(action), "success"),
+    )]
+    return Panel(action_label(action), rows, image="board", image_view=view(new, None),
+                 highlight=cells)

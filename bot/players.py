@@ -1,0 +1,70 @@
+"""Computer players: which levels exist and how a seat's next action is chosen.
+
+The engine's AI (``engine.ai.choose_action(view, level, seed, budget_s)``) sees only the
+seat's view. The level ``random`` (always available) picks uniformly among the legal
+actions, by action type first; it is also the fallback when the AI fails, so that a
+computer seat can never stall a game.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from engine.actions import Action, action_from_json
+from engine.legal import legal_actions
+from engine.state import State
+from engine.views import view
+
+log = logging.getLogger(__name__)
+
+RANDOM = "random"
+
+
+def _engine_ai() -> Any | None:
+    try:
+        from engine import ai
+    except ImportError:
+        return None
+    return ai if hasattr(ai, "choose_action") else None
+
+
+def levels() -> tuple[str, ...]:
+    """Levels a host may choose, strongest last; ``random`` is always among them."""
+    ai = _engine_ai()
+    if ai is None:
+        return (RANDOM,)
+    found = getattr(ai, "LEVELS", None) or ("easy", "normal", "hard")
+    return (*tuple(found), RANDOM) if RANDOM not in found else tuple(found)
+
+
+def default_level() -> str:
+    lv = levels()
+    return "normal" if "normal" in lv else lv[0]
+
+
+def random_action(state: State, seat: int, seed: int) -> Action:
+    rng = random.Random(seed)
+    by_type: dict[str, list[Action]] = {}
+    for a in legal_actions(state, seat):
+        by_type.setdefault(a.type, []).append(a)
+    return rng.choice(by_type[rng.choice(sorted(by_type))])
+
+
+def think(seat_view: dict[str, Any], level: str, seed: int,
+          budget_s: float | None) -> dict[str, Any]:
+    """Run the engine AI (in a worker); returns the action as JSON (picklable)."""
+    ai = _engine_ai()
+    if ai is None:
+        raise RuntimeError("engine.ai is not available")
+    action = ai.choose_action(seat_view, level, seed, budget_s=budget_s)
+    return action.to_json()
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    return view(state, seat)
+
+
+def parse(action_json: dict[str, Any]) -> Action:
+    return action_from_json(action_json)

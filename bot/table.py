@@ -1,0 +1,742 @@
+"""The table service: lobby, play and computer players, without any Discord.
+
+Each call loads the game (cached in memory, checked against its log on first load), lets
+the engine validate and apply, stores the result in one transaction, and only then hands
+an :class:`Outcome` (texts, views, controls) to the **sink** that announces it: the
+Discord publisher, the offline console, or a test. Outcomes of one game reach the sink in
+commit order through a per-game queue, so slow image posting never delays the next
+interaction's acknowledgement.
+
+Concurrency: a per-game ``asyncio.Lock`` plus a version check. Controls carry the version
+they were made at; a choice is accepted only if its seat has owed the same decision ever
+since (``since[seat] <= version``), so a double click or a stale button is refused while
+players choosing at the same time (the progress phase) do not invalidate each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from engine import actions as A
+from engine.actions import Action, action_from_json
+from engine.content import CONTENT
+from engine.errors import IllegalAction
+from engine.events import Event, visible
+from engine.game import decisions, to_act
+from engine.hexgrid import parse_label
+from engine.record import Record
+from engine.setup import new_game
+from engine.state import OVER, State
+from engine.views import view
+
+from . import panels, players
+from .codec import decode_action
+from .labels import action_label
+from .messages import t
+from .offload import Offloader
+from .storage import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    ChannelBusy,
+    GameRow,
+    SeatRow,
+    Storage,
+    VersionConflict,
+)
+from .ui import ACT, ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START, Button, Panel, button_rows
+
+log = logging.getLogger(__name__)
+
+CARD_ACTIONS: dict[str, Callable[[tuple[int, ...]], Action]] = {
+    engine.game.ATTACK_CARDS: lambda c: A.CommitAttackCards(c),
+    engine.game.DEFEND_CARDS: lambda c: A.DefendCards(c),
+    engine.game.DISCARDING: lambda c: A.Discard(c),
+    engine.game.PROGRESS_CARDS: lambda c: A.ProgressCards(c),
+}
+
+
+class TableError(Exception):
+    """A refusal with a player-readable message from the catalogue."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        self.key = key
+        super().__init__(t(key, **kwargs))
+
+
+class Sink(Protocol):
+    async def publish(self, outcome: Outcome) -> None: ...
+
+
+@dataclass
+class Outcome:
+    """What happened, for announcing: built from views only (never from the raw state)."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    version: int
+    kind: str  # lobby | start | play | cancel
+    lines: list[str]
+    panel: Panel | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    public_view: dict[str, Any] | None = None
+    private_lines: dict[int, list[str]] = field(default_factory=dict)
+    hand_views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    secret_panels: dict[int, Panel] = field(default_factory=dict)
+    mention: list[int] = field(default_factory=list)
+    highlight: tuple[int, ...] = ()
+    record: dict[str, Any] | None = None
+    finished: bool = False
+    actor: int | None = None
+    committed_at: float = field(default_factory=time.perf_counter)
+
+    def merge(self, later: Outcome) -> Outcome:
+        """This outcome followed by ``later`` as one announcement."""
+        private = {s: [*self.private_lines.get(s, []), *later.private_lines.get(s, [])]
+                   for s in {*self.private_lines, *later.private_lines}}
+        return Outcome(
+            game_id=self.game_id, channel_id=self.channel_id, guild_id=self.guild_id,
+            version=later.version, kind=later.kind, lines=[*self.lines, *later.lines],
+            panel=later.panel, seats=later.seats, public_view=later.public_view,
+            private_lines=private, hand_views={**self.hand_views, **later.hand_views},
+            secret_panels={**self.secret_panels, **later.secret_panels},
+            mention=later.mention, highlight=later.highlight or self.highlight,
+            record=later.record, finished=later.finished, actor=later.actor,
+            committed_at=self.committed_at,
+        )
+
+
+@dataclass
+class Reply:
+    """The answer to one use of a control: a short text, or a private menu to show."""
+
+    text: str = ""
+    menu: Panel | None = None
+    outcome: Outcome | None = None
+    version: int = 0  # the version the menu's controls are made at
+
+
+@dataclass
+class Table:
+    game: GameRow
+    seats: list[SeatRow]
+    state: State | None = None
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    since: dict[int, int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+def next_since(prev: dict[int, int], state: State, actor: int | None, version: int
+               ) -> dict[int, int]:
+    """For each seat owing a decision: the version since which it has owed it."""
+    return {s: prev[s] if s in prev and s != actor else version for s in set(to_act(state))}
+
+
+class TableService:
+    def __init__(
+        self,
+        storage: Storage,
+        sink: Sink | None = None,
+        *,
+        ai_delay: float = 0.8,
+        ai_budget_s: float | None = None,
+        offloader: Offloader | None = None,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.sink = sink
+        self.ai_delay = ai_delay
+        self.ai_budget_s = ai_budget_s
+        self.offloader = offloader or Offloader(0)
+        self._seed = seed_source or (lambda: secrets.randbelow(2**31))
+        self._tables: dict[int, Table] = {}
+        self._by_channel: dict[int, int] = {}
+        self._load_lock = asyncio.Lock()
+        self._outboxes: dict[int, asyncio.Queue[Outcome]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._publishers: dict[int, asyncio.Task[None]] = {}
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------------ loading
+    async def table(self, game_id: int) -> Table:
+        table = self._tables.get(game_id)
+        if table is not None:
+            return table
+        async with self._load_lock:
+            table = self._tables.get(game_id)
+            if table is None:
+                game = await self.storage.game(game_id)
+                if game is None:
+                    raise TableError("error.no_game")
+                table = await self._load(game)
+                self._tables[game_id] = table
+        return table
+
+    async def _load(self, game: GameRow) -> Table:
+        """Build the table from the log; repair the snapshot if it differs from the replay."""
+        seats = await self.storage.seats(game.id)
+        table = Table(game, seats)
+        if game.status == LOBBY:
+            return table
+        record = self._record(table)
+        state, _ = record.new_state()
+        since = next_since({}, state, None, 0)
+        rows = await self.storage.actions(game.id)
+        for i, row in enumerate(rows):
+            action = action_from_json(row.action)
+            engine.apply_in_place(state, row.seat, action)
+            table.moves.append((row.seat, action))
+            since = next_since(since, state, row.seat, i + 1)
+        offset = game.version - len(rows)  # lobby and start changes came first
+        table.since = {s: v + offset for s, v in since.items()}
+        if game.state != state.to_json():
+            log.warning("game %s: snapshot differs from the replayed log; rebuilt", game.id)
+            await self.storage.replace_snapshot(game.id, state.to_json())
+        table.state = state
+        return table
+
+    async def resume_all(self) -> list[int]:
+        """Load every active game and let computer players go on; returns the game ids."""
+        ids = []
+        for game in await self.storage.games_with_status(ACTIVE):
+            try:
+                table = await self.table(game.id)
+            except Exception:
+                log.exception("game %s: cannot be loaded", game.id)
+                continue
+            ids.append(game.id)
+            self._kick_ai(table)
+        return ids
+
+    def _record(self, table: Table) -> Record:
+        o = table.game.options
+        return Record(
+            num_players=len(table.seats),
+            seed=int(o["seed"]),
+            start_player=o.get("start_player"),
+            random_map=bool(o.get("random_map", True)),
+            players=[{"name": s.name, "kind": "human" if not s.is_ai else f"ai:{s.ai_level}"}
+                     for s in table.seats],
+            moves=list(table.moves),
+        )
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        table = await self.table(game_id)
+        return self._record(table).to_json()
+
+    # ------------------------------------------------------------------ lobby
+    async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                     *, seats: int = 5, random_map: bool = True, seed: int | None = None,
+                     host_plays: bool = True) -> Outcome:
+        """A new lobby; the host takes the first seat unless ``host_plays`` is False."""
+        seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
+        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map}
+        if seed is not None:
+            options["seed"] = seed
+        try:
+            game = await self.storage.create_game(guild_id, channel_id, user_id,
+                                                  name if host_plays else None, options)
+        except ChannelBusy:
+            existing = await self.storage.open_game_in_channel(channel_id)
+            raise TableError("error.game_exists", game=existing.id if existing else "?") from None
+        table = await self.table(game.id)
+        return self._lobby_outcome(table, t("lobby.created", game=game.id))
+
+    async def _lobby_change(self, table: Table, change: Callable[[], Awaitable[int]],
+                            line: str) -> Outcome:
+        try:
+            table.game.version = await change()
+        except VersionConflict:
+            raise TableError("error.stale") from None
+        table.seats = await self.storage.seats(table.id)
+        outcome = self._lobby_outcome(table, line)
+        self._enqueue(outcome)
+        return outcome
+
+    def _require_lobby(self, table: Table) -> None:
+        if table.game.status != LOBBY:
+            raise TableError("error.not_lobby", game=table.id)
+
+    def _require_member(self, table: Table, user_id: int) -> None:
+        if table.seat_of(user_id) is None and user_id != table.game.host_id:
+            raise TableError("error.not_seated", game=table.id)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("error.already_seated", game=table.id)
+            if len(table.seats) >= table.game.options["max_seats"]:
+                raise TableError("error.table_full", seats=len(table.seats))
+            return await self._lobby_change(
+                table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
+                                                     name),
+                t("lobby.joined", name=name, game=table.id))
+
+    async def leave(self, game_id: int, user_id: int) -> Outcome:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("error.not_seated", game=table.id)
+            if user_id == table.game.host_id:
+                raise TableError("error.host_leave")
+            name = table.seats[seat].name
+            return await self._lobby_change(
+                table, lambda: self.storage.remove_seat(table.id, table.version, seat),
+                t("lobby.left", name=name, game=table.id))
+
+    async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
+        level = level or players.default_level()
+        if level not in players.levels():
+            raise TableError("error.unknown_level", level=level,
+                             levels=", ".join(players.levels()))
+        table = await self.table(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_member(table, user_id)
+            if len(table.seats) >= table.game.options["max_seats"]:
+                raise TableError("error.table_full", seats=len(table.seats))
+            n = sum(1 for s in table.seats if s.is_ai) + 1
+            name = t("ai.name", n=n, level=level)
+            return await self._lobby_change(
+                table, lambda: self.storage.add_seat(table.id, table.version, None, level, name),
+                t("lobby.bot_added", name=name, game=table.id))
+
+    async def remove_ai(self, game_id: int, user_id: int) -> Outcome:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_member(table, user_id)
+            bots = [s for s in table.seats if s.is_ai]
+            if not bots:
+                raise TableError("error.no_bot_seat")
+            last = bots[-1]
+            return await self._lobby_change(
+                table, lambda: self.storage.remove_seat(table.id, table.version, last.seat),
+                t("lobby.bot_removed", name=last.name, game=table.id))
+
+    async def start(self, game_id: int, user_id: int) -> Outcome:
+        table = await self.table(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.game.host_id:
+                raise TableError("error.host_only", host=table.game.host_id)
+            if len(table.seats) < CONTENT.min_players:
+                raise TableError("error.too_few", min=CONTENT.min_players, have=len(table.seats))
+            options = dict(table.game.options)
+            options.setdefault("seed", self._seed())
+            options["start_player"] = None
+            state, events = new_game(len(table.seats), int(options["seed"]),
+                                     random_map=bool(options["random_map"]))
+            try:
+                version = await self.storage.start(table.id, table.version, options,
+                                                   state.to_json())
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.game.version = version
+            table.game.status = ACTIVE
+            table.game.options = options
+            table.state = state
+            table.since = next_since({}, state, None, version)
+            colours = [t("lobby.seat_colour", colour=CONTENT.colours[s.seat], name=s.name)
+                       for s in table.seats]
+            outcome = self._play_outcome(table, None, events, actor=None, kind="start")
+            outcome.lines = [t("lobby.started", game=table.id), *colours, *outcome.lines]
+            self._enqueue(outcome)
+        self._kick_ai(table)
+        return outcome
+
+    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status not in (LOBBY, ACTIVE):
+                raise TableError("error.not_active", game=table.id)
+            if user_id != table.game.host_id and not can_manage:
+                raise TableError("error.cancel_denied", host=table.game.host_id)
+            try:
+                table.game.version = await self.storage.set_status(table.id, table.version,
+                                                                   CANCELLED)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.game.status = CANCELLED
+            outcome = Outcome(table.id, table.game.channel_id, table.game.guild_id,
+                              table.version, "cancel",
+                              [t("lobby.cancelled", game=table.id, user=user_id)],
+                              panel=Panel(""), seats=list(table.seats))
+            self._enqueue(outcome)
+        task = self._ai_tasks.pop(table.id, None)
+        if task:
+            task.cancel()
+        return outcome
+
+    def lobby_panel(self, table: Table) -> Panel:
+        o = table.game.options
+        lines = [t("lobby.title", game=table.id, host=table.game.host_id,
+                   map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
+                   seated=len(table.seats), seats=o["max_seats"])]
+        for i in range(o["max_seats"]):
+            if i < len(table.seats):
+                lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            else:
+                lines.append(t("lobby.empty", n=i + 1))
+        lines.append(t("lobby.hint", min=CONTENT.min_players))
+        buttons = [Button(t("btn.join"), JOIN, style="primary"), Button(t("btn.leave"), LEAVE),
+                   Button(t("btn.addbot"), ADDBOT), Button(t("btn.start"), START, style="success"),
+                   Button(t("btn.cancel"), CANCEL, style="danger")]
+        return Panel("\n".join(lines), button_rows(buttons))
+
+    def _lobby_outcome(self, table: Table, line: str) -> Outcome:
+        return Outcome(table.id, table.game.channel_id, table.game.guild_id, table.version,
+                       "lobby", [line], panel=self.lobby_panel(table), seats=list(table.seats))
+
+    # ------------------------------------------------------------------ play
+    def _check_turn(self, table: Table, user_id: int, version: int | None) -> int:
+        if table.game.status != ACTIVE or table.state is None:
+            raise TableError("error.not_active", game=table.id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("error.not_seated", game=table.id)
+        if seat not in table.since:
+            raise TableError("error.not_your_turn", waiting=self.waiting(table))
+        if version is not None and not table.since[seat] <= version <= table.version:
+            raise TableError("error.stale")
+        return seat
+
+    def waiting(self, table: Table) -> str:
+        assert table.state is not None
+        return ", ".join(f"{table.seats[d.seat].name} ({CONTENT.colours[d.seat]})"
+                         for d in decisions(table.state)) or "-"
+
+    async def act(self, game_id: int, user_id: int, action: Action,
+                  version: int | None = None) -> Outcome:
+        """Apply ``user_id``'s action; ``version`` is the one its control was made at."""
+        table = await self.table(game_id)
+        async with table.lock:
+            seat = self._check_turn(table, user_id, version)
+            outcome = await self._apply(table, seat, action)
+            self._enqueue(outcome)
+        self._kick_ai(table)
+        return outcome
+
+    async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
+        """Several actions in a row (``/tempus move`` = begin the move + move a token),
+        each its own transaction, announced together."""
+        table = await self.table(game_id)
+        outcome: Outcome | None = None
+        async with table.lock:
+            try:
+                for action in actions:
+                    seat = self._check_turn(table, user_id, None)
+                    step = await self._apply(table, seat, action)
+                    outcome = step if outcome is None else outcome.merge(step)
+            finally:
+                if outcome is not None:
+                    self._enqueue(outcome)
+        self._kick_ai(table)
+        assert outcome is not None
+        return outcome
+
+    async def _apply(self, table: Table, seat: int, action: Action) -> Outcome:
+        """Validate, store (one transaction), update the cache; caller holds the lock."""
+        before = table.state
+        assert before is not None
+        try:
+            new, events = engine.apply(before, seat, action)
+        except IllegalAction as exc:
+            raise TableError("error.illegal", reason=str(exc).rstrip(".")) from None
+        status = FINISHED if new.phase == OVER else ACTIVE
+        try:
+            version = await self.storage.append_action(
+                table.id, table.version, len(table.moves), seat, action.to_json(),
+                new.to_json(), status)
+        except VersionConflict:
+            raise TableError("error.stale") from None
+        table.game.version = version
+        table.game.status = status
+        table.state = new
+        table.moves.append((seat, action))
+        table.since = next_since(table.since, new, seat, version)
+        return self._play_outcome(table, before, events, actor=seat)
+
+    def _play_outcome(self, table: Table, before: State | None, events: list[Event], *,
+                      actor: int | None, kind: str = "play") -> Outcome:
+        state = table.state
+        assert state is not None
+        seats = table.seats
+        private: dict[int, list[str]] = {}
+        for e in events:
+            if e.private_to is not None:
+                private.setdefault(e.private_to, []).append(e.text)
+        hand_views = {}
+        for s, p in enumerate(state.players):
+            old = before.players[s].hand if before is not None else []
+            if sorted(old) != sorted(p.hand) and not seats[s].is_ai:
+                hand_views[s] = view(state, s)
+        fresh = [s for s, v in table.since.items() if v == table.version]
+        secret = {s: panels.secret_panel(state, s) for s in fresh
+                  if not seats[s].is_ai and _owes_hand_choice(state, s)}
+        outcome = Outcome(
+            game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
+            version=table.version, kind=kind,
+            lines=[e.text for e in visible(events, None)],
+            panel=panels.public_panel(state, seats), seats=list(seats),
+            public_view=view(state, None), private_lines=private, hand_views=hand_views,
+            secret_panels=secret,
+            mention=[seats[s].user_id for s in sorted(fresh)  # type: ignore[misc]
+                     if s != actor and not seats[s].is_ai],
+            highlight=_event_hexes(events), actor=actor,
+        )
+        if state.phase == OVER:
+            outcome.finished = True
+            outcome.record = self._record(table).to_json()
+        return outcome
+
+    # ------------------------------------------------------------------ controls
+    async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
+                  values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
+        """One use of a control (button or select) described by a :class:`~bot.ui.Panel`."""
+        if op == JOIN:
+            return Reply(outcome=await self.join(game_id, user_id, name))
+        if op == LEAVE:
+            return Reply(outcome=await self.leave(game_id, user_id))
+        if op == ADDBOT:
+            return Reply(outcome=await self.add_ai(game_id, user_id))
+        if op == START:
+            return Reply(outcome=await self.start(game_id, user_id))
+        if op == CANCEL:
+            return Reply(outcome=await self.cancel(game_id, user_id, can_manage=can_manage))
+        if op == MENU:
+            spec = f"{arg}:{values[0]}" if values else arg
+            panel, now = await self.menu(game_id, user_id, spec, version)
+            return Reply(menu=panel, version=now)
+        if op == ACT:
+            text = values[0] if values else arg
+            try:
+                action = decode_action(text)
+            except ValueError as exc:
+                raise TableError("error.bad_choice", reason=str(exc)) from None
+        elif op == CARDS:
+            make = CARD_ACTIONS.get(arg)
+            if make is None:
+                raise TableError("error.bad_choice", reason=arg)
+            try:
+                action = make(tuple(sorted(int(v) for v in values or ())))
+            except ValueError as exc:
+                raise TableError("error.bad_choice", reason=str(exc)) from None
+        else:
+            raise TableError("error.bad_choice", reason=op)
+        outcome = await self.act(game_id, user_id, action, version)
+        return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
+
+    async def menu(self, game_id: int, user_id: int, spec: str,
+                   version: int | None = None) -> tuple[Panel, int]:
+        """A private menu for ``user_id``'s seat (hand, card choices, targets ...) and the
+        version its controls belong to."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if spec == "hand":
+                seat = table.seat_of(user_id)
+                if seat is None or table.state is None:
+                    raise TableError("hand.spectator", game=table.id)
+            else:
+                seat = self._check_turn(table, user_id, version)
+            try:
+                panel = panels.menu(table.state, seat, spec, table.id)  # type: ignore[arg-type]
+            except panels.MenuError as exc:
+                raise TableError(str(exc)) from None
+            return panel, table.version
+
+    async def legal(self, game_id: int, user_id: int, prefix: list[Action] | None = None
+                    ) -> list[Action]:
+        """The legal actions of ``user_id`` now, or after the actions ``prefix`` (tried on a
+        copy): for autocomplete. Empty when the user has nothing to decide."""
+        table = await self.table(game_id)
+        seat = table.seat_of(user_id)
+        state = table.state
+        if seat is None or state is None or table.game.status != ACTIVE:
+            return []
+        try:
+            for action in prefix or []:
+                state, _ = engine.apply(state, seat, action)
+        except IllegalAction:
+            return []
+        return engine.legal_actions(state, seat)
+
+    async def public_view(self, game_id: int) -> tuple[dict[str, Any] | None, list[SeatRow]]:
+        table = await self.table(game_id)
+        v = None if table.state is None else view(table.state, None)
+        return v, list(table.seats)
+
+    async def channel_game_id(self, channel_id: int) -> int:
+        """The open (lobby or active) game of a channel; cached for autocomplete speed."""
+        game_id = self._by_channel.get(channel_id)
+        if game_id is not None:
+            table = self._tables.get(game_id)
+            if table is not None and table.game.status in (LOBBY, ACTIVE):
+                return game_id
+        game = await self.storage.open_game_in_channel(channel_id)
+        if game is None:
+            self._by_channel.pop(channel_id, None)
+            raise TableError("error.no_game")
+        self._by_channel[channel_id] = game.id
+        return game.id
+
+    # ------------------------------------------------------------------ computer players
+    def _kick_ai(self, table: Table) -> None:
+        if table.game.status != ACTIVE or not any(s.is_ai for s in table.seats):
+            return
+        task = self._ai_tasks.get(table.id)
+        if task is not None and not task.done():
+            return
+        self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table),
+                                                       name=f"tempus-ai-{table.id}")
+
+    def _ai_seat(self, table: Table) -> int | None:
+        if table.game.status != ACTIVE or table.state is None:
+            return None
+        for s in to_act(table.state):
+            if table.seats[s].is_ai:
+                return s
+        return None
+
+    async def _ai_loop(self, table: Table) -> None:
+        """Let computer seats act until a person must decide; one announcement per run of
+        one seat's actions."""
+        pending: Outcome | None = None
+        try:
+            while True:
+                async with table.lock:
+                    seat = self._ai_seat(table)
+                    if seat is None:
+                        break
+                    state, version = table.state, table.version
+                assert state is not None
+                if self.ai_delay:
+                    await asyncio.sleep(self.ai_delay)
+                action = await self._think(table, state, seat, version)
+                async with table.lock:
+                    if table.since.get(seat, version + 1) > version:
+                        continue  # the position changed under us: think again
+                    try:
+                        outcome = await self._apply(table, seat, action)
+                    except TableError as exc:
+                        log.error("game %s: computer seat %s chose %s: %s", table.id, seat,
+                                  action.to_json(), exc)
+                        fallback = players.random_action(state, seat, version)
+                        outcome = await self._apply(table, seat, fallback)
+                    if pending is not None and pending.actor == seat:
+                        pending = pending.merge(outcome)
+                    else:
+                        if pending is not None:
+                            self._enqueue(pending)
+                        pending = outcome
+                    assert table.state is not None
+                    if set(to_act(table.state)) != {seat}:
+                        self._enqueue(pending)
+                        pending = None
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: computer player loop failed", table.id)
+        finally:
+            if pending is not None:
+                self._enqueue(pending)
+
+    async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
+        level = table.seats[seat].ai_level or players.RANDOM
+        seed = (int(table.game.options.get("seed", 0)) * 1_000_003 + version) % 2**31
+        if level == players.RANDOM:
+            return players.random_action(state, seat, seed)
+        try:
+            out = await self.offloader.run(players.think, view(state, seat), level, seed,
+                                           self.ai_budget_s)
+            return players.parse(out)
+        except Exception:
+            log.exception("game %s: computer seat %s failed to think", table.id, seat)
+            return players.random_action(state, seat, seed)
+
+    # ------------------------------------------------------------------ announcing
+    def _enqueue(self, outcome: Outcome) -> None:
+        if self.sink is None:
+            return
+        queue = self._outboxes.get(outcome.game_id)
+        if queue is None:
+            queue = self._outboxes[outcome.game_id] = asyncio.Queue()
+        queue.put_nowait(outcome)
+        task = self._publishers.get(outcome.game_id)
+        if task is None or task.done():
+            self._publishers[outcome.game_id] = asyncio.create_task(
+                self._publish_loop(outcome.game_id, queue), name=f"tempus-post-{outcome.game_id}")
+
+    async def _publish_loop(self, game_id: int, queue: asyncio.Queue[Outcome]) -> None:
+        assert self.sink is not None
+        while True:
+            outcome = await queue.get()
+            try:
+                await self.sink.publish(outcome)
+            except Exception:
+                log.exception("game %s: announcing version %s failed", game_id, outcome.version)
+            finally:
+                queue.task_done()
+
+    async def idle(self) -> None:
+        """Wait until no computer player is thinking and every outcome is announced."""
+        while True:
+            busy = [t for t in self._ai_tasks.values() if not t.done()]
+            if busy:
+                await asyncio.gather(*busy, return_exceptions=True)
+            for q in list(self._outboxes.values()):
+                await q.join()
+            if not any(not t.done() for t in self._ai_tasks.values()):
+                return
+
+    async def close(self) -> None:
+        for task in [*self._ai_tasks.values(), *self._publishers.values()]:
+            task.cancel()
+        await asyncio.gather(*self._ai_tasks.values(), *self._publishers.values(),
+                             return_exceptions=True)
+        self._ai_tasks.clear()
+        self._publishers.clear()
+
+
+def _owes_hand_choice(state: State, seat: int) -> bool:
+    d = engine.decision_for(state, seat)
+    return d is not None and d.kind in panels.HAND_KINDS
+
+
+def _event_hexes(events: list[Event]) -> tuple[int, ...]:
+    out: list[int] = []
+    for e in visible(events, None):
+        for key in ("src", "dst", "hex", "target", "own", "centre"):
+            v = e.data.get(key)
+            if isinstance(v, str):
+                with contextlib.suppress(ValueError):
+                    out.append(parse_label(v))
+    return tuple(dict.fromkeys(out))

@@ -1,0 +1,96 @@
+"""Panels: every engine decision is reachable, Discord's limits hold, public panels leak
+nothing (they are the same whatever the hands hold)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from bot import panels
+from bot.codec import ComponentId
+from bot.storage import SeatRow
+from bot.ui import MAX_OPTIONS, MAX_ROWS, Button, Panel, Select
+from engine.game import decisions
+from engine.legal import legal_actions
+from tests.bot.helpers import normalise, random_states, reachable
+
+SEATS = [SeatRow(i, 100 + i, None, f"P{i}") for i in range(5)]
+
+
+def _check_limits(panel: Panel) -> None:
+    assert len(panel.rows) <= MAX_ROWS
+    for row in panel.rows:
+        if isinstance(row, Select):
+            assert 1 <= len(row.options) <= MAX_OPTIONS
+            assert 0 <= row.min_values <= row.max_values <= len(row.options)
+            assert len({o.value for o in row.options}) == len(row.options)
+            for o in row.options:
+                assert len(o.label) <= 100 and len(o.value) <= 100
+                assert len(o.description) <= 100
+            assert len(ComponentId(2**40, 99999, row.op, row.arg, 4).render()) <= 100
+        else:
+            assert 1 <= len(row) <= 5
+            for b in row:
+                assert isinstance(b, Button) and len(b.label) <= 80
+                assert len(ComponentId(2**40, 99999, b.op, b.arg).render()) <= 100
+
+
+def _owner_panel(state, seat):
+    d = panels.G.decision_for(state, seat)
+    if d.kind in panels.HAND_KINDS:
+        return panels.secret_panel(state, seat)
+    return panels.public_panel(state, SEATS[: state.num_players])
+
+
+def _check_game(seed: int, players: int, random_map: bool, kinds: set[str]) -> None:
+    for i, state in enumerate(random_states(seed, players, random_map=random_map)):
+        if state.phase == "tiles" and i % 3:
+            continue  # tile previews are slow to walk; some suffice
+        for d in decisions(state):
+            panel = _owner_panel(state, d.seat)
+            _check_limits(panel)
+            got = {normalise(a) for a in reachable(state, d.seat, panel)}
+            legal = {normalise(a) for a in legal_actions(state, d.seat)}
+            assert legal <= got, (d.kind, sorted(map(str, legal - got))[:5])
+            kinds.add(d.kind)
+
+
+def test_every_legal_action_is_reachable_from_the_panels() -> None:
+    """Every decision of random games (all eleven kinds) can be made through buttons,
+    selects and menus alone."""
+    kinds: set[str] = set()
+    _check_game(3, 3, False, kinds)
+    seed = 0
+    while len(kinds) < len(panels.G.HANDLERS) and seed < 60:
+        _check_game(seed, 3 + seed % 3, True, kinds)
+        seed += 1
+    assert kinds == set(panels.G.HANDLERS)
+
+
+def test_public_panels_do_not_depend_on_hands() -> None:
+    """R-INFO-1: swapping who holds which cards (and the deck order) never changes what the
+    channel panel shows."""
+    rng = random.Random(5)
+    n = 0
+    for state in random_states(11, 4, every=3):
+        if not decisions(state):
+            continue
+        base = panels.public_panel(state, SEATS[:4])
+        other = state.copy()
+        pool = [c for p in other.players for c in p.hand] + other.deck
+        rng.shuffle(pool)
+        for p in other.players:
+            k = len(p.hand)
+            p.hand, pool = pool[:k], pool[k:]
+        other.deck = pool
+        assert panels.public_panel(other, SEATS[:4]) == base
+        n += 1
+    assert n > 50
+
+
+def test_private_menus_respect_limits() -> None:
+    for state in random_states(21, 5, every=2):
+        for d in decisions(state):
+            for spec in ("cards", "attack", "city", "hand"):
+                with contextlib.suppress(panels.MenuError):
+                    _check_limits(panels.menu(state, d.seat, spec))
