@@ -71,6 +71,9 @@ class NormalPlayer:
         self.w = weights
         self.samples = samples
         self.move_width = move_width
+        #: next step of the greedy Move / Growth plans scored at the start of the turn,
+        #: by position; :meth:`act` replays them instead of re-scoring every step
+        self._planned: dict[tuple, A.Action] = {}
         self._handlers: dict[str, Callable[[State, int], Scored]] = {
             PLACE_TILE: self._place_tile,
             PLACE_START_TOKEN: self._start_token,
@@ -87,8 +90,17 @@ class NormalPlayer:
 
     # ------------------------------------------------------------------ entry points
     def act(self, state: State, seat: int) -> A.Action:
+        if state.stage in ("move", "grow") and state.steps_left > 0 and state.turn == seat:
+            planned = self._planned.get(self._board_key(state, seat))
+            if planned is not None:
+                return planned
         ranked = self.ranked(state, seat)
         return ranked[0][1]
+
+    @staticmethod
+    def _board_key(state: State, seat: int) -> tuple:
+        return (seat, state.stage, tuple(state.owner), tuple(state.count),
+                tuple(sorted(state.touched.items())))
 
     def ranked(self, state: State, seat: int) -> Scored:
         """Scored legal candidates, best first (never empty while ``seat`` must act)."""
@@ -200,10 +212,13 @@ class NormalPlayer:
             draw_v = base + ev.hand_value(k + era.draw, era.limit) - ev.hand_value(k, era.limit)
             draw_v += 0.05 * era.draw  # a choice of cards to keep is worth a little
             out.append((draw_v, A.DrawCards()))
-            grow_v = self._grow_plan(state, seat, ev, era.growth)[0]
+            grow_v, grow_steps = self._grow_plan(state, seat, ev, era.growth)
             if grow_v is not None:
                 out.append((grow_v, A.BeginGrow()))
-            move_v = self._move_plan(state, seat, ev, era.move)[0]
+                self._remember_grow(state, seat, grow_steps)
+            move_v, move_steps = self._move_plan(state, seat, ev, era.move)
+            if move_v is not None:
+                self._remember_moves(state, seat, move_steps)
             out.append((move_v if move_v is not None else base - 0.01, A.BeginMove()))
             for h, v in city_sites(state, seat):
                 out.append((self._city_value(state, seat, ev, h, v), A.BuildCity(h, v)))
@@ -348,6 +363,29 @@ class NormalPlayer:
             touched[dst] = touched.get(dst, 0) + 1
             plan.append((src, dst))
         return (cur if plan else None), plan
+
+    def _remember_moves(self, state: State, seat: int, steps: list[tuple[int, int]]) -> None:
+        s = state.copy()
+        s.stage = "move"
+        s.touched = {}
+        for src, dst in steps:
+            self._planned[self._board_key(s, seat)] = A.MoveToken(src, dst)
+            s.count[src] -= 1
+            if s.count[src] == 0:
+                s.owner[src] = -1
+            s.owner[dst] = seat
+            s.count[dst] += 1
+            s.touched[dst] = s.touched.get(dst, 0) + 1
+
+    def _remember_grow(self, state: State, seat: int, steps: list[int]) -> None:
+        s = state.copy()
+        s.stage = "grow"
+        s.touched = {}
+        for h in steps:
+            self._planned[self._board_key(s, seat)] = A.GrowToken(h)
+            s.count[h] += 1
+            s.owner[h] = seat
+            s.touched[h] = 1
 
     def _grow_values(self, state: State, seat: int, ev: Evaluator) -> list[tuple[float, int]]:
         """(relative worth, hex) of growing one token on each hex where one may grow."""

@@ -43,8 +43,8 @@ from ..game import (
     decisions,
 )
 from ..legal import legal_actions
-from ..state import MAIN, PROGRESS, State
-from .evaluate import DEFAULT_WEIGHTS, Evaluator
+from ..state import MAIN, OVER, PROGRESS, State
+from .evaluate import DEFAULT_WEIGHTS, FLIGHT, Evaluator
 from .normal import NormalPlayer
 from .sampling import determinise, my_seat
 
@@ -58,15 +58,25 @@ MAX_GAP = 2.5
 #: prior: VP-units of bonus for ``normal``'s first choice when comparing means
 PRIOR = 0.15
 MAX_ROLLOUT_STEPS = 120
+#: rounds before the first halving of the candidates
+FIRST_CUT = 8
+#: in the last era rollouts run to the end of the game; a win is worth this many points
+WIN_BONUS = 3.0
 #: what the last search did (for tests, tuning and curiosity)
 LAST_STATS: dict[str, Any] = {}
 
 
 def leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
-    """``seat``'s worth against its rivals: half the best rival, half their mean."""
+    """``seat``'s worth against its rivals: half the best rival, half their mean.
+
+    At the end of the game the worth is the score, plus a bonus for a (shared) win, so
+    that the last era is played for the win itself (R-END-2/3)."""
     v = ev.values(state)
     others = [v[s] for s in range(len(v)) if s != seat]
-    return v[seat] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+    u = v[seat] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+    if state.phase == OVER and seat in state.winners:
+        u += WIN_BONUS / len(state.winners)
+    return u
 
 
 class Rollout:
@@ -82,11 +92,15 @@ class Rollout:
         seat = self.seat
         rival_turn = False
         saw_progress = state.phase == PROGRESS
-        for _ in range(MAX_ROLLOUT_STEPS):
+        to_the_end = state.era_number >= FLIGHT and sum(
+            p.markers for p in state.players) <= 2 * state.num_players
+        for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end else 1)):
             ds = decisions(state)
             if not ds:
                 break
-            if state.phase == PROGRESS:
+            if to_the_end:
+                pass
+            elif state.phase == PROGRESS:
                 saw_progress = True
             elif saw_progress:
                 break  # a new era has begun: the progress outcome is on the board
@@ -141,7 +155,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     alive = list(range(n))
     rounds = 0
     done = 0
-    next_cut = 4
+    next_cut = FIRST_CUT
     while True:
         if iterations is not None and done >= iterations:
             break
@@ -160,8 +174,12 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
                 break
         rounds += 1
         if rounds >= next_cut and len(alive) > 2:
-            alive.sort(key=lambda i: -(totals[i] / max(1, visits[i])))
-            alive = alive[: max(2, (len(alive) + 1) // 2)]
+            # drop the weaker half, but never normal's own choice (index 0)
+            alive.sort(key=lambda i: -(totals[i] / max(1, visits[i]) + (PRIOR if i == 0 else 0)))
+            keep = alive[: max(2, (len(alive) + 1) // 2)]
+            if 0 not in keep:
+                keep[-1] = 0
+            alive = keep
             next_cut *= 2
     LAST_STATS.clear()
     LAST_STATS.update(kind=decision.kind, rollouts=done, rounds=rounds,
