@@ -1,0 +1,212 @@
+"""End-to-end harness: the real bot (discord.py) against :mod:`tests.bot.fake_discord`, and
+fake users who play by reading what Discord shows them and clicking its buttons and menus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.app import TempusBot
+from bot.config import Settings
+
+from .fake_discord import FakeDiscord, Message
+
+MENTION = re.compile(r"<@!?(\d+)>")
+#: controls a fake player never uses during play
+AVOID_OPS = {"cancel", "leave"}
+
+
+@contextlib.asynccontextmanager
+async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
+                      seed: int | None = None, workers: int = 0) -> AsyncIterator[TempusBot]:
+    """Start the unchanged bot against ``fake``; stop it (and restore discord.py) after."""
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
+    settings = Settings(token="fake-token", db=str(db), workers=workers, ai_delay=ai_delay,
+                        sync_commands=True)
+    seeds = iter(range(seed, seed + 1000)) if seed is not None else None
+    bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None)
+    runner = asyncio.create_task(bot.start("fake-token"))
+    try:
+        await asyncio.wait_for(_until_ready(bot, runner), 30)
+        yield bot
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(runner, 10)
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+async def _until_ready(bot: TempusBot, runner: asyncio.Task[None]) -> None:
+    while not bot.is_ready():
+        if runner.done():
+            exc = runner.exception()
+            if exc is not None:
+                raise RuntimeError("the bot stopped while starting") from exc
+            raise RuntimeError("the bot stopped while starting")
+        await asyncio.sleep(0.01)
+
+
+async def settle(bot: TempusBot) -> None:
+    """Until no computer player is thinking and every announcement is out."""
+    assert bot.service is not None
+    await bot.service.idle()
+
+
+def panel_message(fake: FakeDiscord, channel: int) -> Message | None:
+    """The newest public message with controls: the board (or lobby) to click on."""
+    for m in reversed(fake.channel_messages(channel)):
+        if m.components:
+            return m
+    return None
+
+
+def prompt_users(msg: Message) -> list[int]:
+    """People the panel's prompt names (they owe a decision)."""
+    tail = msg.content.splitlines()[-3:]
+    return [int(x) for line in tail for x in MENTION.findall(line)]
+
+
+def game_over(fake: FakeDiscord, channel: int) -> bool:
+    return any(a.filename.endswith(".json") for m in fake.channel_messages(channel)
+               for a in m.attachments)
+
+
+def final_record(fake: FakeDiscord, channel: int) -> dict[str, Any]:
+    for m in fake.channel_messages(channel):
+        for a in m.attachments:
+            if a.filename.endswith(".json"):
+                return json.loads(a.data)
+    raise AssertionError("no game record was posted")
+
+
+def choose(control: dict[str, Any], rng: random.Random) -> list[str] | None:
+    """Values for a select (None for a button), a random legal number of options."""
+    if control.get("type") == 2:
+        return None
+    opts = [o["value"] for o in control["options"]]
+    lo, hi = control.get("min_values", 1), control.get("max_values", 1)
+    k = rng.randint(lo, min(hi, lo + 1))
+    return rng.sample(opts, k)
+
+
+def _op(custom_id: str) -> str:
+    parts = custom_id.split(":")
+    return parts[4] if custom_id.startswith("tempus-s:") else parts[3]
+
+
+class FakePlayer:
+    """A person at the table: clicks what the channel and private replies offer."""
+
+    def __init__(self, fake: FakeDiscord, uid: int, channel: int, rng: random.Random) -> None:
+        self.fake = fake
+        self.uid = uid
+        self.channel = channel
+        self.rng = rng
+        self.refusals: list[str] = []
+
+    async def act_on(self, msg: Message, depth: int = 0) -> bool:
+        """Use one control of ``msg`` (following private menus); True if that applied an
+        action (a new board was posted), False if it was refused or only looked."""
+        controls = [c for c in msg.controls() if _op(c["custom_id"]) not in AVOID_OPS]
+        if not controls or depth > 4:
+            return False
+        # prefer actions over look-ups, so that random play moves on
+        acting = [c for c in controls if _op(c["custom_id"]) in ("act", "cards")]
+        pool = acting if acting and self.rng.random() < 0.7 else controls
+        control = self.rng.choice(pool)
+        before = len(self.fake.channel_messages(self.channel))
+        inter = await self.fake.click(self.uid, msg, control["custom_id"],
+                                      choose(control, self.rng))
+        menus = [m for m in inter.replies if m.components]
+        if menus:
+            return await self.act_on(menus[-1], depth + 1)
+        if _op(control["custom_id"]) not in ("act", "cards"):
+            return False
+        await self.fake.wait_for(
+            lambda: inter.replies or len(self.fake.channel_messages(self.channel)) > before)
+        if inter.replies:
+            self.refusals.append(inter.text())
+            return False
+        return True
+
+
+async def play_until(fake: FakeDiscord, bot: TempusBot, channel: int,
+                     people: dict[int, FakePlayer], *, stop: Any = None,
+                     max_steps: int = 5000) -> int:
+    """Let the fake people play until the game is over (or ``stop()`` is true); returns
+    the number of actions they applied."""
+    applied = 0
+    for _ in range(max_steps):
+        await settle(bot)
+        if game_over(fake, channel) or (stop is not None and stop()):
+            return applied
+        msg = panel_message(fake, channel)
+        assert msg is not None, "no message with controls in the channel"
+        owing = [u for u in prompt_users(msg) if u in people]
+        if not owing:
+            raise AssertionError(f"nobody named can act on: {msg.content[-300:]!r}")
+        if await people[owing[0]].act_on(msg):
+            applied += 1
+    raise AssertionError(f"the game did not end in {max_steps} steps")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def private_texts(record: dict[str, Any]) -> dict[int, set[str]]:
+    """Every private event text of a finished game, per seat (replayed from its record)."""
+    from engine.game import apply
+    from engine.record import Record
+
+    rec = Record.from_json(record)
+    state, events = rec.new_state()
+    out: dict[int, set[str]] = {}
+    for seat, action in rec.moves:
+        state, events = apply(state, seat, action)
+        for e in events:
+            if e.private_to is not None:
+                out.setdefault(e.private_to, set()).add(e.text)
+    return out
+
+
+def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> int:
+    """R-INFO-1/2: nothing private in the channel, nobody's secrets in another's messages.
+    ``seats`` maps user id -> seat. Returns how many messages were checked."""
+    secrets = private_texts(final_record(fake, channel))
+    hand_line = re.compile(r"^• \*\*", re.M)
+    checked = 0
+    for m in fake.order:
+        if m.channel_id != channel and m.where != "dm":
+            continue
+        checked += 1
+        owner = None if m.public else seats.get(m.to_user or -1)
+        own = secrets.get(owner, set()) if owner is not None else set()
+        for seat, texts in secrets.items():
+            if seat == owner:
+                continue
+            for text in texts - own:  # (two seats may draw look-alike cards)
+                assert text not in m.content, f"seat {seat}'s secret in {m.where}: {text}"
+        if m.public:
+            assert not hand_line.search(m.content), f"a hand listed in public: {m.content}"
+            for a in m.attachments:
+                assert a.filename in ("board.png", ) or a.filename.endswith(".json"), a.filename
+                if a.filename == "board.png":
+                    assert png_size(a.data)[0] >= 1000
+    return checked

@@ -1,0 +1,37 @@
+"""End to end: three people play a whole game through the fake Discord (R-INFO leaks,
+refusals, limits checked on the way)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from .e2e import FakePlayer, bot_running, check_no_leaks, final_record, play_until
+from .fake_discord import running
+
+
+@pytest.mark.asyncio
+async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=7) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3)
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        await fake.slash(11, ch, "start")
+        rng = random.Random(1)
+        people = {u: FakePlayer(fake, u, ch, rng) for u in (11, 12, 13)}
+        t0 = time.perf_counter()
+        n = await play_until(fake, bot, ch, people)
+        print("actions", n, "seconds", time.perf_counter() - t0, "messages", len(fake.order))
+        rec = final_record(fake, ch)
+        assert len(rec["actions"]) >= n
+        last = fake.channel_messages(ch)[-1]
+        assert "Winner" in last.content or "winners" in last.content.lower()
+        # every seat got its hand by DM at least once, as a picture too
+        for u in people:
+            assert any(a.filename == "hand.png" for m in fake.dms(u) for a in m.attachments)
+        assert check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2}) > n
+        fake.check()

@@ -1,0 +1,26 @@
+"""Smoke: the real bot connects to the fake Discord and opens a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .e2e import bot_running, panel_message
+from .fake_discord import running
+
+
+@pytest.mark.asyncio
+async def test_lobby_through_slash_commands(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=5) as bot:
+        ch = fake.channel_ids[0]
+        r = await fake.slash(11, ch, "new", seats=3)
+        print(r.text())
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        r = await fake.slash(11, ch, "start")
+        print(r.text())
+        await bot.service.idle()
+        msg = panel_message(fake, ch)
+        print(msg.content if msg else None)
+        fake.check()
