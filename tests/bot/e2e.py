@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
-from collections.abc import AsyncIterator
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -145,21 +148,41 @@ class FakePlayer:
         return True
 
 
-async def play_until(fake: FakeDiscord, bot: TempusBot, channel: int,
-                     people: dict[int, FakePlayer], *, stop: Any = None,
+Settle = Callable[[], Awaitable[None]]
+
+
+def in_process(bot: TempusBot) -> Settle:
+    """Settling for a bot in this process: its service says when it is idle."""
+    return lambda: settle(bot)
+
+
+def by_quiet(fake: FakeDiscord, quiet_s: float = 0.15) -> Settle:
+    """Settling for a bot in another process: until nothing has changed for ``quiet_s``."""
+    async def wait() -> None:
+        while time.perf_counter() - fake.last_change < quiet_s:
+            await asyncio.sleep(quiet_s / 3)
+    return wait
+
+
+async def play_until(fake: FakeDiscord, settled: Settle, channel: int,
+                     people: dict[int, FakePlayer], *,
+                     stop: Callable[[int, Message], bool] | None = None,
                      max_steps: int = 5000) -> int:
-    """Let the fake people play until the game is over (or ``stop()`` is true); returns
-    the number of actions they applied."""
+    """Let the fake people play until the game is over (or ``stop(applied, panel)`` is
+    true); returns the number of actions they applied."""
     applied = 0
     for _ in range(max_steps):
-        await settle(bot)
-        if game_over(fake, channel) or (stop is not None and stop()):
+        await settled()
+        if game_over(fake, channel):
             return applied
         msg = panel_message(fake, channel)
         assert msg is not None, "no message with controls in the channel"
+        if stop is not None and stop(applied, msg):
+            return applied
         owing = [u for u in prompt_users(msg) if u in people]
-        if not owing:
-            raise AssertionError(f"nobody named can act on: {msg.content[-300:]!r}")
+        if not owing:  # a computer player is thinking, or a post is on its way
+            await fake.wait_for(lambda n=fake.changes: fake.changes > n, 60)
+            continue
         if await people[owing[0]].act_on(msg):
             applied += 1
     raise AssertionError(f"the game did not end in {max_steps} steps")
@@ -210,3 +233,28 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
                 if a.filename == "board.png":
                     assert png_size(a.data)[0] >= 1000
     return checked
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.asynccontextmanager
+async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float = 0.0
+                      ) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive)."""
+    env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
+           "TEMPUS_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
+           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway}
+    sessions = fake.sessions
+    with log.open("ab") as err:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,
+                                                    env=env, stdout=err, stderr=err)
+    try:
+        await fake.wait_for(lambda: fake.sessions > sessions or proc.returncode is not None,
+                            60)
+        assert proc.returncode is None, log.read_text()[-2000:]
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

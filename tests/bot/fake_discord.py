@@ -131,6 +131,11 @@ class FakeDiscord:
         self.port = 0
         self.on_message: Callable[[Message], None] | None = None
         self.changed = asyncio.Condition()
+        #: how many times anything changed, and when last (for "quiet" waits)
+        self.changes = 0
+        self.last_change = time.perf_counter()
+        #: gateway sessions identified so far (a restarted bot makes a new one)
+        self.sessions = 0
 
     # ------------------------------------------------------------------ server
     @property
@@ -189,7 +194,9 @@ class FakeDiscord:
                     "application": {"id": str(self.app_id), "flags": 0},
                 })
                 await self._dispatch("GUILD_CREATE", self._guild())
+                self.sessions += 1
                 self.ready.set()
+                await self._changed()
             elif op == 6:  # resume: start over
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
             elif op in (3, 4, 8):
@@ -327,6 +334,8 @@ class FakeDiscord:
             return await asyncio.wait_for(self.changed.wait_for(pred), timeout)
 
     async def _changed(self) -> None:
+        self.changes += 1
+        self.last_change = time.perf_counter()
         async with self.changed:
             self.changed.notify_all()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .e2e import FakePlayer, bot_running, check_no_leaks, final_record, play_until
+from .e2e import FakePlayer, bot_running, check_no_leaks, final_record, in_process, play_until
 from .fake_discord import running
 
 
@@ -24,7 +24,7 @@ async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
         rng = random.Random(1)
         people = {u: FakePlayer(fake, u, ch, rng) for u in (11, 12, 13)}
         t0 = time.perf_counter()
-        n = await play_until(fake, bot, ch, people)
+        n = await play_until(fake, in_process(bot), ch, people)
         print("actions", n, "seconds", time.perf_counter() - t0, "messages", len(fake.order))
         rec = final_record(fake, ch)
         assert len(rec["actions"]) >= n
