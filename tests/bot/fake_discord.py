@@ -34,6 +34,9 @@ MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_ATTACHMENT = 10 * 1024 * 1024
 MAX_CHOICES = 25
+#: permission bits: view, send, embed, attach, history, application commands
+MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+MANAGE_CHANNELS = 1 << 4
 
 
 class DiscordLimit(Exception):
@@ -217,7 +220,7 @@ class FakeDiscord:
             "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
             "nsfw_level": 0, "preferred_locale": "en-US", "system_channel_flags": 0,
-            "roles": [{"id": gid, "name": "@everyone", "permissions": "2248473465835073",
+            "roles": [{"id": gid, "name": "@everyone", "permissions": str(MEMBER_PERMS),
                        "position": 0, "color": 0, "hoist": False, "managed": False,
                        "mentionable": False, "flags": 0}],
             "emojis": [], "stickers": [], "members": [], "voice_states": [], "presences": [],
@@ -234,7 +237,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ sending interactions
     def _member(self, uid: int) -> dict[str, Any]:
-        perms = "2248473465835073" if uid in self.managers else "2248473465835057"
+        perms = str(MEMBER_PERMS | (MANAGE_CHANNELS if uid in self.managers else 0))
         return {"user": self.user(uid), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False, "mute": False, "flags": 0, "permissions": perms}
 
@@ -249,7 +252,7 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token,
             "version": 1, "channel_id": str(channel_id), "locale": "en-US",
-            "app_permissions": "2248473465835073", "entitlements": [],
+            "app_permissions": str(MEMBER_PERMS), "entitlements": [],
             "attachment_size_limit": MAX_ATTACHMENT,
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "data": data,
         }

@@ -1,0 +1,204 @@
+"""End to end against the fake Discord: double clicks, closed DMs, people who may not act,
+bad input, autocomplete of legal choices only, the lobby's rules, computer seats."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.app import TempusBot
+from engine.hexgrid import label
+from engine.legal import legal_actions
+
+from .e2e import (
+    FakePlayer,
+    bot_running,
+    check_no_leaks,
+    final_record,
+    in_process,
+    panel_message,
+    play_until,
+    prompt_users,
+    settle,
+)
+from .fake_discord import FakeDiscord, Message, running
+
+PEOPLE = (11, 12, 13)
+
+
+async def open_game(fake: FakeDiscord, bot: TempusBot, ch: int,
+                    users: tuple[int, ...] = PEOPLE) -> Message:
+    """A started game of ``users``; returns the first board's panel message."""
+    await fake.slash(users[0], ch, "new", seats=len(users))
+    for u in users[1:]:
+        await fake.slash(u, ch, "join")
+    await fake.slash(users[0], ch, "start")
+    await settle(bot)
+    msg = panel_message(fake, ch)
+    assert msg is not None
+    return msg
+
+
+async def game_state(bot: TempusBot, ch: int):  # type: ignore[no-untyped-def]
+    assert bot.service is not None
+    game = await bot.service.channel_game_id(ch)
+    return (await bot.service.table(game)).state
+
+
+@pytest.mark.asyncio
+async def test_two_simultaneous_clicks_apply_exactly_one(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        uid = prompt_users(msg)[0]
+        select = next(c for c in msg.controls() if c["type"] == 3)
+        values = [o["value"] for o in select["options"]][:2]
+        posts = len(fake.channel_messages(ch))
+        a, b = await asyncio.gather(
+            fake.click(uid, msg, select["custom_id"], [values[0]], wait=False),
+            fake.click(uid, msg, select["custom_id"], [values[-1]], wait=False))
+        await asyncio.gather(fake.wait_replied(a), fake.wait_replied(b))
+        await fake.wait_for(lambda: (a.replies or b.replies)
+                            and len(fake.channel_messages(ch)) > posts)
+        await settle(bot)
+        refusals = [i.text() for i in (a, b) if i.replies]
+        assert len(refusals) == 1 and "no longer current" in refusals[0]
+        assert len(fake.channel_messages(ch)) == posts + 1
+        state = await game_state(bot, ch)
+        assert len(state.start_hexes) == 1
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_closed_dms_do_not_stop_the_game(tmp_path: Path) -> None:
+    async with running(dm_closed={13}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=4) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        rng = random.Random(4)
+        people = {u: FakePlayer(fake, u, ch, rng) for u in PEOPLE}
+        await play_until(fake, in_process(bot), ch, people)
+        notices = [m for m in fake.channel_messages(ch)
+                   if m.content.startswith("<@13>") and "direct message" in m.content]
+        assert len(notices) == 1, "told once, in the channel"
+        assert notices[0].mentions == [13]
+        assert not fake.dms(13)
+        assert any(a.filename == "hand.png" for m in fake.dms(11) for a in m.attachments)
+        check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2})
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_closed_dms_hand_by_command(tmp_path: Path) -> None:
+    async with running(dm_closed={13}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=4) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        reply = await fake.slash(13, ch, "hand")
+        assert reply.replies and all(m.where == "ephemeral" and m.to_user == 13
+                                     for m in reply.replies)
+        assert "hand" in reply.text().lower()
+
+
+@pytest.mark.asyncio
+async def test_non_player_and_out_of_turn_player_are_refused(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=5) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        owing = prompt_users(msg)[0]
+        waiting = next(u for u in PEOPLE if u != owing)
+        select = next(c for c in msg.controls() if c["type"] == 3)
+        value = select["options"][0]["value"]
+        posts = len(fake.channel_messages(ch))
+        for uid, words in ((14, "not playing"), (waiting, "not your turn")):
+            inter = await fake.click(uid, msg, select["custom_id"], [value])
+            await fake.wait_for(lambda i=inter: i.replies)
+            assert words in inter.text().lower(), inter.text()
+            assert all(m.where == "ephemeral" and m.to_user == uid for m in inter.replies)
+            r = await fake.slash(uid, ch, "token", hex=value.split(":")[-1])
+            assert words in r.text().lower(), r.text()
+        await settle(bot)
+        assert len(fake.channel_messages(ch)) == posts, "nothing happened"
+        assert not (await game_state(bot, ch)).start_hexes
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_bad_input_is_explained_privately_and_changes_nothing(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=6) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        uid = prompt_users(msg)[0]
+        state = await game_state(bot, ch)
+        seat = next(i for i, _ in enumerate(state.players) if PEOPLE[i] == uid)
+        legal = {a.hex for a in legal_actions(state, seat)}
+        illegal = next(h for h in range(len(state.terrain)) if h not in legal)
+        posts = len(fake.channel_messages(ch))
+        r = await fake.slash(uid, ch, "token", hex="Z99")
+        assert "could not understand" in r.text().lower()
+        r = await fake.slash(uid, ch, "token", hex=label(illegal))
+        assert r.text().startswith("Not allowed:"), r.text()
+        r = await fake.slash(uid, ch, "move", **{"from": "A1", "to": "A2"})
+        assert r.replies and "Traceback" not in r.text()
+        await settle(bot)
+        assert len(fake.channel_messages(ch)) == posts
+        assert (await game_state(bot, ch)).to_json() == state.to_json()
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_autocomplete_offers_only_legal_choices(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=8) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        uid = prompt_users(msg)[0]
+        state = await game_state(bot, ch)
+        seat = PEOPLE.index(uid)
+        legal = sorted(label(a.hex) for a in legal_actions(state, seat))
+        choices = await fake.autocomplete(uid, ch, "token", "hex")
+        assert sorted(c["value"] for c in choices) == legal[:25]
+        assert await fake.autocomplete(14, ch, "token", "hex") == []
+        other = next(u for u in PEOPLE if u != uid)
+        assert await fake.autocomplete(other, ch, "token", "hex") == []
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_lobby_rules(tmp_path: Path) -> None:
+    async with running(managers={15}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=9) as bot:
+        ch = fake.channel_ids[0]
+        assert "no tempus game" in (await fake.slash(12, ch, "join")).text().lower()
+        await fake.slash(11, ch, "new", seats=3)
+        assert "already" in (await fake.slash(12, ch, "new")).text().lower()
+        await fake.slash(12, ch, "join")
+        assert "already" in (await fake.slash(12, ch, "join")).text().lower()
+        assert "host" in (await fake.slash(12, ch, "start")).text().lower()
+        assert "at least 3" in (await fake.slash(11, ch, "start")).text().lower()
+        assert "host" in (await fake.slash(13, ch, "cancel")).text().lower()
+        await fake.slash(15, ch, "cancel")  # may manage the channel
+        await settle(bot)
+        assert "cancel" in fake.channel_messages(ch)[-1].content.lower()
+        await fake.slash(13, ch, "new", seats=3)  # the channel is free again
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_one_person_and_two_computers_finish_a_game(tmp_path: Path) -> None:
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=10) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3)
+        await fake.slash(11, ch, "addbot", level="normal")
+        await fake.slash(11, ch, "addbot", level="easy")
+        await fake.slash(11, ch, "start")
+        people = {11: FakePlayer(fake, 11, ch, random.Random(5))}
+        await play_until(fake, in_process(bot), ch, people)
+        record = final_record(fake, ch)
+        kinds = [p["kind"] for p in record["players"]]
+        assert kinds == ["human", "ai:normal", "ai:easy"]
+        assert {a["seat"] for a in record["actions"]} == {0, 1, 2}
+        check_no_leaks(fake, ch, {11: 0})
+        fake.check()
