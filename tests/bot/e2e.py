@@ -23,7 +23,7 @@ import yarl
 from bot.app import TempusBot
 from bot.config import Settings
 
-from .fake_discord import FakeDiscord, Message
+from .fake_discord import FakeDiscord, Interaction, Message
 
 MENTION = re.compile(r"<@!?(\d+)>")
 #: controls a fake player never uses during play
@@ -121,6 +121,8 @@ class FakePlayer:
         self.channel = channel
         self.rng = rng
         self.refusals: list[str] = []
+        #: the interactions that applied an action (for timing)
+        self.applied: list[Interaction] = []
 
     async def act_on(self, msg: Message, depth: int = 0) -> bool:
         """Use one control of ``msg`` (following private menus); True if that applied an
@@ -145,6 +147,7 @@ class FakePlayer:
         if inter.replies:
             self.refusals.append(inter.text())
             return False
+        self.applied.append(inter)
         return True
 
 
