@@ -92,14 +92,26 @@ class NormalPlayer:
     def act(self, state: State, seat: int) -> A.Action:
         if state.stage in ("move", "grow") and state.steps_left > 0 and state.turn == seat:
             planned = self._planned.get(self._board_key(state, seat))
-            if planned is not None:
+            if planned is not None and self._still_legal(state, seat, planned):
                 return planned
         ranked = self.ranked(state, seat)
         return ranked[0][1]
 
     @staticmethod
+    def _still_legal(state: State, seat: int, action: A.Action) -> bool:
+        """Cheap re-check of a remembered step (the plan may be from another position
+        that merely looks the same)."""
+        if isinstance(action, A.MoveToken):
+            return (state.stage == "move" and state.owner[action.src] == seat
+                    and state.count[action.src] - state.touched.get(action.src, 0) > 0
+                    and action.dst in destinations(state, seat, action.src))
+        if isinstance(action, A.GrowToken):
+            return state.stage == "grow" and action.hex in grow_hexes(state, seat)
+        return False
+
+    @staticmethod
     def _board_key(state: State, seat: int) -> tuple:
-        return (seat, state.stage, tuple(state.owner), tuple(state.count),
+        return (seat, state.stage, tuple(state.owner), tuple(state.count), tuple(state.bonus),
                 tuple(sorted(state.touched.items())))
 
     def ranked(self, state: State, seat: int) -> Scored:
@@ -199,6 +211,7 @@ class NormalPlayer:
 
     # ------------------------------------------------------------------ the turn
     def _turn(self, state: State, seat: int) -> Scored:
+        self._planned.clear()  # plans are for this turn only
         ev = self.evaluator(state)
         base = ev.relative(state, seat)
         worth = self.worths(state, seat, ev)
@@ -651,6 +664,9 @@ class NormalPlayer:
         new = new_era_index(state)
         terrain = CONTENT.eras[new].terrain
         prize = progress_prize(new)
+        if CONTENT.eras[new].final:
+            # the game ends after this phase: a kept card only counts in a tie (R-END-3)
+            worth = {c: 0.05 for c in worth}
         n = state.num_players
         base = [0] * n
         for h in range(NUM_HEXES):

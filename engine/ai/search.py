@@ -30,6 +30,7 @@ import time
 from typing import Any
 
 from .. import actions as A
+from ..errors import IllegalAction
 from ..game import (
     ATTACK_CARDS,
     DEFEND_CARDS,
@@ -62,6 +63,8 @@ MAX_ROLLOUT_STEPS = 120
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
 WIN_BONUS = 3.0
+#: positions where a rollout policy failed (kept for debugging; tests assert it is empty)
+ROLLOUT_ERRORS: list[dict[str, Any]] = []
 #: what the last search did (for tests, tuning and curiosity)
 LAST_STATS: dict[str, Any] = {}
 
@@ -112,6 +115,15 @@ class Rollout:
             for d in ds:
                 apply_in_place(state, d.seat, self.policy.act(state, d.seat))
         return state
+
+    def safe_run(self, state: State) -> State | None:
+        """:meth:`run`, or None if the rollout policy chose an illegal action (a bug we
+        would rather lose one sample to than a whole decision)."""
+        try:
+            return self.run(state)
+        except IllegalAction:
+            ROLLOUT_ERRORS.append(state.to_json())
+            return None
 
 
 def _candidates(ranked: list[tuple[float, A.Action]], kind: str,
@@ -166,10 +178,12 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             r = random.Random(sample_seed)
             state = determinise(view, r)
             apply_in_place(state, seat, cands[i][1])
-            end = Rollout(seat, random.Random(sample_seed + 1)).run(state)
+            end = Rollout(seat, random.Random(sample_seed + 1)).safe_run(state)
+            done += 1
+            if end is None:
+                continue
             totals[i] += leaf_utility(Evaluator(end), end, seat)
             visits[i] += 1
-            done += 1
             if iterations is not None and done >= iterations:
                 break
         rounds += 1
@@ -185,6 +199,8 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     LAST_STATS.update(kind=decision.kind, rollouts=done, rounds=rounds,
                       candidates=[(round(cands[i][0], 2), cands[i][1].to_json(), visits[i],
                                    round(totals[i] / max(1, visits[i]), 2)) for i in range(n)])
+    if not any(visits):
+        return cands[0][1]
     best = max(
         (i for i in range(n) if visits[i]),
         key=lambda i: totals[i] / visits[i] + (PRIOR if i == 0 else 0.0) + 1e-6 * visits[i],

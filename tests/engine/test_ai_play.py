@@ -111,9 +111,13 @@ def test_a_game_of_computer_players_finishes(level):
 
 def test_a_game_of_hard_players_finishes():
     """R-END-1 for the search player (tiny iteration budget), placing tiles too."""
+    from engine.ai import search
+
+    search.ROLLOUT_ERRORS.clear()
     state, _ = new_game(3, 23)
     state, steps = play_out(state, ["hard"] * 3, 23, limit=5000)
     assert state.phase == OVER and state.winners
+    assert not search.ROLLOUT_ERRORS  # the rollout policy never chose an illegal action
 
 
 @pytest.mark.parametrize("level", ALL_LEVELS)
