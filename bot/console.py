@@ -40,7 +40,8 @@ class ConsoleSink:
         self.posts += 1
         print("\n".join(self.clean(x) for x in o.lines), file=self.out)
         if o.public_view is not None and self.folder is not None:
-            png = await asyncio.to_thread(images.board_png, o.public_view, o.highlight)
+            png = await asyncio.to_thread(images.board_png, o.public_view, o.highlight,
+                                          o.last_move)
             if png:
                 path = self.folder / f"board-{self.posts:04d}.png"
                 path.write_bytes(png)

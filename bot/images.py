@@ -41,8 +41,9 @@ def hand_png(view: dict[str, Any]) -> bytes | None:
 def warm() -> bool:
     """Import the renderer in a worker process (used to start pool workers early)."""
     try:
-        import render.board  # noqa: F401
+        import render.board
         import render.hand  # noqa: F401
     except ImportError:
         return False
+    render.board.palette()  # the shared palette and fonts: most of the first render's cost
     return True

@@ -95,7 +95,8 @@ class DiscordPublisher:
 
     async def _board_post(self, channel: discord.abc.Messageable, o: Outcome) -> None:
         assert o.public_view is not None
-        png = await self.offloader.run(images.board_png, o.public_view, o.highlight)
+        png = await self.offloader.run(images.board_png, o.public_view, o.highlight,
+                                       o.last_move)
         prompt = o.panel.text if o.panel else ""
         content = fit(o.lines, prompt)
         files = [discord.File(io.BytesIO(png), filename="board.png")] if png else []

@@ -36,6 +36,7 @@ from engine.record import Record
 from engine.setup import new_game
 from engine.state import OVER, State
 from engine.views import view
+from render.positions import last_move_of
 
 from . import panels, players
 from .codec import decode_action
@@ -95,6 +96,8 @@ class Outcome:
     secret_panels: dict[int, Panel] = field(default_factory=dict)
     mention: list[int] = field(default_factory=list)
     highlight: tuple[int, ...] = ()
+    #: the last action's overlay for the board picture (see render.positions.last_move_of)
+    last_move: tuple[int, ...] | None = None
     record: dict[str, Any] | None = None
     finished: bool = False
     actor: int | None = None
@@ -111,6 +114,7 @@ class Outcome:
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
             mention=later.mention, highlight=later.highlight or self.highlight,
+            last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
             committed_at=self.committed_at,
         )
@@ -483,7 +487,9 @@ class TableService:
         table.state = new
         table.moves.append((seat, action))
         table.since = next_since(table.since, new, seat, version)
-        return self._play_outcome(table, before, events, actor=seat)
+        outcome = self._play_outcome(table, before, events, actor=seat)
+        outcome.last_move = last_move_of(action)
+        return outcome
 
     def _play_outcome(self, table: Table, before: State | None, events: list[Event], *,
                       actor: int | None, kind: str = "play") -> Outcome:
