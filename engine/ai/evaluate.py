@@ -33,36 +33,60 @@ FLIGHT = CONTENT.flight
 ERAS = CONTENT.eras
 
 
+def ramp(early: float, late: float) -> tuple[float, ...]:
+    """A per-era schedule going linearly from ``early`` (first era) to ``late`` (last)."""
+    n = FLIGHT
+    return tuple(late + (early - late) * (n - 1 - i) / (n - 1) for i in range(n))
+
+
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """Tunable worths (victory-point units). ``*_late`` is the worth in the last era,
-    the plain value the worth at the start; in between they are interpolated."""
+    """Worths in victory-point units. Tuples are per era (index = era number - 1).
 
-    hex_mountain: float = 0.15
-    token: float = 0.55
-    token_late: float = 0.12
-    supply: float = 0.25
-    supply_late: float = 0.0
+    The schedules were fitted by regressing final scores on these features over 600
+    self-play games of an earlier version (then smoothed by hand): early on, tokens
+    and the growth engine predict the final score far better than the hexes held now.
+    """
+
+    hex: tuple[float, ...] = (0.5, 0.45, 0.45, 0.4, 0.3, 0.3, 0.3, 0.35, 0.5, 0.75)
+    hex_mountain: float = 0.05
+    token: tuple[float, ...] = (0.9, 0.9, 0.85, 0.7, 0.6, 0.55, 0.5, 0.5, 0.45, 0.3)
+    supply: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.05, 0.15, 0.25, 0.15, 0.1, 0.0)
     supply_cap: int = 4
-    grow: float = 1.2  # per own grassland hex, up to the era's growth rate
-    grow_late: float = 0.0
-    grow_reach: float = 0.35  # share of that for empty grassland next to own tokens
-    grass_room: float = 0.15  # extra per such hex with room to grow now
-    city_ready: float = 0.35  # times the biggest city some own stack could become now
-    city_progress: float = 0.12  # per remaining era: a city is a progress point each era
-    frontier: float = 0.12
+    #: per own grassland hex, up to the era's growth rate (when the supply is not empty)
+    grow: tuple[float, ...] = (2.0, 2.0, 2.0, 2.2, 2.2, 2.0, 1.5, 0.9, 0.4, 0.2)
+    #: per empty grassland hex next to own tokens, up to the growth rate not yet covered
+    reach: tuple[float, ...] = (1.8, 1.6, 1.6, 1.9, 2.0, 1.8, 1.4, 1.0, 0.6, 0.1)
+    #: per own grassland hex with room to grow now
+    room: tuple[float, ...] = (1.0, 1.1, 1.1, 0.5, 0.6, 0.7, 0.8, 0.8, 0.6, 0.1)
+    #: per own city, on top of its value
+    city_each: tuple[float, ...] = (0.8, 0.8, 0.8, 0.6, 0.5, 0.2, 0.0, 0.0, 0.1, 0.0)
+    #: times the biggest city some own stack could become now
+    city_ready: tuple[float, ...] = (0.3, 0.1, 0.0, 0.0, 0.0, 0.2, 0.3, 0.3, 0.35, 0.15)
+    frontier: tuple[float, ...] = (0.4, 0.4, 0.25, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05)
     frontier_cap: int = 6
-    card: float = 0.32  # each of the first ``card_cap`` cards; later ones half
-    card_late: float = 0.25
+    #: each of the first ``card_cap`` cards; later ones count half
+    card: tuple[float, ...] = (0.25, 0.35, 0.25, 0.3, 0.4, 0.4, 0.25, 0.2, 0.18, 0.18)
     card_cap: int = 3
+    #: an action still to take this era
+    marker: tuple[float, ...] = (0.6, 0.55, 0.55, 0.6, 0.45, 0.5, 0.45, 0.4, 0.4, 0.3)
+    #: how likely a winnable attack on us is actually made
+    threat: tuple[float, ...] = (0.6, 0.5, 0.55, 0.6, 0.6, 0.4, 0.3, 0.25, 0.2, 0.1)
+    #: times the prize of the coming progress phase and the chance of winning it
+    progress: float = 1.0
     progress_scale: float = 1.6
-    threat: float = 0.55  # how likely a winnable attack on us is actually made
     card_strength: float = 0.7  # expected combat strength one unknown card adds
-    protected_bonus: float = 0.0
     rival: float = 0.35  # weight of the rivals' mean in a seat's relative worth
-    marker: float = 0.6  # an action still to take this era
 
 
+#: the first, hand-set weights (kept for comparison runs)
+HAND_WEIGHTS = Weights(
+    hex=ramp(1.0, 1.0), hex_mountain=0.15, token=ramp(0.55, 0.12), supply=ramp(0.25, 0.0),
+    grow=ramp(1.2, 0.0), reach=ramp(0.42, 0.0), room=ramp(0.15, 0.15),
+    city_each=ramp(0.12 * (FLIGHT - 1), 0.0), city_ready=ramp(0.35, 0.35),
+    frontier=ramp(0.12, 0.12), card=ramp(0.32, 0.25), marker=ramp(0.6, 0.6),
+    threat=ramp(0.55, 0.55),
+)
 DEFAULT_WEIGHTS = Weights()
 
 
@@ -171,11 +195,19 @@ class Evaluator:
         self.map = map_info(state)
         t = time_left(state)
         self.t = t
-        self.tok = lerp(w.token, w.token_late, t)
-        self.sup = lerp(w.supply, w.supply_late, t)
-        self.grow = lerp(w.grow, w.grow_late, t)
-        self.card = lerp(w.card, w.card_late, t)
-        self.city_bonus = w.city_progress * (FLIGHT - state.era_number)
+        e = min(max(state.era_number, 1), FLIGHT) - 1
+        self.hex = w.hex[e]
+        self.tok = w.token[e]
+        self.sup = w.supply[e]
+        self.grow = w.grow[e]
+        self.reach = w.reach[e]
+        self.room = w.room[e]
+        self.card = w.card[e]
+        self.city_bonus = w.city_each[e]
+        self.city_ready = w.city_ready[e]
+        self.frontier = w.frontier[e]
+        self.marker = w.marker[e]
+        self.threat = w.threat[e]
         nxt = next_progress_era(state)
         self.next_terrain = ERAS[nxt].terrain
         self.prize = progress_prize(nxt)
@@ -183,7 +215,7 @@ class Evaluator:
         terrain = state.terrain
         nt = self.next_terrain
         #: per hex: worth of occupying it, on the next era's terrain, grassland
-        self.hexval = [0.0 if ter is None else (w.hex_mountain if ter == "M" else 1.0)
+        self.hexval = [0.0 if ter is None else (w.hex_mountain if ter == "M" else self.hex)
                        for ter in terrain]
         self.is_next = [ter == nt for ter in terrain]
         self.is_grass = [ter == "G" for ter in terrain]
@@ -235,7 +267,7 @@ class Evaluator:
                     best = a
         if best > 0.0:
             dfn = c + (0.5 if o >= 0 else 0.8) * att_bonus[d]
-            v -= self.w.threat * self.loss_chance(best, dfn) * v
+            v -= self.threat * self.loss_chance(best, dfn) * v
         return d, v
 
     def _frontier_seats(self, state: State, x: int) -> tuple[int, ...]:
@@ -327,12 +359,13 @@ class Evaluator:
         val = [snap.base[s] + snap.extra[s] for s in range(n)]
         if state.phase in (ACTIONS, PROGRESS, TOKENS):
             scale = self.w.progress_scale
+            prize = self.w.progress * self.prize
             score = [snap.prog[s] + 0.5 * min(len(players[s].hand), 3) for s in range(n)]
             first = max(range(n), key=score.__getitem__)
             second = max((s for s in range(n) if s != first), key=score.__getitem__)
             for s in range(n):
                 rival = score[first] if first != s else score[second]
-                val[s] += self.prize * win_chance(score[s] - rival + 0.3, scale)
+                val[s] += prize * win_chance(score[s] - rival + 0.3, scale)
         return val
 
     def _seat_extra(self, state: State, snap: Snapshot, s: int) -> float:
@@ -346,8 +379,8 @@ class Evaluator:
             grown = min(snap.grass[s], r.growth)
             val += self.grow * grown
             reach = min(snap.fgrass[s], r.growth - grown)
-            val += w.grow_reach * self.grow * reach
-            val += w.grass_room * min(snap.grass_room[s], r.growth)
+            val += self.reach * reach
+            val += self.room * min(snap.grass_room[s], r.growth)
         ready = snap.ready[s]
         if ready and p.cities:
             top = 0
@@ -358,10 +391,10 @@ class Evaluator:
             for v in p.cities:
                 if fit < v <= top:
                     fit = v
-            val += w.city_ready * fit
-        val += w.frontier * min(snap.frontier[s], w.frontier_cap)
+            val += self.city_ready * fit
+        val += self.frontier * min(snap.frontier[s], w.frontier_cap)
         val += self.hand_value(len(p.hand), r.limit)
-        val += w.marker * p.markers
+        val += self.marker * p.markers
         if p.era >= FLIGHT:
             val += CONTENT.flight_victory_points
         return val
