@@ -6,6 +6,7 @@ bot itself says comes from here. Rule summaries for ``/tempus rules`` are at the
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 MESSAGES: dict[str, str] = {
@@ -90,7 +91,7 @@ MESSAGES: dict[str, str] = {
     "ph.card_target": "Play {card} on… ({first}–{last})",
     "ph.cards.attack_cards": "Attack cards (face down)",
     "ph.cards.defend_cards": "Defence cards (face up)",
-    "ph.cards.discard": "Discard exactly {n} card(s)",
+    "ph.cards.discard": "Discard exactly {n} {n:card|cards}",
     "ph.cards.progress_cards": "Progress cards (secret until all have chosen)",
     "menu.truncated": "(Only the first {n} choices fit here; use `/tempus play` to see all.)",
     # ------------------------------------------------------------ prompts
@@ -99,19 +100,21 @@ MESSAGES: dict[str, str] = {
     "the rotation.",
     "prompt.place_start_token": "{who}: place a starting token ({left} left). The 3 tokens must "
     "form one group, at most 2 per hex.",
-    "prompt.turn": "{who}: your turn (era {era}, round {round}, {markers} marker(s) left). "
+    "prompt.turn": "{who}: your turn (era {era}, round {round}, "
+    "{markers} {markers:marker|markers} left). "
     "Choose one action: Move, Grow, Draw cards, Attack or Build city. Cards may be played "
     "before or after it.",
     "prompt.turn_done": "{who}: your action is done. Play a card or end your turn.",
-    "prompt.move": "{who}: move up to {n} more token(s), one at a time, or end the move.",
-    "prompt.grow": "{who}: place up to {n} more token(s) on your grassland, or end the growth.",
+    "prompt.move": "{who}: move up to {n} more {n:token|tokens}, one at a time, or end the move.",
+    "prompt.grow": "{who}: place up to {n} more {n:token|tokens} on your grassland, "
+    "or end the growth.",
     "prompt.name_city_terrain": "{who}: your city on {hex} is attacked. Name the terrain it "
     "counts as (cards with that background add 1 each).",
     "prompt.attack_cards": "{who}: choose attack cards in secret (or none).",
-    "prompt.defend_cards": "{who}: {attacker} played {n} card(s) face down. Answer with "
+    "prompt.defend_cards": "{who}: {attacker} played {n} {n:card|cards} face down. Answer with "
     "defence cards (or none).",
     "prompt.occupy": "{who}: you won! Move how many tokens from {src} into {dst}?",
-    "prompt.discard": "{who}: over the hand limit: discard {n} card(s) (privately).",
+    "prompt.discard": "{who}: over the hand limit: discard {n} {n:card|cards} (privately).",
     "prompt.progress_cards": "Progress phase: {who} choose cards in secret. New era: {era} "
     "(terrain {terrain}).",
     "prompt.over": "The game is over.",
@@ -128,8 +131,9 @@ MESSAGES: dict[str, str] = {
     "dm.failed": "<@{user}>, I could not send you a direct message. Use `/tempus hand` to see "
     "your cards, or allow direct messages from server members (Server menu → Privacy Settings).",
     "secret.intro": "Game #{game}: {prompt}",
-    "secret.points": "Your progress points before cards: {base} ({tokens} token(s) on {terrain},"
-    " {cities} cit(y/ies)). Each card with a {terrain} background adds 1, each Education 1.",
+    "secret.points": "Your progress points before cards: {base} "
+    "({tokens} {tokens:token|tokens} on {terrain}, {cities} {cities:city|cities}). "
+    "Each card with a {terrain} background adds 1, each Education 1.",
     "secret.combat": "Strength so far: attacker {att} ({src}), defender {dfn} ({dst}, {terrain})."
     " Each card of that background adds 1; Weapons +1; Fortification +2 when defending.",
     # ------------------------------------------------------------ status and board
@@ -139,8 +143,9 @@ MESSAGES: dict[str, str] = {
     "status.phase.actions": "action round {round}",
     "status.phase.progress": "progress phase",
     "status.phase.over": "game over",
-    "status.player": "{mark}{colour} ({name}): {era}, {markers} marker(s), {hand} card(s), "
-    "{supply} token(s) in supply, {vp} VP",
+    "status.player": "{mark}{colour} ({name}): {era}, {markers} {markers:marker|markers}, "
+    "{hand} {hand:card|cards}, "
+    "{supply} {supply:token|tokens} in supply, {vp} VP",
     "status.deck": "Draw pile {deck}, discard pile {discard}.",
     "status.waiting": "Waiting for: {waiting}.",
     "status.start_mark": "★ ",
@@ -148,7 +153,8 @@ MESSAGES: dict[str, str] = {
     "post.more": "(… {n} more lines)",
     # ------------------------------------------------------------ end of game
     "end.title": "**Final scores, game #{game}**",
-    "end.row": "{rank}. {colour} ({name}): {vp} VP, {hand} card(s) in hand, {cities} cit(y/ies)",
+    "end.row": "{rank}. {colour} ({name}): {vp} VP, {hand} {hand:card|cards} in hand, "
+    "{cities} {cities:city|cities}",
     "end.winner": "Winner: {names}!",
     "end.winners": "Shared win: {names}!",
     "end.tiebreak": "Ties are broken by cards in hand, then by cities on the board.",
@@ -170,7 +176,7 @@ MESSAGES: dict[str, str] = {
     "act.name_city_terrain": "The city counts as {terrain}",
     "act.commit_attack_cards": "Attack with {cards}",
     "act.defend_cards": "Defend with {cards}",
-    "act.occupy": "Move {count} token(s) in",
+    "act.occupy": "Move {count} {count:token|tokens} in",
     "act.play_religion": "Play {card}: convert the token on {target} onto {own}",
     "act.play_sanitation": "Play {card}: stack limit +1 on {hex}",
     "act.play_transport": "Play {card}: one more token moves",
@@ -259,10 +265,23 @@ MESSAGES: dict[str, str] = {
 }
 
 
+class _Formatter(string.Formatter):
+    """``{n:card|cards}`` picks the singular or the plural word by the number ``n``."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(key: str, /, **kwargs: Any) -> str:
     """The catalogue text for ``key`` with ``kwargs`` filled in."""
     template = MESSAGES[key]
-    return template.format(**kwargs) if kwargs else template
+    return _FORMATTER.format(template, **kwargs) if kwargs else template
 
 
 RULE_TOPICS = ("overview", "setup", "turn", "move", "grow", "attack", "city", "draw", "cards",
