@@ -40,6 +40,7 @@ class TempusBot(commands.Bot):
         self.storage: SqliteStorage | None = None
         self.service: TableService | None = None
         self.offloader = Offloader(settings.workers)
+        self.ai_offloader = Offloader(settings.ai_workers)
         self.publisher: DiscordPublisher | None = None
 
     async def setup_hook(self) -> None:
@@ -48,7 +49,8 @@ class TempusBot(commands.Bot):
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
                                     ai_budget_s=self.settings.ai_budget_s,
-                                    offloader=self.offloader, seed_source=self._seed_source)
+                                    offloader=self.ai_offloader,
+                                    seed_source=self._seed_source)
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
@@ -66,6 +68,7 @@ class TempusBot(commands.Bot):
         if self.storage is not None:
             await self.storage.close()
         self.offloader.close()
+        self.ai_offloader.close()
         await super().close()
 
     # ------------------------------------------------------------------ clicks

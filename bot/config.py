@@ -12,6 +12,9 @@ class Settings:
     db: str = "tempus.db"
     #: worker processes for rendering and computer players (0: threads)
     workers: int = 1
+    #: worker processes for computer players' thinking, apart from rendering so that a
+    #: long search never delays a board post (0: threads)
+    ai_workers: int = 1
     #: seconds a computer player waits before each action, so people can follow
     ai_delay: float = 0.8
     ai_budget_s: float | None = None
@@ -28,6 +31,7 @@ class Settings:
             token=e.get("DISCORD_TOKEN") or None,
             db=e.get("TEMPUS_DB") or "tempus.db",
             workers=int(e.get("TEMPUS_WORKERS", "1")),
+            ai_workers=int(e.get("TEMPUS_AI_WORKERS", e.get("TEMPUS_WORKERS", "1"))),
             ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
             ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
             sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
