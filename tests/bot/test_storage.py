@@ -22,6 +22,8 @@ async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
     path = str(tmp_path / "t.db")
     store = await SqliteStorage.open(path)
     assert await store.schema_version() == SCHEMA_VERSION
+    async with store._db.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone())[0] == 2, "FULL: announced actions survive a power cut"
     await store.create_game(1, 10, 100, "Ann", {"max_seats": 3})
     await store.close()
     with sqlite3.connect(path) as raw:
