@@ -142,9 +142,14 @@ class FakePlayer:
             return await self.act_on(menus[-1], depth + 1)
         if _op(control["custom_id"]) not in ("act", "cards"):
             return False
-        await self.fake.wait_for(
-            lambda: inter.replies or len(self.fake.channel_messages(self.channel)) > before)
-        if inter.replies:
+        def posted() -> bool:
+            return len(self.fake.channel_messages(self.channel)) > before
+
+        def answered() -> bool:  # a follow-up, not the clicked menu edited in place
+            return any(m.id != msg.id for m in inter.replies)
+
+        await self.fake.wait_for(lambda: posted() or answered())
+        if not posted():
             self.refusals.append(inter.text())
             return False
         self.applied.append(inter)

@@ -202,3 +202,30 @@ async def test_one_person_and_two_computers_finish_a_game(tmp_path: Path) -> Non
         assert {a["seat"] for a in record["actions"]} == {0, 1, 2}
         check_no_leaks(fake, ch, {11: 0})
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_players_place_the_tiles_through_menus(tmp_path: Path) -> None:
+    """R-SETUP-4 from Discord: choose a centre, preview (rotate), place; then tokens."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=12) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3, map="place")
+        for u in PEOPLE[1:]:
+            await fake.slash(u, ch, "join")
+        await fake.slash(11, ch, "start")
+        await settle(bot)
+        first = panel_message(fake, ch)
+        assert first is not None and "place tile" in first.content
+        people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in PEOPLE}
+
+        def tokens_phase(_applied: int, panel: Message) -> bool:
+            return "starting token" in panel.content
+
+        placed = await play_until(fake, in_process(bot), ch, people, stop=tokens_phase)
+        state = await game_state(bot, ch)
+        assert placed == len(state.placements) == 8  # R-SETUP-3: 8 tiles with 3 players
+        previews = [m for p in people.values() for i in p.applied for m in i.replies]
+        assert not previews or all(not m.public for m in previews)
+        assert any(a.filename == "board.png" for m in fake.order if m.where == "ephemeral"
+                   for a in m.attachments), "a private preview of the placed tile"
+        fake.check()
