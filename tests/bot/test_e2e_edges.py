@@ -229,3 +229,31 @@ async def test_players_place_the_tiles_through_menus(tmp_path: Path) -> None:
         assert any(a.filename == "board.png" for m in fake.order if m.where == "ephemeral"
                    for a in m.attachments), "a private preview of the placed tile"
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) -> None:
+    """R-PROG-2 from a DM: the menu sent privately works there, edited in place."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=13) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in PEOPLE}
+
+        def progress(_applied: int, panel: Message) -> bool:
+            return "Progress phase" in panel.content
+
+        await play_until(fake, in_process(bot), ch, people, stop=progress)
+        chosen = 0
+        for u in PEOPLE:
+            menus = [m for m in fake.dms(u) if m.components]
+            if not menus or "progress" not in menus[-1].content.lower():
+                continue
+            dm = menus[-1]
+            button = next(c for c in dm.controls() if c["type"] == 2)  # "no cards"
+            posts = len(fake.channel_messages(ch))
+            await fake.click(u, dm, button["custom_id"])
+            await fake.wait_for(lambda n=posts: len(fake.channel_messages(ch)) > n)
+            assert dm.edits >= 1 and not dm.components, "the DM menu is closed after use"
+            chosen += 1
+        assert chosen >= 1
+        fake.check()
