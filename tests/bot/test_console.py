@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import itertools
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -24,12 +26,21 @@ async def test_computers_finish_a_game(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_a_person_plays_through_the_menus(tmp_path: Path) -> None:
-    """Always the first control and the first option(s): a whole game by keyboard."""
-    answers = itertools.cycle(["1", "1"])
+    """Random numbers typed at every prompt (some out of range): a whole game by keyboard.
+    A cap on the answers turns a game that stops making progress into a failure."""
+    rng = random.Random(4)
+    reads = itertools.count()
+
+    def read(prompt: str) -> str:
+        if next(reads) > 50_000:
+            raise EOFError
+        wanted = re.search(r"\((\d+)-\d+ numbers", prompt)  # a select: how many at least
+        k = int(wanted[1]) if wanted else 1
+        return ",".join(str(x) for x in rng.sample(range(1, 8), max(k, 1)))
+
     out = io.StringIO()
-    rc = await run_console(players_n=3, humans=2, seed=4, out_dir=None,
-                           read=lambda _prompt: next(answers), out=out)
-    assert rc == 0
+    rc = await run_console(players_n=3, humans=2, seed=4, out_dir=None, read=read, out=out)
+    assert rc == 0, out.getvalue()[-2000:]
     assert "Final scores" in out.getvalue()
 
 
