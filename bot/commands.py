@@ -167,6 +167,25 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return o.lines[0]
         await self._run(interaction, work)
 
+    @app_commands.command(name="autopilot", description=t("cmd.autopilot"))
+    @app_commands.describe(on=t("cmd.autopilot.on"), player=t("cmd.autopilot.player"),
+                           level=t("cmd.addbot.level"))
+    async def autopilot(self, interaction: discord.Interaction[Any], on: bool = True,
+                        player: discord.User | None = None, level: str | None = None) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.autopilot(
+                game, interaction.user.id, player.id if player else None, on, level,
+                can_manage=bool(perms and perms.manage_channels))
+            return o.lines[0]
+        await self._run(interaction, work)
+
+    @autopilot.autocomplete("level")
+    async def _autopilot_level_ac(self, interaction: discord.Interaction[Any], current: str
+                                  ) -> list[Choice[str]]:
+        return _filter([(lv, lv) for lv in players.levels()], current)
+
     @app_commands.command(name="start", description=t("cmd.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:

@@ -41,6 +41,16 @@ MESSAGES: dict[str, str] = {
     "error.no_token": "The environment variable DISCORD_TOKEN is not set. Create a bot in the "
     "Discord developer portal, copy its token and run: DISCORD_TOKEN=your-token python -m bot "
     "(or try the game offline: python -m bot --offline).",
+    "error.on_autopilot": "A computer is playing your seat. Use `/tempus autopilot on:False` "
+    "to take it back.",
+    "error.not_seated_other": "<@{user}> has no seat in game #{game}.",
+    "error.autopilot_denied": "Only the seat's player, the host (<@{host}>) or someone who may "
+    "manage this channel can hand a seat to a computer.",
+    "error.autopilot_already": "A computer already plays the seat of <@{user}>.",
+    "error.autopilot_not_on": "<@{user}> already plays their own seat.",
+    "autopilot.on": "A computer ({level}) now plays {colour} for <@{user}>. "
+    "`/tempus autopilot on:False` takes the seat back.",
+    "autopilot.off": "<@{user}> plays {colour} again.",
     "error.unknown_level": "Unknown computer level {level!r}; choose one of: {levels}.",
     # ------------------------------------------------------------ lobby
     "lobby.title": "**Tempus** game #{game} (host <@{host}>): {map}, {seated}/{seats} seats.",
@@ -236,6 +246,9 @@ MESSAGES: dict[str, str] = {
     "cmd.addbot": "Add a computer player",
     "cmd.addbot.level": "How strong the computer plays",
     "cmd.removebot": "Remove a computer player",
+    "cmd.autopilot": "Let a computer play your seat (or an absent player's), or take it back",
+    "cmd.autopilot.on": "True: a computer plays the seat; False: the person plays again",
+    "cmd.autopilot.player": "Whose seat (default: yours; the host may choose an absent player)",
     "cmd.start": "Start the game (host)",
     "cmd.cancel": "Cancel the game (host or channel managers)",
     "cmd.board": "Show the current board",

@@ -68,6 +68,10 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
         BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
     """,
+    # 2: a computer may play a person's seat for them ("autopilot", R-ROUND-2 goes on)
+    """
+    ALTER TABLE seats ADD COLUMN autopilot TEXT;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -103,10 +107,18 @@ class SeatRow:
     user_id: int | None
     ai_level: str | None
     name: str
+    #: a person's seat played by a computer of this level while they are away
+    autopilot: str | None = None
 
     @property
     def is_ai(self) -> bool:
-        return self.user_id is None
+        """A computer decides for this seat (a computer player, or a person's autopilot)."""
+        return self.user_id is None or self.autopilot is not None
+
+    @property
+    def level(self) -> str | None:
+        """The computer level deciding for this seat, if any."""
+        return self.ai_level if self.user_id is None else self.autopilot
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,8 @@ class Storage(Protocol):
     async def start(self, game_id: int, version: int, options: dict[str, Any],
                     state: dict[str, Any]) -> int: ...
     async def set_status(self, game_id: int, version: int, status: str) -> int: ...
+    async def set_autopilot(self, game_id: int, version: int, seat: int,
+                            level: str | None) -> int: ...
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
                             action: dict[str, Any], state: dict[str, Any], status: str) -> int: ...
     async def actions(self, game_id: int) -> list[ActionRow]: ...
@@ -246,10 +260,10 @@ class SqliteStorage:
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._lock:
             cur = await self._db.execute(
-                "SELECT seat, user_id, ai_level, name FROM seats WHERE game_id = ? "
+                "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = ? "
                 "ORDER BY seat", (game_id,))
             rows = await cur.fetchall()
-        return [SeatRow(r[0], r[1], r[2], r[3]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self._lock:
@@ -327,6 +341,15 @@ class SqliteStorage:
     async def set_status(self, game_id: int, version: int, status: str) -> int:
         async with self._tx() as db:
             return await self._bump(db, game_id, version, "status = ?", (status,))
+
+    async def set_autopilot(self, game_id: int, version: int, seat: int,
+                            level: str | None) -> int:
+        """Let a computer of ``level`` play a person's seat (None: the person again)."""
+        async with self._tx() as db:
+            new = await self._bump(db, game_id, version)
+            await db.execute("UPDATE seats SET autopilot = ? WHERE game_id = ? AND seat = ? "
+                             "AND user_id IS NOT NULL", (level, game_id, seat))
+        return new
 
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
                             action: dict[str, Any], state: dict[str, Any], status: str) -> int:

@@ -243,7 +243,8 @@ class TableService:
             seed=int(o["seed"]),
             start_player=o.get("start_player"),
             random_map=bool(o.get("random_map", True)),
-            players=[{"name": s.name, "kind": "human" if not s.is_ai else f"ai:{s.ai_level}"}
+            players=[{"name": s.name,
+                      "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                      for s in table.seats],
             moves=list(table.moves),
         )
@@ -327,7 +328,7 @@ class TableService:
             self._require_member(table, user_id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
-            n = sum(1 for s in table.seats if s.is_ai) + 1
+            n = sum(1 for s in table.seats if s.user_id is None) + 1
             name = t("ai.name", n=n, level=level)
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, None, level, name),
@@ -338,7 +339,7 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             self._require_member(table, user_id)
-            bots = [s for s in table.seats if s.is_ai]
+            bots = [s for s in table.seats if s.user_id is None]
             if not bots:
                 raise TableError("error.no_bot_seat")
             last = bots[-1]
@@ -400,6 +401,46 @@ class TableService:
             task.cancel()
         return outcome
 
+    async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
+                        level: str | None = None, *, can_manage: bool = False) -> Outcome:
+        """A computer plays ``target``'s seat (default: the caller's) from now on, or the
+        person again. Anyone may do it for their own seat; the host or a channel manager
+        for an absent player; only the seat's owner (or they) may take it back."""
+        level = level or players.default_level()
+        if level not in players.levels():
+            raise TableError("error.unknown_level", level=level,
+                             levels=", ".join(players.levels()))
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status != ACTIVE:
+                raise TableError("error.not_active", game=table.id)
+            target = user_id if target is None else target
+            seat = table.seat_of(target)
+            if seat is None:
+                raise TableError("error.not_seated_other", user=target, game=table.id)
+            if target != user_id and user_id != table.game.host_id and not can_manage:
+                raise TableError("error.autopilot_denied", host=table.game.host_id)
+            current = table.seats[seat].autopilot
+            if (current is not None) == on:
+                raise TableError("error.autopilot_already" if on else "error.autopilot_not_on",
+                                 user=target)
+            try:
+                table.game.version = await self.storage.set_autopilot(
+                    table.id, table.version, seat, level if on else None)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.seats = await self.storage.seats(table.id)
+            if not on:  # the person decides again from this version on
+                table.since = {s: table.version if s == seat else v
+                               for s, v in table.since.items()}
+            assert table.state is not None
+            outcome = self._play_outcome(table, table.state, [], actor=None)
+            key = "autopilot.on" if on else "autopilot.off"
+            outcome.lines = [t(key, user=target, colour=CONTENT.colours[seat], level=level)]
+            self._enqueue(outcome)
+        self._kick_ai(table)
+        return outcome
+
     def lobby_panel(self, table: Table) -> Panel:
         o = table.game.options
         lines = [t("lobby.title", game=table.id, host=table.game.host_id,
@@ -431,6 +472,8 @@ class TableService:
             raise TableError("error.not_your_turn", waiting=self.waiting(table))
         if version is not None and not table.since[seat] <= version <= table.version:
             raise TableError("error.stale")
+        if table.seats[seat].autopilot is not None:
+            raise TableError("error.on_autopilot")
         return seat
 
     def waiting(self, table: Table) -> str:
@@ -503,7 +546,7 @@ class TableService:
         hand_views = {}
         for s, p in enumerate(state.players):
             old = before.players[s].hand if before is not None else []
-            if sorted(old) != sorted(p.hand) and not seats[s].is_ai:
+            if sorted(old) != sorted(p.hand) and seats[s].user_id is not None:
                 hand_views[s] = view(state, s)
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {s: panels.secret_panel(state, s) for s in fresh
@@ -676,7 +719,7 @@ class TableService:
                 self._enqueue(pending)
 
     async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
-        level = table.seats[seat].ai_level or players.RANDOM
+        level = table.seats[seat].level or players.RANDOM
         seed = (int(table.game.options.get("seed", 0)) * 1_000_003 + version) % 2**31
         if level == players.RANDOM:
             return players.random_action(state, seat, seed)

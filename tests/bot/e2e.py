@@ -25,7 +25,8 @@ from bot.config import Settings
 
 from .fake_discord import FakeDiscord, Interaction, Message
 
-MENTION = re.compile(r"<@!?(\d+)>")
+#: how a prompt names who must decide: ``<@id> (Red)``
+PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
 AVOID_OPS = {"cancel", "leave"}
 
@@ -81,7 +82,7 @@ def panel_message(fake: FakeDiscord, channel: int) -> Message | None:
 def prompt_users(msg: Message) -> list[int]:
     """People the panel's prompt names (they owe a decision)."""
     tail = msg.content.splitlines()[-3:]
-    return [int(x) for line in tail for x in MENTION.findall(line)]
+    return [int(x) for line in tail for x in PROMPTED.findall(line)]
 
 
 def game_over(fake: FakeDiscord, channel: int) -> bool:
@@ -193,7 +194,8 @@ async def play_until(fake: FakeDiscord, settled: Settle, channel: int,
             continue
         if await people[owing[0]].act_on(msg):
             applied += 1
-    raise AssertionError(f"the game did not end in {max_steps} steps")
+    stuck = {u: p.refusals[-2:] for u, p in people.items()}
+    raise AssertionError(f"the game did not end in {max_steps} steps; last refusals {stuck}")
 
 
 def png_size(data: bytes) -> tuple[int, int]:

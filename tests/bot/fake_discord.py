@@ -39,6 +39,13 @@ MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 <<
 MANAGE_CHANNELS = 1 << 4
 
 
+@dataclass(frozen=True)
+class UserOption:
+    """A slash-command option that names a user (``player=UserOption(12)``)."""
+
+    id: int
+
+
 class DiscordLimit(Exception):
     """The bot sent something real Discord would refuse (a test failure)."""
 
@@ -291,8 +298,15 @@ class FakeDiscord:
     def _command_data(self, sub: str, options: dict[str, Any], focused: str | None = None
                       ) -> dict[str, Any]:
         opts = []
+        resolved: dict[str, Any] = {}
         for k, v in options.items():
-            t = 4 if isinstance(v, int) and not isinstance(v, bool) else 3
+            if isinstance(v, UserOption):  # a user option: the id plus "resolved" data
+                resolved.setdefault("users", {})[str(v.id)] = self.user(v.id)
+                member = {k2: x for k2, x in self._member(v.id).items() if k2 != "user"}
+                resolved.setdefault("members", {})[str(v.id)] = member
+                opts.append({"name": k, "type": 6, "value": str(v.id)})
+                continue
+            t = 5 if isinstance(v, bool) else 4 if isinstance(v, int) else 3
             o: dict[str, Any] = {"name": k, "type": t, "value": v}
             if k == focused:
                 o["focused"] = True
@@ -300,8 +314,11 @@ class FakeDiscord:
         if focused is not None and focused not in options:
             opts.append({"name": focused, "type": 3, "value": "", "focused": True})
         cmd = next((c for c in self.commands if c["name"] == "tempus"), None)
-        return {"id": cmd["id"] if cmd else "1", "name": "tempus", "type": 1,
+        data = {"id": cmd["id"] if cmd else "1", "name": "tempus", "type": 1,
                 "options": [{"name": sub, "type": 1, "options": opts}]}
+        if resolved:
+            data["resolved"] = resolved
+        return data
 
     async def click(self, uid: int, message: Message, custom_id: str,
                     values: list[str] | None = None, *, wait: bool = True) -> Interaction:

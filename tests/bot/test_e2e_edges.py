@@ -24,7 +24,7 @@ from .e2e import (
     prompt_users,
     settle,
 )
-from .fake_discord import FakeDiscord, Message, running
+from .fake_discord import FakeDiscord, Message, UserOption, running
 
 PEOPLE = (11, 12, 13)
 
@@ -256,4 +256,33 @@ async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) ->
             assert dm.edits >= 1 and not dm.components, "the DM menu is closed after use"
             chosen += 1
         assert chosen >= 1
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_a_computer_takes_over_an_absent_players_seat(tmp_path: Path) -> None:
+    """The host hands an absent player's seat to a computer; the game goes on; the
+    player takes the seat back; meanwhile they cannot act for it."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=14) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        r = await fake.slash(12, ch, "autopilot", player=UserOption(13))
+        assert "host" in r.text().lower(), "only the host, a manager or the player"
+        r = await fake.slash(11, ch, "autopilot", player=UserOption(13), level="easy")
+        assert "computer (easy)" in r.text() and "<@13>" in r.text()
+        people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in (11, 12)}
+
+        def enough(applied: int, _panel: Message) -> bool:
+            return applied >= 30
+
+        await play_until(fake, in_process(bot), ch, people, stop=enough)
+        state = await game_state(bot, ch)
+        assert sum(1 for h in state.owner if h == 2) > 0, "the computer placed seat 2's tokens"
+        r = await fake.slash(13, ch, "autopilot", on=False)
+        assert "plays" in r.text() and "again" in r.text()
+        assert "already" in (await fake.slash(13, ch, "autopilot", on=False)).text()
+        people[13] = FakePlayer(fake, 13, ch, random.Random(13))
+        await play_until(fake, in_process(bot), ch, people)
+        record = final_record(fake, ch)
+        assert [p["kind"] for p in record["players"]] == ["human"] * 3
         fake.check()
