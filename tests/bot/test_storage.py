@@ -81,3 +81,26 @@ async def test_action_log_is_append_only_and_versioned() -> None:
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             await store._db.execute(sql)
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_an_old_database_is_migrated_in_place(tmp_path: Path) -> None:
+    """A database written by schema 1 (before autopilot) opens, keeps its games, gains the
+    new column."""
+    from bot.storage import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as raw:
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        raw.execute("INSERT INTO schema_version VALUES (1)")
+        raw.execute("INSERT INTO games (channel_id, host_id, status, options, created_at, "
+                    "updated_at) VALUES (10, 100, 'lobby', '{\"max_seats\": 3}', 'x', 'x')")
+        raw.execute("INSERT INTO seats VALUES (1, 0, 100, NULL, 'Ann')")
+    store = await SqliteStorage.open(str(path))
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        (seat,) = await store.seats(1)
+        assert seat.user_id == 100 and seat.autopilot is None and not seat.is_ai
+    finally:
+        await store.close()
