@@ -38,7 +38,7 @@ from ..game import (
 )
 from ..hexgrid import NEIGHBOURS, NUM_HEXES, distance, neighbour
 from ..legal import legal_actions
-from ..movement import destinations, movable_sources
+from ..movement import destinations
 from ..progress import new_era_index
 from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
@@ -316,11 +316,17 @@ class NormalPlayer:
     # ------------------------------------------------------------------ move / grow plans
     def _best_move(self, state: State, seat: int, ev: Evaluator,
                    touched: dict[int, int]) -> tuple[float, int, int] | None:
-        """The single best token move from the current position (value, src, dst).
+        """The single best token move from the current position (value, src, dst)."""
+        moves = self._scored_moves(state, seat, ev, touched)
+        return max(moves) if moves else None
+
+    def _scored_moves(self, state: State, seat: int, ev: Evaluator,
+                      touched: dict[int, int]) -> list[tuple[float, int, int]]:
+        """Every considered token move with the worth of the position it leads to.
 
         Destinations are pre-sorted by a cheap guess and only the best
         ``self.move_width`` per source are scored in full (sea travel offers dozens)."""
-        best: tuple[float, int, int] | None = None
+        out: list[tuple[float, int, int]] = []
         owner, count = state.owner, state.count
         snap = ev.snapshot(state)
         width = self.move_width
@@ -340,9 +346,8 @@ class NormalPlayer:
                 v = ev.rel(ev.changed(state, snap, (src, dst), before), seat)
                 owner[src], count[src] = before[0]
                 owner[dst], count[dst] = before[1]
-                if best is None or v > best[0]:
-                    best = (v, src, dst)
-        return best
+                out.append((v, src, dst))
+        return out
 
     @staticmethod
     def _guess(state: State, ev: Evaluator, seat: int, dst: int) -> float:
@@ -437,14 +442,8 @@ class NormalPlayer:
         base = ev.relative(state, seat)
         out: Scored = [(base, A.EndMove())]
         if state.steps_left > 0:
-            best = self._best_move(state, seat, ev, state.touched)
-            if best is not None:
-                out.append((best[0], A.MoveToken(best[1], best[2])))
-                # other moves, scored lower, for the search to consider
-                for src in movable_sources(state, seat)[:6]:
-                    for dst in sorted(destinations(state, seat, src))[:3]:
-                        if (src, dst) != (best[1], best[2]):
-                            out.append((best[0] - 0.5, A.MoveToken(src, dst)))
+            moves = sorted(self._scored_moves(state, seat, ev, state.touched), reverse=True)
+            out += [(v, A.MoveToken(src, dst)) for v, src, dst in moves[:8]]
         worth = self.worths(state, seat, ev)
         tras = [c for c in state.players[seat].hand if CARDS[c].type == "TRA"]
         if tras and state.steps_left <= 0:

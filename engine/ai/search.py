@@ -50,14 +50,16 @@ from .normal import NormalPlayer
 from .sampling import determinise, my_seat
 
 #: default seconds per decision; with the overheads p95 stays under 2 s on 2 cores
-DEFAULT_BUDGET_S = 1.2
+DEFAULT_BUDGET_S = 1.5
 #: candidates kept per decision kind (others are decided by ``normal`` alone)
 WIDTH = {TURN: 6, MOVING: 4, GROWING: 3, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
          PROGRESS_CARDS: 6, NAME_CITY_TERRAIN: 3}
 #: the search never plays a candidate that ``normal`` scores this much worse than its best
 MAX_GAP = 2.5
-#: prior: VP-units of bonus for ``normal``'s first choice when comparing means
-PRIOR = 0.15
+#: another candidate replaces ``normal``'s first choice only if it is better by this
+#: many VP-units plus ``Z`` standard errors of the paired difference
+PRIOR = 0.1
+Z = 1.5
 MAX_ROLLOUT_STEPS = 120
 #: rounds before the first halving of the candidates
 FIRST_CUT = 8
@@ -162,17 +164,25 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     if len(cands) <= 1:
         return cands[0][1] if cands else ranked[0][1]
     n = len(cands)
-    totals = [0.0] * n
-    visits = [0] * n
+    #: utility of each candidate in each round (rounds share one determinisation)
+    results: list[dict[int, float]] = [{} for _ in range(n)]
     alive = list(range(n))
     rounds = 0
     done = 0
     next_cut = FIRST_CUT
+    t_first = 0.0  # time spent before the first rollout (determinising, ranking)
     while True:
         if iterations is not None and done >= iterations:
             break
-        if time.perf_counter() - t0 >= budget and rounds > 0:
-            break
+        elapsed = time.perf_counter() - t0
+        if rounds > 0:
+            # stop before a round that would likely overrun the budget (rounds are kept
+            # whole so that every candidate is compared on the same samples)
+            per_rollout = (elapsed - t_first) / max(1, done)
+            if elapsed + per_rollout * len(alive) > budget:
+                break
+        else:
+            t_first = elapsed
         sample_seed = rng.getrandbits(48)
         for i in alive:
             r = random.Random(sample_seed)
@@ -180,29 +190,45 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             apply_in_place(state, seat, cands[i][1])
             end = Rollout(seat, random.Random(sample_seed + 1)).safe_run(state)
             done += 1
-            if end is None:
-                continue
-            totals[i] += leaf_utility(Evaluator(end), end, seat)
-            visits[i] += 1
+            if end is not None:
+                results[i][rounds] = leaf_utility(Evaluator(end), end, seat)
             if iterations is not None and done >= iterations:
                 break
         rounds += 1
         if rounds >= next_cut and len(alive) > 2:
             # drop the weaker half, but never normal's own choice (index 0)
-            alive.sort(key=lambda i: -(totals[i] / max(1, visits[i]) + (PRIOR if i == 0 else 0)))
+            alive.sort(key=lambda i: -_advantage(results, i)[0])
             keep = alive[: max(2, (len(alive) + 1) // 2)]
             if 0 not in keep:
                 keep[-1] = 0
             alive = keep
             next_cut *= 2
+    best, best_gain = 0, 0.0
+    for i in range(1, n):
+        gain, se = _advantage(results, i)
+        # deviate from normal's choice only for a clear, not a lucky, improvement
+        if gain > PRIOR + Z * se and gain > best_gain:
+            best, best_gain = i, gain
     LAST_STATS.clear()
-    LAST_STATS.update(kind=decision.kind, rollouts=done, rounds=rounds,
-                      candidates=[(round(cands[i][0], 2), cands[i][1].to_json(), visits[i],
-                                   round(totals[i] / max(1, visits[i]), 2)) for i in range(n)])
-    if not any(visits):
-        return cands[0][1]
-    best = max(
-        (i for i in range(n) if visits[i]),
-        key=lambda i: totals[i] / visits[i] + (PRIOR if i == 0 else 0.0) + 1e-6 * visits[i],
-    )
+    LAST_STATS.update(kind=decision.kind, rollouts=done, rounds=rounds, chose=best,
+                      candidates=[(round(cands[i][0], 2), cands[i][1].to_json(),
+                                   len(results[i]),
+                                   tuple(round(x, 2) for x in _advantage(results, i)))
+                                  for i in range(n)])
     return cands[best][1]
+
+
+def _advantage(results: list[dict[int, float]], i: int) -> tuple[float, float]:
+    """Mean and standard error of candidate ``i``'s utility minus candidate 0's, over
+    the rounds both were played in (paired: same determinisation)."""
+    if i == 0:
+        return 0.0, 0.0
+    diffs = [u - results[0][r] for r, u in results[i].items() if r in results[0]]
+    k = len(diffs)
+    if k == 0:
+        return -1e9, 0.0
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean, 1e9
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean, (var / k) ** 0.5
