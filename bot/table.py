@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -184,6 +185,7 @@ class TableService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._publishers: dict[int, asyncio.Task[None]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._held: dict[int, Outcome] = {}
 
     # ------------------------------------------------------------------ loading
     async def table(self, game_id: int) -> Table:
@@ -269,7 +271,9 @@ class TableService:
             existing = await self.storage.open_game_in_channel(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
         table = await self.table(game.id)
-        return self._lobby_outcome(table, t("lobby.created", game=game.id))
+        outcome = self._lobby_outcome(table, t("lobby.created", game=game.id))
+        self._enqueue(outcome)
+        return outcome
 
     async def _lobby_change(self, table: Table, change: Callable[[], Awaitable[int]],
                             line: str) -> Outcome:
@@ -469,6 +473,8 @@ class TableService:
         if seat is None:
             raise TableError("error.not_seated", game=table.id)
         if seat not in table.since:
+            if version is not None and version < table.version:
+                raise TableError("error.stale")
             raise TableError("error.not_your_turn", waiting=self.waiting(table))
         if version is not None and not table.since[seat] <= version <= table.version:
             raise TableError("error.stale")
@@ -485,11 +491,13 @@ class TableService:
                   version: int | None = None) -> Outcome:
         """Apply ``user_id``'s action; ``version`` is the one its control was made at."""
         table = await self.table(game_id)
-        async with table.lock:
-            seat = self._check_turn(table, user_id, version)
-            outcome = await self._apply(table, seat, action)
-            self._enqueue(outcome)
-        self._kick_ai(table)
+        try:
+            async with table.lock:
+                seat = self._check_turn(table, user_id, version)
+                outcome = await self._apply(table, seat, action)
+                self._enqueue(outcome)
+        finally:
+            self._kick_ai(table)
         return outcome
 
     async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
@@ -497,16 +505,27 @@ class TableService:
         each its own transaction, announced together."""
         table = await self.table(game_id)
         outcome: Outcome | None = None
-        async with table.lock:
-            try:
-                for action in actions:
-                    seat = self._check_turn(table, user_id, None)
-                    step = await self._apply(table, seat, action)
-                    outcome = step if outcome is None else outcome.merge(step)
-            finally:
-                if outcome is not None:
-                    self._enqueue(outcome)
-        self._kick_ai(table)
+        try:
+            async with table.lock:
+                seat = self._check_turn(table, user_id, None)
+                trial = table.state
+                assert trial is not None
+                try:  # all or nothing: a refused last step must not spend the marker
+                    for action in actions:
+                        trial, _ = engine.apply(trial, seat, action)
+                except engine.NotYourDecision:
+                    raise TableError("error.not_your_turn", waiting=self.waiting(table)) from None
+                except IllegalAction as exc:
+                    raise TableError("error.illegal", reason=str(exc).rstrip(".")) from None
+                try:
+                    for action in actions:
+                        step = await self._apply(table, seat, action)
+                        outcome = step if outcome is None else outcome.merge(step)
+                finally:
+                    if outcome is not None:
+                        self._enqueue(outcome)
+        finally:
+            self._kick_ai(table)
         assert outcome is not None
         return outcome
 
@@ -678,49 +697,53 @@ class TableService:
     async def _ai_loop(self, table: Table) -> None:
         """Let computer seats act until a person must decide; one announcement per run of
         one seat's actions."""
-        pending: Outcome | None = None
+        failures = 0
         try:
             while True:
                 async with table.lock:
                     seat = self._ai_seat(table)
                     if seat is None:
+                        self._flush(table.id)
                         break
                     state, version = table.state, table.version
                 assert state is not None
                 if self.ai_delay:
                     await asyncio.sleep(self.ai_delay)
-                action = await self._think(table, state, seat, version)
-                async with table.lock:
-                    if table.since.get(seat, version + 1) > version:
-                        continue  # the position changed under us: think again
-                    try:
-                        outcome = await self._apply(table, seat, action)
-                    except TableError as exc:
-                        log.error("game %s: computer seat %s chose %s: %s", table.id, seat,
-                                  action.to_json(), exc)
-                        fallback = players.random_action(state, seat, version)
-                        outcome = await self._apply(table, seat, fallback)
-                    if pending is not None and pending.actor == seat:
-                        pending = pending.merge(outcome)
-                    else:
-                        if pending is not None:
-                            self._enqueue(pending)
-                        pending = outcome
-                    assert table.state is not None
-                    if set(to_act(table.state)) != {seat}:
-                        self._enqueue(pending)
-                        pending = None
+                try:
+                    action = await self._think(table, state, seat, version)
+                    async with table.lock:
+                        if table.since.get(seat, version + 1) > version:
+                            continue  # the position changed under us: think again
+                        try:
+                            outcome = await self._apply(table, seat, action)
+                        except TableError as exc:
+                            log.error("game %s: computer seat %s chose %s: %s", table.id,
+                                      seat, action.to_json(), exc)
+                            assert table.state is not None
+                            fallback = players.random_action(table.state, seat, version)
+                            outcome = await self._apply(table, seat, fallback)
+                        assert table.state is not None
+                        self._hold(outcome, more=set(to_act(table.state)) == {seat})
+                    failures = 0
+                except Exception:
+                    failures += 1
+                    log.exception("game %s: computer seat %s failed (%d in a row)", table.id,
+                                  seat, failures)
+                    if failures >= 5:
+                        raise
+                    await asyncio.sleep(0.5 * failures)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("game %s: computer player loop failed", table.id)
+            log.exception("game %s: computer player loop gave up", table.id)
         finally:
-            if pending is not None:
-                self._enqueue(pending)
+            self._flush(table.id)
 
     async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
         level = table.seats[seat].level or players.RANDOM
-        seed = (int(table.game.options.get("seed", 0)) * 1_000_003 + version) % 2**31
+        # one-way, so that nothing about the game seed (hence the deck order) reaches an AI
+        digest = hashlib.sha256(f"{table.game.options.get('seed', 0)}:{version}:{seat}".encode())
+        seed = int.from_bytes(digest.digest()[:4], "big") % 2**31
         if level == players.RANDOM:
             return players.random_action(state, seat, seed)
         try:
@@ -732,7 +755,31 @@ class TableService:
             return players.random_action(state, seat, seed)
 
     # ------------------------------------------------------------------ announcing
+    def _hold(self, outcome: Outcome, *, more: bool) -> None:
+        """A computer's outcome: kept back while the same seat goes on acting (``more``),
+        so a run of its small steps is announced as one message."""
+        held = self._held.pop(outcome.game_id, None)
+        if held is not None:
+            if held.actor == outcome.actor:
+                outcome = held.merge(outcome)
+            else:
+                self._enqueue(held)
+        if more:
+            self._held[outcome.game_id] = outcome
+        else:
+            self._enqueue(outcome)
+
+    def _flush(self, game_id: int) -> None:
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            self._enqueue(held)
+
     def _enqueue(self, outcome: Outcome) -> None:
+        """Queue an announcement; anything held back for the game goes out first (merged),
+        so announcements always follow commit order."""
+        held = self._held.pop(outcome.game_id, None)
+        if held is not None:
+            outcome = held.merge(outcome)
         if self.sink is None:
             return
         queue = self._outboxes.get(outcome.game_id)

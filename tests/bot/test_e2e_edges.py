@@ -286,3 +286,28 @@ async def test_a_computer_takes_over_an_absent_players_seat(tmp_path: Path) -> N
         record = final_record(fake, ch)
         assert [p["kind"] for p in record["players"]] == ["human"] * 3
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_a_refused_move_command_spends_nothing(tmp_path: Path) -> None:
+    """``/tempus move`` = begin the Move action + move a token: all or nothing."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=15) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in PEOPLE}
+
+        def turn(_applied: int, panel: Message) -> bool:
+            return "your turn" in panel.content.splitlines()[-1]
+
+        await play_until(fake, in_process(bot), ch, people, stop=turn)
+        msg = panel_message(fake, ch)
+        assert msg is not None
+        uid = prompt_users(msg)[0]
+        before = (await game_state(bot, ch)).to_json()
+        posts = len(fake.channel_messages(ch))
+        r = await fake.slash(uid, ch, "move", **{"from": "A1", "to": "A2"})
+        assert r.text().startswith("Not allowed:"), r.text()
+        await settle(bot)
+        assert (await game_state(bot, ch)).to_json() == before
+        assert len(fake.channel_messages(ch)) == posts
+        fake.check()

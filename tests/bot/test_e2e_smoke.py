@@ -15,12 +15,14 @@ async def test_lobby_through_slash_commands(tmp_path: Path) -> None:
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=5) as bot:
         ch = fake.channel_ids[0]
         r = await fake.slash(11, ch, "new", seats=3)
-        print(r.text())
+        assert "created" in r.text()
+        await bot.service.idle()
+        lobby = panel_message(fake, ch)
+        assert lobby is not None and "Join" in str(lobby.components), "everyone sees the lobby"
         await fake.slash(12, ch, "join")
         await fake.slash(13, ch, "join")
-        r = await fake.slash(11, ch, "start")
-        print(r.text())
+        await fake.slash(11, ch, "start")
         await bot.service.idle()
         msg = panel_message(fake, ch)
-        print(msg.content if msg else None)
+        assert msg is not None and "starting token" in msg.content
         fake.check()
