@@ -48,6 +48,7 @@ MESSAGES: dict[str, str] = {
     "manage this channel can hand a seat to a computer.",
     "error.autopilot_already": "A computer already plays the seat of <@{user}>.",
     "error.autopilot_not_on": "<@{user}> already plays their own seat.",
+    "resume.reposted": "I was restarted: game #{game} goes on from here.",
     "autopilot.on": "A computer ({level}) now plays {colour} for <@{user}>. "
     "`/tempus autopilot on:False` takes the seat back.",
     "autopilot.off": "<@{user}> plays {colour} again.",

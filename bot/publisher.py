@@ -72,8 +72,10 @@ class DiscordPublisher:
             await self._retire_panel(channel, o.game_id)
             await channel.send("\n".join(o.lines))
             return
-        await self._board_post(channel, o)
-        await self._dms(channel, o)
+        try:
+            await self._board_post(channel, o)
+        finally:  # hands and secret menus go out even if the board could not be posted
+            await self._dms(channel, o)
         if o.finished:
             await self._final(channel, o)
 
@@ -102,13 +104,15 @@ class DiscordPublisher:
         files = [discord.File(io.BytesIO(png), filename="board.png")] if png else []
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in o.mention])
-        await self._retire_panel(channel, o.game_id)
         msg = await channel.send(content, files=files, view=make_view(o.panel, o.game_id,
                                                                        o.version),
                                  allowed_mentions=mentions)
+        # only now take the controls off the previous board: if the post failed, they
+        # stay usable (or are refused as stale with a clear message)
+        await self._retire_panel(channel, o.game_id)
         if self.on_posted is not None:
             self.on_posted(o, time.perf_counter() - o.committed_at)
-        await self._remember_panel(o.game_id, msg.id)
+        await self._remember_panel(o.game_id, msg.id, o.version)
 
     async def _retire_panel(self, channel: discord.abc.Messageable, game_id: int) -> None:
         """Take the controls off the previous board: they are stale now."""
@@ -131,9 +135,10 @@ class DiscordPublisher:
         game = await self.storage.game(game_id)
         return game.panel_message_id if game else None
 
-    async def _remember_panel(self, game_id: int, message_id: int) -> None:
+    async def _remember_panel(self, game_id: int, message_id: int,
+                              version: int | None = None) -> None:
         self._panel_messages[game_id] = message_id
-        await self.storage.set_panel_message(game_id, message_id)
+        await self.storage.set_panel_message(game_id, message_id, version)
 
     async def _final(self, channel: discord.abc.Messageable, o: Outcome) -> None:
         assert o.public_view is not None and o.record is not None

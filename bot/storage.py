@@ -72,6 +72,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN autopilot TEXT;
     """,
+    # 3: the version each action made (a restart knows since when each seat owes its
+    # decision) and the last version announced (a restart re-posts what a crash lost)
+    """
+    ALTER TABLE actions ADD COLUMN version INTEGER;
+    ALTER TABLE games ADD COLUMN announced_version INTEGER;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -99,6 +105,8 @@ class GameRow:
     version: int
     state: dict[str, Any] | None
     panel_message_id: int | None
+    #: the newest version whose board reached the channel (None: not known)
+    announced_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,8 @@ class ActionRow:
     seq: int
     seat: int
     action: dict[str, Any]
+    #: the game version this action made (None in logs written before schema 3)
+    version: int | None = None
 
 
 class Storage(Protocol):
@@ -148,7 +158,8 @@ class Storage(Protocol):
                             action: dict[str, Any], state: dict[str, Any], status: str) -> int: ...
     async def actions(self, game_id: int) -> list[ActionRow]: ...
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None: ...
-    async def set_panel_message(self, game_id: int, message_id: int | None) -> None: ...
+    async def set_panel_message(self, game_id: int, message_id: int | None,
+                                announced: int | None = None) -> None: ...
 
 
 def _now() -> str:
@@ -234,6 +245,7 @@ class SqliteStorage:
             version=row["version"],
             state=json.loads(row["state"]) if row["state"] else None,
             panel_message_id=row["panel_message_id"],
+            announced_version=row["announced_version"],
         )
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> GameRow | None:
@@ -268,10 +280,10 @@ class SqliteStorage:
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self._lock:
             cur = await self._db.execute(
-                "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq",
+                "SELECT seq, seat, action, version FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,))
             rows = await cur.fetchall()
-        return [ActionRow(r[0], r[1], json.loads(r[2])) for r in rows]
+        return [ActionRow(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     # ------------------------------------------------------------------ writing
     async def _bump(self, db: aiosqlite.Connection, game_id: int, version: int,
@@ -358,8 +370,9 @@ class SqliteStorage:
             new = await self._bump(db, game_id, version, "state = ?, status = ?",
                                    (_dumps(state), status))
             await db.execute(
-                "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, seat, _dumps(action), _now()))
+                "INSERT INTO actions (game_id, seq, seat, action, at, version) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, _dumps(action), _now(), version + 1))
         return new
 
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
@@ -367,10 +380,14 @@ class SqliteStorage:
             await db.execute("UPDATE games SET state = ?, updated_at = ? WHERE id = ?",
                              (_dumps(state), _now(), game_id))
 
-    async def set_panel_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_panel_message(self, game_id: int, message_id: int | None,
+                                announced: int | None = None) -> None:
+        """The message holding the game's controls; ``announced``: the version it shows."""
         async with self._tx() as db:
-            await db.execute("UPDATE games SET panel_message_id = ? WHERE id = ?",
-                             (message_id, game_id))
+            await db.execute(
+                "UPDATE games SET panel_message_id = ?, "
+                "announced_version = MAX(COALESCE(announced_version, 0), COALESCE(?, 0)) "
+                "WHERE id = ?", (message_id, announced, game_id))
 
 
 def _statements(script: str) -> list[str]:

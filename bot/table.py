@@ -210,15 +210,18 @@ class TableService:
             return table
         record = self._record(table)
         state, _ = record.new_state()
-        since = next_since({}, state, None, 0)
         rows = await self.storage.actions(game.id)
+        # versions of logs written before schema 3: as if lobby and start came first
+        offset = game.version - len(rows)
+        started = rows[0].version - 1 if rows and rows[0].version is not None else offset
+        since = next_since({}, state, None, started)
         for i, row in enumerate(rows):
             action = action_from_json(row.action)
             engine.apply_in_place(state, row.seat, action)
             table.moves.append((row.seat, action))
-            since = next_since(since, state, row.seat, i + 1)
-        offset = game.version - len(rows)  # lobby and start changes came first
-        table.since = {s: v + offset for s, v in since.items()}
+            made = row.version if row.version is not None else i + 1 + offset
+            since = next_since(since, state, row.seat, made)
+        table.since = since
         if game.state != state.to_json():
             log.warning("game %s: snapshot differs from the replayed log; rebuilt", game.id)
             await self.storage.replace_snapshot(game.id, state.to_json())
@@ -235,6 +238,13 @@ class TableService:
                 log.exception("game %s: cannot be loaded", game.id)
                 continue
             ids.append(game.id)
+            if game.announced_version is None or game.announced_version < game.version:
+                # the process stopped between committing and announcing: post it now
+                async with table.lock:
+                    assert table.state is not None
+                    outcome = self._play_outcome(table, table.state, [], actor=None)
+                    outcome.lines = [t("resume.reposted", game=game.id)]
+                    self._enqueue(outcome)
             self._kick_ai(table)
         return ids
 

@@ -190,6 +190,34 @@ async def test_restart_mid_game_goes_on_where_it_was(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_an_action_committed_but_never_announced_is_posted_after_a_restart(
+        tmp_path: Path) -> None:
+    """Nothing lost: a crash between the commit and the post is repaired on start-up;
+    a game whose newest board did reach the channel is not posted again."""
+    db = str(tmp_path / "t.db")
+    svc, _ = await _service(db)
+    g = await _three(svc, seed=6)
+    await _play_randomly(svc, g, random.Random(6), stop=lambda tb: len(tb.moves) > 10)
+    version = (await svc.table(g)).version
+    await svc.storage.set_panel_message(g, 1, version - 1)  # the last post never went out
+    await _close(svc)
+
+    svc2, sink2 = await _service(db)
+    assert await svc2.resume_all() == [g]
+    await svc2.idle()
+    assert [o.version for o in sink2.outcomes] == [version]
+    assert "restarted" in sink2.outcomes[0].lines[0] and sink2.outcomes[0].panel is not None
+    await svc2.storage.set_panel_message(g, 2, version)
+    await _close(svc2)
+
+    svc3, sink3 = await _service(db)
+    await svc3.resume_all()
+    await svc3.idle()
+    assert sink3.outcomes == []
+    await _close(svc3)
+
+
+@pytest.mark.asyncio
 async def test_a_wrong_snapshot_is_rebuilt_from_the_log(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     svc, _ = await _service(db)
