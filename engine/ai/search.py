@@ -2,19 +2,21 @@
 
 For one decision:
 
-1. The ``normal`` player ranks the legal choices; the best few are the candidates
+1. The planner (:mod:`.planner`: ``normal`` with a longer view) ranks the legal
+   choices; the best few are the candidates
    (search over every legal action would be hopeless: a hand of 7 alone has 128 card
    subsets, a Railways move hundreds of destinations).
 2. Each round draws a fresh determinisation of the view (other hands, deck order,
    face-down cards; :mod:`.sampling`) and plays *every* surviving candidate on it,
-   then lets all seats continue with a fast ``normal`` policy until the horizon: the
+   then lets all seats continue with fast policies (this seat the planner, its rivals
+   ``normal``, as the search expects them to be) until the horizon: the
    start of this seat's next turn (so every rival has answered once) or the end of the
    progress phase. Using the same sample for all candidates (common random numbers)
    makes their comparison far less noisy than independent samples would.
 3. The position at the horizon is scored by the evaluation, as this seat's worth
    against its rivals (:func:`leaf_utility`); after each halving point the weaker half
    of the candidates is dropped (successive halving).
-4. The candidate with the best mean wins; the ``normal`` ranking breaks ties and nudges
+4. The candidate with the best mean wins; the planner's ranking breaks ties and nudges
    close calls (a small prior), which keeps the player from chasing sampling noise.
 
 The search never sees hidden information: its only input is the view. It stops after
@@ -47,20 +49,28 @@ from ..legal import legal_actions
 from ..state import MAIN, OVER, PROGRESS, State
 from .evaluate import DEFAULT_WEIGHTS, FLIGHT, Evaluator
 from .normal import NormalPlayer
+from .planner import PlannerPlayer
 from .sampling import determinise, my_seat
 
 #: default seconds per decision; with the overheads p95 stays under 2 s on 2 cores
 DEFAULT_BUDGET_S = 1.5
-#: candidates kept per decision kind (others are decided by ``normal`` alone)
+#: candidates kept per decision kind (others are decided by the planner alone)
 WIDTH = {TURN: 6, MOVING: 4, GROWING: 3, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
          PROGRESS_CARDS: 6, NAME_CITY_TERRAIN: 3}
-#: the search never plays a candidate that ``normal`` scores this much worse than its best
+#: the search never plays a candidate that the planner scores this much worse than its best
 MAX_GAP = 2.5
-#: another candidate replaces ``normal``'s first choice only if it is better by this
+#: another candidate replaces the planner's first choice only if it is better by this
 #: many VP-units plus ``Z`` standard errors of the paired difference
 PRIOR = 0.1
 Z = 1.5
 MAX_ROLLOUT_STEPS = 120
+#: the rollout policy is ``normal`` with fewer card samples and move candidates
+ROLLOUT_SAMPLES = 8
+ROLLOUT_WIDTH = 4
+#: eras before this one are played by the planner alone (for experiments)
+SEARCH_FROM_ERA = 1
+#: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
+HORIZON = "turn"
 #: rounds before the first halving of the candidates
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
@@ -85,11 +95,14 @@ def leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
 
 
 class Rollout:
-    """Plays a determinised state forward with the fast ``normal`` policy."""
+    """Plays a determinised state forward: this seat with a fast planner, the others
+    with a fast ``normal``."""
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
-        self.policy = NormalPlayer(rng, DEFAULT_WEIGHTS, samples=8, move_width=4)
+        self.own = PlannerPlayer(rng, samples=ROLLOUT_SAMPLES, move_width=ROLLOUT_WIDTH)
+        self.rivals = NormalPlayer(rng, DEFAULT_WEIGHTS, samples=ROLLOUT_SAMPLES,
+                                   move_width=ROLLOUT_WIDTH)
 
     def run(self, state: State) -> State:
         """Play until the horizon: this seat's next fresh turn after a rival's turn,
@@ -99,7 +112,7 @@ class Rollout:
         saw_progress = state.phase == PROGRESS
         to_the_end = state.era_number >= FLIGHT and sum(
             p.markers for p in state.players) <= 2 * state.num_players
-        for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end else 1)):
+        for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end or HORIZON == "era" else 1)):
             ds = decisions(state)
             if not ds:
                 break
@@ -109,13 +122,16 @@ class Rollout:
                 saw_progress = True
             elif saw_progress:
                 break  # a new era has begun: the progress outcome is on the board
+            elif HORIZON == "era":
+                pass  # play on to the end of this era's progress phase
             elif state.stage == MAIN and not state.acted:
                 if state.turn != seat:
                     rival_turn = True
                 elif rival_turn:
                     break
             for d in ds:
-                apply_in_place(state, d.seat, self.policy.act(state, d.seat))
+                policy = self.own if d.seat == seat else self.rivals
+                apply_in_place(state, d.seat, policy.act(state, d.seat))
         return state
 
     def safe_run(self, state: State) -> State | None:
@@ -159,7 +175,9 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     legal = legal_actions(root, seat)
     if len(legal) == 1:
         return legal[0]
-    ranked = NormalPlayer(random.Random(rng.random())).ranked(root, seat)
+    if root.era_number < SEARCH_FROM_ERA:
+        return PlannerPlayer(random.Random(rng.random())).act(root, seat)
+    ranked = PlannerPlayer(random.Random(rng.random())).ranked(root, seat)
     cands = _candidates(ranked, decision.kind, set(legal))
     if len(cands) <= 1:
         return cands[0][1] if cands else ranked[0][1]
@@ -196,7 +214,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
                 break
         rounds += 1
         if rounds >= next_cut and len(alive) > 2:
-            # drop the weaker half, but never normal's own choice (index 0)
+            # drop the weaker half, but never the planner's own choice (index 0)
             alive.sort(key=lambda i: -_advantage(results, i)[0])
             keep = alive[: max(2, (len(alive) + 1) // 2)]
             if 0 not in keep:
@@ -206,7 +224,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     best, best_gain = 0, 0.0
     for i in range(1, n):
         gain, se = _advantage(results, i)
-        # deviate from normal's choice only for a clear, not a lucky, improvement
+        # deviate from the planner's choice only for a clear, not a lucky, improvement
         if gain > PRIOR + Z * se and gain > best_gain:
             best, best_gain = i, gain
     LAST_STATS.clear()
