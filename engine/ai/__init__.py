@@ -10,8 +10,10 @@ Levels:
 * ``random``: uniform over action types, then over actions of that type.
 * ``easy``: quick, plausible moves (:mod:`.easy`).
 * ``normal``: a heuristic player with one-step lookahead (:mod:`.normal`).
-* ``hard``: determinised Monte Carlo search over sampled hands and deck orders with
-  ``normal`` as the rollout policy (:mod:`.search`). It stops at ``budget_s`` seconds
+* ``hard``: determinised Monte Carlo search over sampled hands and deck orders
+  (:mod:`.search`); its candidates come from a planner (:mod:`.planner`: ``normal``
+  that also plays for the last progress phase and the final count), which also plays
+  its own seat in the rollouts while ``normal`` plays the rivals. It stops at ``budget_s`` seconds
   or after ``iterations`` rollouts, whichever comes first. A time budget makes the
   choice depend on the machine's speed, so ``hard`` is deterministic given
   ``(view, level, seed)`` only when ``iterations`` caps the work before time runs out.
