@@ -1,302 +1,73 @@
-"""Every user-facing sentence of the bot, in one catalogue (so it can be translated later).
+"""Every sentence the bot says: ``t("key", name=value)``, in the current language.
 
-Use ``t("key", name=value)``. Engine events bring their own English text; everything the
-bot itself says comes from here. Rule summaries for ``/tempus rules`` are at the end.
+The words are not in Python: they live in gettext catalogues, so that a translator can
+add a language without reading code (:mod:`bot.i18n` loads them; Babel manages them).
+
+* ``bot/locale/tempus.pot``: the English source. Each entry's ``msgctxt`` is the key
+  used in code, its ``msgid`` the English text, ``#.`` lines a note for translators.
+* ``bot/locale/pl/LC_MESSAGES/tempus.po``: Polish, one ``msgstr`` per key.
+
+Placeholders are Python's ``{name}``. A number that decides a word's form is written
+``{n:card|cards}``: the forms follow the ``Plural-Forms`` header of the language's
+catalogue (English one|other; Polish one|few|many: ``{n:karta|karty|kart}`` gives
+1 karta, 2 karty, 5 kart, 22 karty, 25 kart).
+
+**Adding a message** (a new sentence for the code to say)::
+
+    python -m bot.i18n_tool add error.example "You cannot do {what} now."
+
+appends the key to the template and to every language's catalogue (untranslated), then
+write the Polish in ``bot/locale/pl/LC_MESSAGES/tempus.po``::
+
+    msgctxt "error.example"
+    msgid "You cannot do {what} now."
+    msgstr "Nie możesz teraz zrobić: {what}."
+
+and use it: ``t("error.example", what=...)``. Editing the files by hand works just as
+well. ``python -m pytest tests/bot/test_i18n.py`` fails if a key used in code is missing,
+if a language lacks a message or has it marked fuzzy, or if the placeholders or plural
+forms of a translation differ from the English. Changing an English text: edit the
+``msgid`` in the template and run ``python -m bot.i18n_tool update`` (Babel's update): the
+translations of changed texts become fuzzy until a translator checks them.
+**Adding a language**: ``python -m bot.i18n_tool init de`` (Babel's init), translate,
+done: the tests cover every language found under ``bot/locale``.
+
+Game content (terrain, era, card and colour names) keeps its English in ``data/`` and its
+translations here (``terrain.G``, ``era.3``, ``card.EDU.name``, ``colour.0``); a test
+checks that the two Englishes agree.
 """
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
-MESSAGES: dict[str, str] = {
-    # ------------------------------------------------------------ errors and refusals
-    "error.internal": "Something went wrong on my side; it has been logged. Please try again.",
-    "error.no_game": "There is no Tempus game in this channel. Start one with `/tempus new`.",
-    "error.game_exists": "This channel already has a Tempus game (#{game}). Finish or cancel it "
-    "first (`/tempus cancel`).",
-    "error.not_lobby": "Game #{game} has already started; seats can no longer change.",
-    "error.not_active": "Game #{game} is not running.",
-    "error.already_seated": "You already have a seat in game #{game}.",
-    "error.table_full": "The table is full ({seats} seats).",
-    "error.not_seated": "You are not playing in game #{game}.",
-    "error.host_leave": "As the host you cannot leave; cancel the game instead "
-    "(`/tempus cancel`).",
-    "error.host_only": "Only the host (<@{host}>) can do that.",
-    "error.cancel_denied": "Only the host (<@{host}>) or someone who may manage this channel can "
-    "cancel the game.",
-    "error.too_few": "Tempus needs at least {min} players; {have} seated. Ask others to "
-    "`/tempus join` or add computer players with `/tempus addbot`.",
-    "error.no_ai": "Computer players are not available in this version.",
-    "error.no_bot_seat": "There is no computer player to remove.",
-    "error.not_your_turn": "It is not your turn. Waiting for: {waiting}.",
-    "error.stale": "That choice is no longer current: the game has moved on. Use the newest "
-    "message, or `/tempus status`.",
-    "error.illegal": "Not allowed: {reason}.",
-    "error.bad_choice": "I could not understand that choice ({reason}). Pick one of the "
-    "suggestions.",
-    "error.no_options": "There is nothing of that kind you can do now.",
-    "error.guild_only": "Use this command in the channel of your game.",
-    "error.wrong_player": "These controls belong to another player.",
-    "error.no_token": "The environment variable DISCORD_TOKEN is not set. Create a bot in the "
-    "Discord developer portal, copy its token and run: DISCORD_TOKEN=your-token python -m bot "
-    "(or try the game offline: python -m bot --offline).",
-    "error.on_autopilot": "A computer is playing your seat. Use `/tempus autopilot on:False` "
-    "to take it back.",
-    "error.not_seated_other": "<@{user}> has no seat in game #{game}.",
-    "error.autopilot_denied": "Only the seat's player, the host (<@{host}>) or someone who may "
-    "manage this channel can hand a seat to a computer.",
-    "error.autopilot_already": "A computer already plays the seat of <@{user}>.",
-    "error.autopilot_not_on": "<@{user}> already plays their own seat.",
-    "resume.reposted": "I was restarted: game #{game} goes on from here.",
-    "autopilot.on": "A computer ({level}) now plays {colour} for <@{user}>. "
-    "`/tempus autopilot on:False` takes the seat back.",
-    "autopilot.off": "<@{user}> plays {colour} again.",
-    "error.unknown_level": "Unknown computer level {level!r}; choose one of: {levels}.",
-    # ------------------------------------------------------------ lobby
-    "lobby.title": "**Tempus** game #{game} (host <@{host}>): {map}, {seated}/{seats} seats.",
-    "lobby.map.random": "random map",
-    "lobby.map.place": "players place the map tiles",
-    "lobby.seat": "{n}. {name}",
-    "lobby.empty": "{n}. (free)",
-    "lobby.hint": "Join with the button or `/tempus join`. The host starts with `/tempus start` "
-    "once at least {min} players are seated.",
-    "lobby.created": "Game #{game} created.",
-    "lobby.joined": "{name} joins game #{game}.",
-    "lobby.left": "{name} leaves game #{game}.",
-    "lobby.bot_added": "{name} takes a seat in game #{game}.",
-    "lobby.bot_removed": "{name} leaves game #{game}.",
-    "lobby.cancelled": "Game #{game} has been cancelled by <@{user}>.",
-    "lobby.started": "Game #{game} begins!",
-    "lobby.seat_colour": "{colour}: {name}",
-    "ai.name": "Computer {n} ({level})",
-    # ------------------------------------------------------------ buttons and menus
-    "btn.join": "Join",
-    "btn.leave": "Leave",
-    "btn.addbot": "Add computer",
-    "btn.start": "Start",
-    "btn.cancel": "Cancel game",
-    "btn.move": "Move",
-    "btn.grow": "Grow",
-    "btn.draw": "Draw cards",
-    "btn.attack": "Attack…",
-    "btn.city": "Build city…",
-    "btn.cards": "Play a card…",
-    "btn.end_turn": "End turn",
-    "btn.end_move": "End move",
-    "btn.end_grow": "End growth",
-    "btn.secret": "Choose my cards (private)",
-    "btn.no_cards": "Play no cards",
-    "btn.rotate": "Rotate ↻",
-    "btn.place": "Place the tile here",
-    "btn.occupy": "Move {n} in",
-    "btn.hand": "Show my hand",
-    "ph.tile": "Centre the tile on… ({first}–{last})",
-    "ph.token": "Place a starting token on… ({first}–{last})",
-    "ph.move_src": "Move a token from…",
-    "ph.move_dst": "…to ({first}–{last})",
-    "ph.grow": "Grow a token on…",
-    "ph.attack": "Attack…",
-    "ph.city": "Build a city on…",
-    "ph.card": "Play which card?",
-    "ph.card_target": "Play {card} on… ({first}–{last})",
-    "ph.cards.attack_cards": "Attack cards (face down)",
-    "ph.cards.defend_cards": "Defence cards (face up)",
-    "ph.cards.discard": "Discard exactly {n} {n:card|cards}",
-    "ph.cards.progress_cards": "Progress cards (secret until all have chosen)",
-    "menu.truncated": "(Only the first {n} choices fit here; use `/tempus play` to see all.)",
-    # ------------------------------------------------------------ prompts
-    "prompt.waiting_ai": "Waiting for {name} (computer)…",
-    "prompt.place_tile": "{who}: place tile {tile} ({left} left). Choose the centre hex, then "
-    "the rotation.",
-    "prompt.place_start_token": "{who}: place a starting token ({left} left). The 3 tokens must "
-    "form one group, at most 2 per hex.",
-    "prompt.turn": "{who}: your turn (era {era}, round {round}, "
-    "{markers} {markers:marker|markers} left). "
-    "Choose one action: Move, Grow, Draw cards, Attack or Build city. Cards may be played "
-    "before or after it.",
-    "prompt.turn_done": "{who}: your action is done. Play a card or end your turn.",
-    "prompt.move": "{who}: move up to {n} more {n:token|tokens}, one at a time, or end the move.",
-    "prompt.grow": "{who}: place up to {n} more {n:token|tokens} on your grassland, "
-    "or end the growth.",
-    "prompt.name_city_terrain": "{who}: your city on {hex} is attacked. Name the terrain it "
-    "counts as (cards with that background add 1 each).",
-    "prompt.attack_cards": "{who}: choose attack cards in secret (or none).",
-    "prompt.defend_cards": "{who}: {attacker} played {n} {n:card|cards} face down. Answer with "
-    "defence cards (or none).",
-    "prompt.occupy": "{who}: you won! Move how many tokens from {src} into {dst}?",
-    "prompt.discard": "{who}: over the hand limit: discard {n} {n:card|cards} (privately).",
-    "prompt.progress_cards": "Progress phase: {who} choose cards in secret. New era: {era} "
-    "(terrain {terrain}).",
-    "prompt.over": "The game is over.",
-    # ------------------------------------------------------------ acks
-    "ack.done": "Done: {what}.",
-    "ack.chosen": "Chosen: {what}. Waiting for the others.",
-    "ack.opened": "Your choices are below (only you can see them).",
-    # ------------------------------------------------------------ hand, DMs
-    "hand.title": "Your hand in game #{game} ({n}/{limit} cards):",
-    "hand.empty": "Your hand in game #{game} is empty.",
-    "hand.card": "• **{name}** ({terrain}): {text}",
-    "hand.drawn": "New: {what}",
-    "hand.spectator": "You are not playing in game #{game}, so you have no hand.",
-    "dm.failed": "<@{user}>, I could not send you a direct message. Use `/tempus hand` to see "
-    "your cards, or allow direct messages from server members (Server menu → Privacy Settings).",
-    "secret.intro": "Game #{game}: {prompt}",
-    "secret.points": "Your progress points before cards: {base} "
-    "({tokens} {tokens:token|tokens} on {terrain}, {cities} {cities:city|cities}). "
-    "Each card with a {terrain} background adds 1, each Education 1.",
-    "secret.combat": "Strength so far: attacker {att} ({src}), defender {dfn} ({dst}, {terrain})."
-    " Each card of that background adds 1; Weapons +1; Fortification +2 when defending.",
-    # ------------------------------------------------------------ status and board
-    "status.head": "**Tempus** game #{game}, era {era_number}: {phase}.",
-    "status.phase.tiles": "placing map tiles",
-    "status.phase.tokens": "placing starting tokens",
-    "status.phase.actions": "action round {round}",
-    "status.phase.progress": "progress phase",
-    "status.phase.over": "game over",
-    "status.player": "{mark}{colour} ({name}): {era}, {markers} {markers:marker|markers}, "
-    "{hand} {hand:card|cards}, "
-    "{supply} {supply:token|tokens} in supply, {vp} VP",
-    "status.deck": "Draw pile {deck}, discard pile {discard}.",
-    "status.waiting": "Waiting for: {waiting}.",
-    "status.start_mark": "★ ",
-    "board.caption": "Game #{game}, version {version}.",
-    "post.more": "(… {n} more lines)",
-    # ------------------------------------------------------------ end of game
-    "end.title": "**Final scores, game #{game}**",
-    "end.row": "{rank}. {colour} ({name}): {vp} VP, {hand} {hand:card|cards} in hand, "
-    "{cities} {cities:city|cities}",
-    "end.winner": "Winner: {names}!",
-    "end.winners": "Shared win: {names}!",
-    "end.tiebreak": "Ties are broken by cards in hand, then by cities on the board.",
-    "end.record": "The game record is attached (replay it with `python -m engine replay`).",
-    # ------------------------------------------------------------ action labels
-    "act.place_tile": "Place the tile on {centre}, rotation {rotation}",
-    "act.place_start_token": "Starting token on {hex}",
-    "act.begin_move": "Move (take the Move action)",
-    "act.move_token": "Move a token {src} → {dst}",
-    "act.end_move": "End the move",
-    "act.begin_grow": "Grow (take the Growth action)",
-    "act.grow_token": "Grow a token on {hex}",
-    "act.play_health_care": "Play {card}: one more token grows",
-    "act.end_grow": "End the growth",
-    "act.attack": "Attack {dst} from {src}",
-    "act.attack_leader": "Attack {dst} from {src} with {card} (no action used)",
-    "act.draw_cards": "Draw cards (the Idea action)",
-    "act.build_city": "Build a city of value {value} on {hex}",
-    "act.name_city_terrain": "The city counts as {terrain}",
-    "act.commit_attack_cards": "Attack with {cards}",
-    "act.defend_cards": "Defend with {cards}",
-    "act.occupy": "Move {count} {count:token|tokens} in",
-    "act.play_religion": "Play {card}: convert the token on {target} onto {own}",
-    "act.play_sanitation": "Play {card}: stack limit +1 on {hex}",
-    "act.play_transport": "Play {card}: one more token moves",
-    "act.play_government.double": "Play {card}: take another action at once",
-    "act.play_government.pass": "Play {card}: pass now, act last this era",
-    "act.end_turn": "End your turn",
-    "act.discard": "Discard {cards}",
-    "act.progress_cards": "Progress with {cards}",
-    "act.no_cards": "no cards",
-    # ------------------------------------------------------------ rules
-    "rules.topics": "Topics: {topics}. Example: `/tempus rules move`.",
-    "rules.overview": "Tempus: lead a people through ten eras. Each era every player takes "
-    "action markers (3 to 6 by era) and, in turn, uses one per action: Move, Grow, Draw cards, "
-    "Attack or Build city. Then comes the progress phase: whoever scores most progress points "
-    "moves to the next era, and better eras give better abilities. After the era in which "
-    "someone reaches Flight, the game ends: 1 VP per hex with your tokens (not mountains), "
-    "city values, 3 VP for Flight.",
-    "rules.turn": "On your turn use one action marker for one action. Cards are not actions: "
-    "play them before or after. Passing is only possible with Government.",
-    "rules.move": "Move: up to your era's number of tokens, each up to its distance over land. "
-    "Never through other players' tokens or cities; never end on a city. Lake shores connect "
-    "across the lake; from Seafaring, coasts connect across the sea (that uses the whole move).",
-    "rules.grow": "Grow: put new tokens from your supply on grassland hexes you already occupy, "
-    "at most one per hex per action, within the stack limit.",
-    "rules.attack": "Attack: from your hex to an adjacent hex with another player's tokens or "
-    "city. Players on 3 or fewer hexes are protected. Attacker picks cards face down, defender "
-    "answers face up. Strength = tokens (or city value) + 1 per card whose background matches "
-    "the terrain + Weapons 1 + Fortification 2 (defender). Ties go to the defender. The loser "
-    "of the attack loses one token; a losing defender loses everything on the hex.",
-    "rules.city": "Build city: take all your tokens off a hex (not mountains, not next to a "
-    "city) and put a city of value at most that many tokens. Cities score their value in VP and "
-    "1 progress point each era.",
-    "rules.draw": "Draw cards: take your era's number of cards. Over the hand limit, discard "
-    "down at once.",
-    "rules.cards": "Cards: each has a type (its effect) and a background terrain (for combat "
-    "and progress). Education, Fortification, Health care, Leader, Transport, Sanitation, "
-    "Weapons, Religion, Government. `/tempus hand` shows yours with their effects.",
-    "rules.progress": "Progress: everyone behind the leader catches up, then everyone secretly "
-    "picks cards. Points: 1 per token on the new era's terrain, 1 per card with that "
-    "background, 1 per Education, 1 per city. The most points (ties too) advance.",
-    "rules.end": "End: after the era in which someone reaches Flight. VP: 1 per hex with your "
-    "tokens (not mountains), city values, 3 for Flight. Ties: most cards in hand, then most "
-    "cities.",
-    "rules.setup": "Setup: players place map tiles in turn (or the map is random), then each "
-    "places 3 starting tokens in one connected group, at most 2 per hex.",
-    "rules.commands": "Playing: use the buttons under the newest board, or slash commands: "
-    "`/tempus play` (every legal choice, with suggestions), `/tempus move`, `/tempus grow`, "
-    "`/tempus attack`, `/tempus city`, `/tempus draw`, `/tempus card`, `/tempus end`. "
-    "`/tempus hand` shows your cards privately.",
-    # ------------------------------------------------------------ command descriptions
-    "cmd.group": "Play the board game Tempus",
-    "cmd.new": "Create a Tempus game in this channel",
-    "cmd.new.seats": "Most players (3-5)",
-    "cmd.new.map": "Random map, or players place the tiles",
-    "cmd.join": "Take a seat in this channel's game",
-    "cmd.leave": "Give up your seat before the game starts",
-    "cmd.addbot": "Add a computer player",
-    "cmd.addbot.level": "How strong the computer plays",
-    "cmd.removebot": "Remove a computer player",
-    "cmd.autopilot": "Let a computer play your seat (or an absent player's), or take it back",
-    "cmd.autopilot.on": "True: a computer plays the seat; False: the person plays again",
-    "cmd.autopilot.player": "Whose seat (default: yours; the host may choose an absent player)",
-    "cmd.start": "Start the game (host)",
-    "cmd.cancel": "Cancel the game (host or channel managers)",
-    "cmd.board": "Show the current board",
-    "cmd.status": "Show whose turn it is and everyone's position",
-    "cmd.hand": "Show your cards (only to you)",
-    "cmd.rules": "Explain a rule briefly",
-    "cmd.rules.topic": "What to explain",
-    "cmd.play": "Make any legal choice (type to filter the suggestions)",
-    "cmd.play.choice": "What to do",
-    "cmd.move": "Move a token (starts the Move action if needed)",
-    "cmd.move.from": "Hex to move from",
-    "cmd.move.to": "Hex to move to",
-    "cmd.grow": "Grow a token on your grassland (starts the Growth action if needed)",
-    "cmd.hex": "Hex",
-    "cmd.attack": "Attack an adjacent hex",
-    "cmd.attack.from": "Your hex",
-    "cmd.attack.to": "The hex to attack",
-    "cmd.city": "Build a city",
-    "cmd.city.value": "City value",
-    "cmd.draw": "Draw cards (the Idea action)",
-    "cmd.card": "Play a card from your hand",
-    "cmd.card.choice": "Card and target",
-    "cmd.end": "End your turn, move or growth",
-    "cmd.tile": "Place the current map tile",
-    "cmd.tile.rotation": "Rotation 0-5 (clockwise steps of 60°)",
-    "cmd.token": "Place a starting token",
-}
-
-
-class _Formatter(string.Formatter):
-    """``{n:card|cards}`` picks the singular or the plural word by the number ``n``."""
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if "|" in format_spec:
-            one, many = format_spec.split("|", 1)
-            return one if value == 1 else many
-        return super().format_field(value, format_spec)
-
-
-_FORMATTER = _Formatter()
+from . import i18n
 
 
 def t(key: str, /, **kwargs: Any) -> str:
-    """The catalogue text for ``key`` with ``kwargs`` filled in."""
-    template = MESSAGES[key]
-    return _FORMATTER.format(template, **kwargs) if kwargs else template
+    """The catalogue text for ``key`` in the current language with ``kwargs`` filled in."""
+    return i18n.render(key, None, **kwargs)
 
 
+def t_in(lang: str | None, key: str, /, **kwargs: Any) -> str:
+    """Like :func:`t`, in ``lang`` (a catalogue language or a Discord locale)."""
+    return i18n.render(key, i18n.normalize(lang) if lang else None, **kwargs)
+
+
+def join_names(names: list[str]) -> str:
+    """``A, B and C`` in the current language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t("list.and", first=", ".join(names[:-1]), last=names[-1])
+
+
+#: topics of ``/tempus rules`` (``rules.<topic>`` is the text, ``rules.topic.<topic>`` its name)
 RULE_TOPICS = ("overview", "setup", "turn", "move", "grow", "attack", "city", "draw", "cards",
-               "progress", "end", "commands")
+               "progress", "end", "commands", "glossary")
+
+
+def rule_text(topic: str) -> str:
+    """A rules topic plus the list of topics, in the current language."""
+    topic = topic if topic in RULE_TOPICS else "overview"
+    names = ", ".join(t(f"rules.topic.{x}") for x in RULE_TOPICS)
+    return "\n\n".join([t(f"rules.{topic}"), t("rules.topics", topics=names)])
