@@ -1,4 +1,5 @@
-"""Readable names for cards, terrains, hexes and actions (built on the message catalogue)."""
+"""Readable names for cards, terrains, eras, colours, hexes and actions, in the current
+language (built on the message catalogue; the English names in ``data/`` match it)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,29 @@ from .messages import t
 
 
 def terrain_name(letter: str | None) -> str:
-    return CONTENT.terrain_names.get(letter or "", "sea")
+    return t(f"terrain.{letter}") if letter in CONTENT.terrain_names else t("terrain.sea")
+
+
+def era_name(index: int) -> str:
+    """The era track row ``index`` (0 = the Starting box, 10 = Flight)."""
+    return t(f"era.{index}")
+
+
+def colour_name(seat: int) -> str:
+    """A seat's colour, which is also how messages name the player."""
+    return t(f"colour.{seat}")
+
+
+def card_type_name(card: int) -> str:
+    return t(f"card.{CONTENT.cards[card].type}.name")
 
 
 def card_name(card: int) -> str:
-    c = CONTENT.cards[card]
-    return f"{CONTENT.card_types[c.type].name} ({terrain_name(c.terrain)})"
+    return f"{card_type_name(card)} ({terrain_name(CONTENT.cards[card].terrain)})"
 
 
 def card_text(card: int) -> str:
-    return CONTENT.card_types[CONTENT.cards[card].type].text
+    return t(f"card.{CONTENT.cards[card].type}.text")
 
 
 def card_list(cards: tuple[int, ...] | list[int]) -> str:

@@ -75,7 +75,10 @@ def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -
         f"{colour(defender)}'s {state.count[dst]} token(s)")
     events.append(Event("attack", f"{colour(seat)} attacks {target} on {label(dst)} from "
                         f"{label(src)} with {state.count[src]} token(s), {how}.", seat,
-                        data={"src": label(src), "dst": label(dst), "defender": defender}))
+                        data={"src": label(src), "dst": label(dst), "defender": defender,
+                              "tokens": state.count[src], "city": city,
+                              "value": state.city_value[dst], "defender_tokens": state.count[dst],
+                              "leader": action.leader is not None}))
 
 
 def _use_marker(state: State, seat: int) -> None:
@@ -154,7 +157,7 @@ def _resolve(state: State, defence: list[int], events: list[Event]) -> None:
         f"reveals {card_list(c.attack_cards)}. Strength {att} against {dfn}.",
         c.attacker,
         data={"attack_cards": c.attack_cards, "defend_cards": defence,
-              "attack": att, "defence": dfn},
+              "attack": att, "defence": dfn, "defender": c.defender},
     ))
     state.discard.extend(c.attack_cards)  # R-COMBAT-10
     state.discard.extend(defence)
@@ -166,21 +169,25 @@ def _resolve(state: State, defence: list[int], events: list[Event]) -> None:
             state.city_owner[c.dst] = -1
             state.city_value[c.dst] = 0
             lost = f"city of value {value}"
+            lost_data = {"city": True, "value": value}
         else:
             n = state.count[c.dst]
             remove_tokens(state, c.dst, n)
             state.players[c.defender].supply += n
             lost = f"{n} token(s)"
+            lost_data = {"city": False, "tokens": n}
         events.append(Event("combat_won", f"{colour(c.attacker)} wins; {colour(c.defender)} "
                             f"loses the {lost} on {label(c.dst)}.", c.attacker,
-                            data={"winner": c.attacker}))
+                            data={"winner": c.attacker, "loser": c.defender,
+                                  "dst": label(c.dst), **lost_data}))
         c.step = C_OCCUPY
     else:
         remove_tokens(state, c.src, 1)  # R-COMBAT-9
         state.players[c.attacker].supply += 1
         events.append(Event("combat_lost", f"{colour(c.defender)} holds {label(c.dst)}; "
                             f"{colour(c.attacker)} loses one token on {label(c.src)}.",
-                            c.defender, data={"winner": c.defender}))
+                            c.defender, data={"winner": c.defender, "loser": c.attacker,
+                                              "src": label(c.src), "dst": label(c.dst)}))
         _finish(state)
 
 
@@ -200,7 +207,8 @@ def occupy(state: State, seat: int, action: Occupy, events: list[Event]) -> None
         remove_tokens(state, c.src, action.count)
         add_tokens(state, seat, c.dst, action.count)
         events.append(Event("occupy", f"{colour(seat)} moves {action.count} token(s) into "
-                            f"{label(c.dst)}.", seat, data={"count": action.count}))
+                            f"{label(c.dst)}.", seat, data={"count": action.count,
+                                                          "dst": label(c.dst)}))
     _finish(state)
 
 

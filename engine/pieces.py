@@ -84,7 +84,7 @@ def draw_cards(state: State, seat: int, n: int, events: list[Event]) -> list[int
             state.discard = []
             rng_for(state).shuffle(state.deck)
             events.append(Event("reshuffle", "The discard pile is shuffled into a new draw "
-                                f"pile of {len(state.deck)} cards."))
+                                f"pile of {len(state.deck)} cards.", data={"n": len(state.deck)}))
         drawn.append(state.deck.pop())
     state.players[seat].hand.extend(drawn)
     events.append(Event("draw", f"{colour(seat)} draws {len(drawn)} card(s).", seat,

@@ -25,11 +25,12 @@ def begin_progress(state: State, events: list[Event]) -> None:
         if p.era < top:
             p.era = top
             events.append(Event("catch_up", f"{colour(seat)} catches up to "
-                                f"{CONTENT.eras[top].name}.", seat))
+                                f"{CONTENT.eras[top].name}.", seat, data={"era_index": top}))
     new = CONTENT.eras[top + 1]
     events.append(Event("progress", f"Progress phase: who reaches {new.name}? Terrain "
                         f"{CONTENT.terrain_names[new.terrain or 'G']}. Everyone chooses cards "
-                        "in secret.", data={"era": new.name, "terrain": new.terrain}))
+                        "in secret.", data={"era": new.name, "terrain": new.terrain,
+                                            "era_index": top + 1}))
     state.progress_choices = {}
     state.discards = {}
     for seat, p in enumerate(state.players):
@@ -90,7 +91,8 @@ def _maybe_resolve(state: State, events: list[Event]) -> None:
             if owe_discard(state, s):
                 events.append(Event("discard_owed", f"{colour(s)} must discard "
                                     f"{state.discards[s]} card(s) (hand limit "
-                                    f"{state.era(s).limit}).", s))
+                                    f"{state.era(s).limit}).", s,
+                                    data={"n": state.discards[s], "limit": state.era(s).limit}))
     if not state.discards:
         end_era(state, events)
 

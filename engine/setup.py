@@ -81,7 +81,8 @@ def new_game(
     state.deck = list(deck)
     events = [
         Event("start", f"A game for {num_players} players begins; {colour(start_player)} "
-              "is the start player.", start_player)
+              "is the start player.", start_player,
+              data={"players": num_players})
     ]
     if random_map:
         generate_map(state, events)
@@ -128,7 +129,8 @@ def place_tile(state: State, seat: int, action: PlaceTile, events: list[Event]) 
     _lay_tile(state, state.tile_stack.pop(0), action.centre, action.rotation)
     events.append(Event("tile", f"{colour(seat)} places tile {state.placements[-1][0]} at "
                         f"{label(action.centre)} (rotation {action.rotation}).", seat,
-                        data={"centre": label(action.centre), "rotation": action.rotation}))
+                        data={"centre": label(action.centre), "rotation": action.rotation,
+                              "tile": state.placements[-1][0]}))
     state.turn = (state.turn + 1) % state.num_players
     _skip_unplaceable(state, events)
 
@@ -147,14 +149,16 @@ def _skip_unplaceable(state: State, events: list[Event]) -> None:
     while state.tile_stack and not legal_tile_centres(state.terrain):
         gone = state.tile_stack.pop(0)
         state.removed_tiles.append(gone)
-        events.append(Event("tile_removed", f"Tile {gone} fits nowhere and is removed."))
+        events.append(Event("tile_removed", f"Tile {gone} fits nowhere and is removed.",
+                            data={"tile": gone}))
     if not state.tile_stack:
         state.phase = TOKENS
         state.turn = state.start_player
         state.start_hexes = []
         events.append(Event("tokens", "The map is complete. Each player now places 3 "
                             "starting tokens, starting with "
-                            f"{colour(state.start_player)}."))
+                            f"{colour(state.start_player)}.", state.start_player,
+                            data={"tokens": CONTENT.starting_tokens}))
 
 
 def generate_map(state: State, events: list[Event]) -> None:
@@ -166,7 +170,8 @@ def generate_map(state: State, events: list[Event]) -> None:
             _skip_unplaceable(state, events)
             return
         _lay_tile(state, state.tile_stack.pop(0), rng.choice(centres), rng.randrange(6))
-    events.append(Event("map", f"A random map of {len(state.placements)} tiles is laid."))
+    events.append(Event("map", f"A random map of {len(state.placements)} tiles is laid.",
+                        data={"tiles": len(state.placements)}))
     _skip_unplaceable(state, events)
 
 
@@ -249,7 +254,7 @@ def begin_era(state: State, events: list[Event]) -> None:
         p.markers = CONTENT.eras[p.era].actions
     state.action_round = 1
     start_turn(state, state.start_player)
-    events.append(Event("era", f"Era {state.era_number} begins; {colour(state.start_player)} "
+    events.append(Event("era", f"Round {state.era_number} begins; {colour(state.start_player)} "
                         "starts.", state.start_player, data={"era_number": state.era_number}))
 
 

@@ -45,7 +45,7 @@ def begin_move(state: State, seat: int, events: list[Event]) -> None:
     state.steps_left = state.era(seat).move
     state.touched = {}
     events.append(Event("move", f"{colour(seat)} takes the Move action (up to "
-                        f"{state.steps_left} token(s)).", seat))
+                        f"{state.steps_left} token(s)).", seat, data={"n": state.steps_left}))
     _maybe_end_move(state, seat, events)
 
 
@@ -89,7 +89,7 @@ def play_transport(state: State, seat: int, action: PlayTransport, events: list[
     play_card(state, seat, action.card)
     state.steps_left += 1
     events.append(Event("card", f"{colour(seat)} plays Transport: one more token may move.",
-                        seat, data={"card": action.card}))
+                        seat, data={"card": action.card, "type": "TRA"}))
 
 
 def end_move(state: State, seat: int, events: list[Event]) -> None:
@@ -124,8 +124,9 @@ def begin_grow(state: State, seat: int, events: list[Event]) -> None:
     state.stage = GROW
     state.steps_left = state.era(seat).growth
     state.touched = {}
-    events.append(Event("grow", f"{colour(seat)} takes the Growth action (up to "
-                        f"{state.steps_left} new token(s)).", seat))
+    events.append(Event("grow", f"{colour(seat)} takes the Grow action (up to "
+                        f"{state.steps_left} new token(s)).", seat,
+                        data={"n": state.steps_left}))
     _maybe_end_grow(state, seat, events)
 
 
@@ -158,7 +159,7 @@ def play_health_care(state: State, seat: int, action: PlayHealthCare,
     play_card(state, seat, action.card)
     state.steps_left += 1
     events.append(Event("card", f"{colour(seat)} plays Health care: one more token may grow.",
-                        seat, data={"card": action.card}))
+                        seat, data={"card": action.card, "type": "HEA"}))
 
 
 def end_grow(state: State, seat: int, events: list[Event]) -> None:
@@ -183,7 +184,8 @@ def draw_action(state: State, seat: int, events: list[Event]) -> None:
         state.stage = DISCARD
         events.append(Event("discard_owed", f"{colour(seat)} must discard "
                             f"{state.discards[seat]} card(s) (hand limit "
-                            f"{state.era(seat).limit}).", seat))
+                            f"{state.era(seat).limit}).", seat,
+                            data={"n": state.discards[seat], "limit": state.era(seat).limit}))
         return
     after_step(state, seat, events)
 
@@ -225,7 +227,7 @@ def build_city(state: State, seat: int, action: BuildCity, events: list[Event]) 
     state.city_value[h] = value
     events.append(Event("city", f"{colour(seat)} builds a city of value {value} on {label(h)} "
                         f"({n} token(s) back to supply).", seat,
-                        data={"hex": label(h), "value": value}))
+                        data={"hex": label(h), "value": value, "tokens": n}))
     after_step(state, seat, events)
 
 
@@ -264,7 +266,8 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
     state.players[seat].supply -= 1
     events.append(Event("card", f"{colour(seat)} plays Religion: a {colour(victim)} token on "
                         f"{label(t)} is converted onto {label(own)}.", seat,
-                        data={"card": action.card, "target": label(t), "own": label(own)}))
+                        data={"card": action.card, "type": "REL", "target": label(t),
+                              "own": label(own), "victim": victim}))
 
 
 def sanitation_hexes(state: State, seat: int) -> list[int]:
@@ -288,7 +291,7 @@ def play_sanitation(state: State, seat: int, action: PlaySanitation,
     play_card(state, seat, action.card)
     state.bonus[h] += 1
     events.append(Event("card", f"{colour(seat)} plays Sanitation: the stack limit on "
-                        f"{label(h)} rises by 1.", seat, data={"card": action.card,
+                        f"{label(h)} rises by 1.", seat, data={"card": action.card, "type": "SAN",
                                                              "hex": label(h)}))
     if state.stage == GROW:
         _maybe_end_grow(state, seat, events)
@@ -303,14 +306,16 @@ def play_government(state: State, seat: int, action: PlayGovernment,
         play_card(state, seat, action.card)
         state.turn_actions += 1
         events.append(Event("card", f"{colour(seat)} plays Government: another action "
-                            "follows at once.", seat, data={"card": action.card}))
+                            "follows at once.", seat,
+                            data={"card": action.card, "type": "GOV", "mode": "double"}))
     elif action.mode == "pass":
         if state.acted or state.turn_actions != 1:
             raise IllegalAction("Government can pass only before you take an action this turn")
         play_card(state, seat, action.card)
         state.turn_actions = 0
         events.append(Event("card", f"{colour(seat)} plays Government and passes, keeping "
-                            "the marker for later this era.", seat, data={"card": action.card}))
+                            "the marker for later this round.", seat,
+                            data={"card": action.card, "type": "GOV", "mode": "pass"}))
         end_turn(state, seat, events)
     else:
         raise IllegalAction("Government mode must be 'double' or 'pass'")
@@ -354,5 +359,6 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     if rel <= (seat - state.start_player) % n:
         state.action_round += 1
     start_turn(state, nxt)
-    events.append(Event("turn", f"{colour(nxt)} to act (action round "
-                            f"{state.action_round}).", nxt))
+    events.append(Event("turn", f"{colour(nxt)} to act (turn "
+                            f"{state.action_round}).", nxt,
+                            data={"action_round": state.action_round}))
