@@ -7,24 +7,33 @@ from typing import Any
 
 from engine.content import CONTENT
 
-from .labels import card_name, card_text, terrain_name
-from .messages import t
+from .event_text import waiting_text
+from .labels import card_text, card_type_name, colour_name, era_name, terrain_name
+from .messages import join_names, t
 from .storage import SeatRow
+
+#: rounds in a game: the leading cube moves one era per round, Starting box to Flight
+ROUNDS = CONTENT.flight
+
+
+def cities_built(v: dict[str, Any], seat: int) -> int:
+    return sum(1 for o in v["city_owner"] if o == seat)
 
 
 def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> str:
     phase = v["phase"]
-    phase_text = t(f"status.phase.{phase}", round=v.get("action_round", 0))
-    lines = [t("status.head", game=game_id, era_number=v["era_number"], phase=phase_text)]
+    phase_text = t(f"status.phase.{phase}", turn=v.get("action_round", 0))
+    lines = [t("status.head", game=game_id, round=v["era_number"], rounds=ROUNDS,
+               phase=phase_text)]
     for i, p in enumerate(v["players"]):
         lines.append(t(
             "status.player",
             mark=t("status.start_mark") if i == v["start_player"] else "",
-            colour=p["colour"], name=seats[i].name if i < len(seats) else "?",
-            era=CONTENT.eras[p["era"]].name, markers=p["markers"], hand=p["hand_size"],
-            supply=p["supply"], vp=p["victory_points"]))
+            colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
+            era=era_name(p["era"]), markers=p["markers"], hand=p["hand_size"],
+            supply=p["supply"], cities=cities_built(v, i), vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=len(v["discard"])))
-    waiting = ", ".join(d["prompt"] for d in v["decisions"])
+    waiting = waiting_text(v)
     if waiting:
         lines.append(t("status.waiting", waiting=waiting))
     return "\n".join(lines)
@@ -38,7 +47,7 @@ def hand_text(game_id: int, v: dict[str, Any]) -> str:
     era = CONTENT.eras[min(v["players"][seat]["era"], CONTENT.flight - 1)]
     lines = [t("hand.title", game=game_id, n=len(hand), limit=era.limit)]
     for c in hand:
-        lines.append(t("hand.card", name=card_name(c).split(" (")[0],
+        lines.append(t("hand.card", name=card_type_name(c),
                        terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)))
     return "\n".join(lines)
 
@@ -46,7 +55,7 @@ def hand_text(game_id: int, v: dict[str, Any]) -> str:
 def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> list[str]:
     """The ranking with the tie-breaks of R-END-3: points, cards in hand, cities."""
     players = v["players"]
-    cities = [sum(1 for o in v["city_owner"] if o == i) for i in range(len(players))]
+    cities = [cities_built(v, i) for i in range(len(players))]
     keys = {i: (p["victory_points"], p["hand_size"], cities[i]) for i, p in enumerate(players)}
     order = sorted(keys, key=lambda i: keys[i], reverse=True)
     lines = [t("end.title", game=game_id)]
@@ -54,11 +63,11 @@ def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> li
     for pos, i in enumerate(order):
         if pos == 0 or keys[i] != keys[order[pos - 1]]:
             rank = pos + 1
-        lines.append(t("end.row", rank=rank, colour=players[i]["colour"], name=seats[i].name,
+        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=seats[i].name,
                        vp=players[i]["victory_points"], hand=players[i]["hand_size"],
                        cities=cities[i]))
     winners = v.get("winners") or [order[0]]
-    names = " and ".join(f"{players[w]['colour']} ({seats[w].name})" for w in winners)
+    names = join_names([f"{colour_name(w)} ({seats[w].name})" for w in winners])
     lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=names))
     lines.append(t("end.tiebreak"))
     return lines

@@ -4,6 +4,7 @@
   then ``update``.
 * ``update``: merge the template into every language (Babel's ``Catalog.update``): new keys
   appear untranslated, changed English texts make their translations fuzzy.
+* ``set LANG KEY "text"``: write one translation (and clear its fuzzy flag).
 * ``init LANG``: start a new language from the template (Babel's ``init``).
 * ``absorb FILE``: take the keys of an old-style ``MESSAGES = {...}`` dictionary in a
   Python file (e.g. a branch written before the catalogues) that the template lacks.
@@ -33,6 +34,10 @@ def _read(path: Path, locale: str | None = None) -> Catalog:
 
 
 def _write(path: Path, catalog: Catalog) -> None:
+    for m in catalog:
+        if not m.fuzzy:  # a reviewed entry needs no record of its previous English
+            m.previous_id = []
+            m.user_comments = [c for c in m.user_comments if not c.startswith("| ")]
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
         write_po(fh, catalog, width=WIDTH, ignore_obsolete=True, include_previous=True)
@@ -48,17 +53,38 @@ def add(key: str, text: str, note: str = "") -> None:
         raise SystemExit(f"{key} is already in {i18n.TEMPLATE.name}")
     pot.add(text, "", context=key, auto_comments=[note] if note else [])
     _write(i18n.TEMPLATE, pot)
-    update()
+    update(fresh={key})
 
 
-def update() -> None:
+def update(fresh: set[str] | frozenset[str] = frozenset()) -> None:
+    """Merge the template into every language. Changed English texts get Babel's fuzzy
+    guess (the old translation, flagged); keys in ``fresh`` start empty instead."""
     pot = _read(i18n.TEMPLATE)
     for lang in i18n.languages()[1:]:
         path = i18n.po_path(lang)
         po = _read(path, lang)
         po.update(pot, no_fuzzy_matching=False, update_header_comment=False,
                   update_creation_date=False)
+        for m in po:
+            if m.context in fresh:
+                m.string = ""
+                m.flags.discard("fuzzy")
+                m.previous_id = []
         _write(path, po)
+    i18n.catalogue.cache_clear()
+
+
+def set_translation(lang: str, key: str, text: str) -> None:
+    path = i18n.po_path(lang)
+    po = _read(path, lang)
+    found = [m for m in po if m.context == key and m.id]
+    if not found:
+        raise SystemExit(f"{key} is not in {path}; run update first")
+    for m in found:
+        m.string = text
+        m.flags.discard("fuzzy")
+        m.previous_id = []
+    _write(path, po)
     i18n.catalogue.cache_clear()
 
 
@@ -135,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     p_add.add_argument("text")
     p_add.add_argument("--note", default="")
     sub.add_parser("update", help="merge the template into every language")
+    p_set = sub.add_parser("set", help="write one translation")
+    p_set.add_argument("lang")
+    p_set.add_argument("key")
+    p_set.add_argument("text")
     p_init = sub.add_parser("init", help="start a new language")
     p_init.add_argument("lang")
     p_abs = sub.add_parser("absorb", help="take missing keys from a MESSAGES dict")
@@ -145,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         add(args.key, args.text, args.note)
     elif args.cmd == "update":
         update()
+    elif args.cmd == "set":
+        set_translation(args.lang, args.key, args.text)
     elif args.cmd == "init":
         init(args.lang)
     elif args.cmd == "absorb":

@@ -23,7 +23,16 @@ from engine.state import State
 from engine.views import view
 
 from .codec import encode_action
-from .labels import action_label, card_name, card_text, terrain_name
+from .event_text import decision_text
+from .labels import (
+    action_label,
+    card_name,
+    card_text,
+    card_type_name,
+    colour_name,
+    era_name,
+    terrain_name,
+)
 from .messages import t
 from .storage import SeatRow
 from .ui import (
@@ -51,7 +60,7 @@ def who(seats: Sequence[SeatRow], seat: int) -> str:
     """``<@id> (Red)`` for people (the publisher decides who is pinged), name for computers."""
     s = seats[seat]
     name = s.name if s.user_id is None else f"<@{s.user_id}>"
-    return f"{name} ({CONTENT.colours[seat]})"
+    return f"{name} ({colour_name(seat)})"
 
 
 def hex_order(h: int) -> tuple[int, int]:
@@ -61,9 +70,10 @@ def hex_order(h: int) -> tuple[int, int]:
 def hex_description(state: State, h: int) -> str:
     parts = [terrain_name(state.terrain[h])]
     if state.owner[h] >= 0:
-        parts.append(f"{CONTENT.colours[state.owner[h]]} ×{state.count[h]}")
+        parts.append(t("hex.tokens", colour=colour_name(state.owner[h]), n=state.count[h]))
     if state.city_owner[h] >= 0:
-        parts.append(f"{CONTENT.colours[state.city_owner[h]]} city {state.city_value[h]}")
+        parts.append(t("hex.city", colour=colour_name(state.city_owner[h]),
+                       value=state.city_value[h]))
     return ", ".join(parts)
 
 
@@ -101,16 +111,16 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
     d = ds[0]
     if seats[d.seat].is_ai:
         return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
-                                                f"({CONTENT.colours[d.seat]})"))
+                                                f"({colour_name(d.seat)})"))
     return _PUBLIC[d.kind](state, seats, d)
 
 
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
     names = ", ".join(who(seats, d.seat) for d in ds)
     if ds[0].kind == G.PROGRESS_CARDS:
-        era = CONTENT.eras[new_era_index(state)]
-        text = t("prompt.progress_cards", who=names, era=era.name,
-                 terrain=terrain_name(era.terrain))
+        index = new_era_index(state)
+        text = t("prompt.progress_cards", who=names, era=era_name(index),
+                 terrain=terrain_name(CONTENT.eras[index].terrain))
     else:
         text = "\n".join(t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
                          for d in ds)
@@ -164,8 +174,8 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
         buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
     p = state.players[seat]
     if state.turn_actions > 0:
-        text = t("prompt.turn", who=who(seats, seat), era=CONTENT.eras[p.era].name,
-                 round=state.action_round, markers=p.markers)
+        text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
+                 round=state.era_number, turn=state.action_round, markers=p.markers)
     else:
         text = t("prompt.turn_done", who=who(seats, seat))
     return Panel(text, button_rows(buttons))
@@ -211,7 +221,7 @@ def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel
     elif d.kind == G.DEFEND_CARDS:
         assert c is not None and c.attack_cards is not None
         text = t("prompt.defend_cards", who=who(seats, d.seat),
-                 attacker=CONTENT.colours[c.attacker], n=len(c.attack_cards))
+                 attacker=colour_name(c.attacker), n=len(c.attack_cards))
     else:
         text = t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
     return Panel(text, [(Button(t("btn.secret"), MENU, "secret", "primary"),)])
@@ -291,7 +301,7 @@ def _hex(text: str) -> int:
 
 def _attack_desc(state: State, a: A.Action) -> str:
     assert isinstance(a, A.Attack)
-    return f"{state.count[a.src]} vs {hex_description(state, a.dst)}"
+    return t("attack.desc", n=state.count[a.src], target=hex_description(state, a.dst))
 
 
 def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,
@@ -319,7 +329,7 @@ def _card_of(a: A.Action) -> int:
 
 
 def hand_lines(hand: list[int]) -> list[str]:
-    return [t("hand.card", name=card_name(c).split(" (")[0],
+    return [t("hand.card", name=card_type_name(c),
               terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)) for c in hand]
 
 
@@ -345,7 +355,8 @@ def secret_panel(state: State, seat: int) -> Panel:
     if d is None or d.kind not in HAND_KINDS:
         raise MenuError("error.no_options")
     hand = state.players[seat].hand
-    lines = [d.prompt]
+    seat_view = view(state, seat)
+    lines = [decision_text(d, seat_view)]
     c = state.combat
     if d.kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
         att, dfn = combat_strengths(state, [], [])
@@ -368,7 +379,7 @@ def secret_panel(state: State, seat: int) -> Panel:
     else:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
         rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
-    return Panel("\n".join(lines), rows, image="hand", image_view=view(state, seat))
+    return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
 
 
 def hand_panel(state: State, seat: int, game_id: int = 0) -> Panel:

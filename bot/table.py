@@ -41,7 +41,7 @@ from render.positions import last_move_of
 
 from . import panels, players
 from .codec import decode_action
-from .labels import action_label
+from .labels import action_label, colour_name
 from .messages import t
 from .offload import Offloader
 from .storage import (
@@ -268,10 +268,13 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True) -> Outcome:
-        """A new lobby; the host takes the first seat unless ``host_plays`` is False."""
+                     host_plays: bool = True, options: dict[str, Any] | None = None) -> Outcome:
+        """A new lobby; the host takes the first seat unless ``host_plays`` is False.
+        ``options``: table options stored with the game, e.g. ``hints`` (bool, default on)
+        and ``locale`` (the language of its channel posts: the server's preferred one)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map}
+        options = {"hints": True, **(options or {}), "max_seats": seats,
+                   "random_map": random_map}
         if seed is not None:
             options["seed"] = seed
         try:
@@ -384,7 +387,7 @@ class TableService:
             table.game.options = options
             table.state = state
             table.since = next_since({}, state, None, version)
-            colours = [t("lobby.seat_colour", colour=CONTENT.colours[s.seat], name=s.name)
+            colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
                        for s in table.seats]
             outcome = self._play_outcome(table, None, events, actor=None, kind="start")
             outcome.lines = [t("lobby.started", game=table.id), *colours, *outcome.lines]
@@ -450,7 +453,7 @@ class TableService:
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
             key = "autopilot.on" if on else "autopilot.off"
-            outcome.lines = [t(key, user=target, colour=CONTENT.colours[seat], level=level)]
+            outcome.lines = [t(key, user=target, colour=colour_name(seat), level=level)]
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome
@@ -494,7 +497,7 @@ class TableService:
 
     def waiting(self, table: Table) -> str:
         assert table.state is not None
-        return ", ".join(f"{table.seats[d.seat].name} ({CONTENT.colours[d.seat]})"
+        return ", ".join(f"{table.seats[d.seat].name} ({colour_name(d.seat)})"
                          for d in decisions(table.state)) or "-"
 
     async def act(self, game_id: int, user_id: int, action: Action,
