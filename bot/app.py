@@ -2,6 +2,10 @@
 
 A thin layer: it acknowledges every interaction at once, hands the work to the table
 service and turns replies into messages. No game rules here.
+
+Language: every interaction (command, autocomplete, click) first sets the current locale
+to the user's Discord client language (:mod:`bot.i18n`), so private replies are written
+in it; the command tree carries Discord's own localisations (:mod:`bot.translator`).
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from . import images
+from . import i18n, images
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, make_view, set_handler
 from .config import Settings
@@ -22,9 +27,25 @@ from .offload import Offloader
 from .publisher import DiscordPublisher, fit
 from .storage import SqliteStorage
 from .table import TableError, TableService
+from .translator import CatalogueTranslator
 from .ui import MENU, Panel
 
 log = logging.getLogger(__name__)
+
+
+def use_interaction_locale(interaction: discord.Interaction[Any]) -> str:
+    """Write this interaction's replies in the user's client language (and remember it
+    for later DMs to them)."""
+    i18n.remember_user(interaction.user.id, interaction.locale)
+    return i18n.set_locale(interaction.locale)
+
+
+class TempusTree(app_commands.CommandTree):
+    """Sets the locale before every slash command and autocomplete (same task)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        use_interaction_locale(interaction)
+        return True
 
 
 class TempusBot(commands.Bot):
@@ -34,7 +55,7 @@ class TempusBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None)
+                         help_command=None, tree_cls=TempusTree)
         self.settings = settings
         self._seed_source = seed_source
         self.storage: SqliteStorage | None = None
@@ -55,6 +76,7 @@ class TempusBot(commands.Bot):
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
 
+        await self.tree.set_translator(CatalogueTranslator())
         await self.add_cog(TempusCog(self))
         await self.offloader.warm_up()
         if self.settings.sync_commands:
@@ -74,6 +96,7 @@ class TempusBot(commands.Bot):
     # ------------------------------------------------------------------ clicks
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
+        use_interaction_locale(interaction)
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         try:

@@ -3,6 +3,10 @@ service; results are announced in the channel by the publisher, refusals are pri
 
 Options that name hexes, cards or choices autocomplete **only legal** values for the
 player typing, computed from the engine's legal actions.
+
+Names and descriptions are catalogue keys (:func:`bot.translator.ls`): Discord shows them
+in each user's client language. Replies are written in the user's language (the command
+tree sets the locale for every interaction, see :mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -19,13 +23,16 @@ from discord.ext import commands
 from engine import actions as A
 from engine.hexgrid import label, parse_label
 
-from . import images, players
+from . import help as guide
+from . import hint as hinting
+from . import i18n, images, players
 from .codec import decode_action, encode_action
 from .describe import status_text
 from .labels import action_label
-from .messages import RULE_TOPICS, t
+from .messages import RULE_TOPICS, rule_text, t
 from .panels import CARD_PLAYS
 from .table import TableError
+from .translator import ls
 
 if TYPE_CHECKING:
     from .app import TempusBot
@@ -50,7 +57,11 @@ def _hex_or_none(text: str | None) -> int | None:
         return None
 
 
-class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd.group")):
+def _levels(current: str) -> list[Choice[str]]:
+    return _filter([(t(f"level.{lv}"), lv) for lv in players.levels()], current)
+
+
+class TempusCog(commands.GroupCog, group_name="tempus", group_description=ls("cmd.group")):
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
         super().__init__()
@@ -114,21 +125,30 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
         return [begin] if any(type(a) is type(begin) for a in legal) else []
 
     # ------------------------------------------------------------------ lobby
-    @app_commands.command(name="new", description=t("cmd.new"))
-    @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"))
+    @app_commands.command(name=ls("cmd.new.name"), description=ls("cmd.new"))
+    @app_commands.rename(seats=ls("cmd.new.seats.name"), map=ls("cmd.new.map.name"),
+                         hints=ls("cmd.new.hints.name"))
+    @app_commands.describe(seats=ls("cmd.new.seats"), map=ls("cmd.new.map"),
+                           hints=ls("cmd.new.hints"))
+    @app_commands.choices(map=[Choice(name=ls("cmd.new.map.random"), value="random"),
+                               Choice(name=ls("cmd.new.map.place"), value="place")])
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
-                  map: Literal["random", "place"] = "random") -> None:  # noqa: A002
+                  map: str = "random", hints: bool = True) -> None:  # noqa: A002
         async def work() -> str:
             if interaction.channel_id is None:
                 raise TableError("error.guild_only")
+            # channel posts of this game follow the server's language (DMs and private
+            # replies follow each user's)
+            locale = i18n.normalize(interaction.guild_locale or interaction.locale)
             o = await self.service.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
-                                          seats=seats, random_map=map == "random")
+                                          seats=seats, random_map=map != "place",
+                                          options={"hints": hints, "locale": locale})
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 
-    @app_commands.command(name="join", description=t("cmd.join"))
+    @app_commands.command(name=ls("cmd.join.name"), description=ls("cmd.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -136,7 +156,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return t("lobby.joined", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name="leave", description=t("cmd.leave"))
+    @app_commands.command(name=ls("cmd.leave.name"), description=ls("cmd.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -144,8 +164,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return t("lobby.left", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name="addbot", description=t("cmd.addbot"))
-    @app_commands.describe(level=t("cmd.addbot.level"))
+    @app_commands.command(name=ls("cmd.addbot.name"), description=ls("cmd.addbot"))
+    @app_commands.rename(level=ls("cmd.addbot.level.name"))
+    @app_commands.describe(level=ls("cmd.addbot.level"))
     async def addbot(self, interaction: discord.Interaction[Any],
                      level: str | None = None) -> None:
         async def work() -> str:
@@ -157,9 +178,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     @addbot.autocomplete("level")
     async def _level_ac(self, interaction: discord.Interaction[Any], current: str
                         ) -> list[Choice[str]]:
-        return _filter([(lv, lv) for lv in players.levels()], current)
+        return _levels(current)
 
-    @app_commands.command(name="removebot", description=t("cmd.removebot"))
+    @app_commands.command(name=ls("cmd.removebot.name"), description=ls("cmd.removebot"))
     async def removebot(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -167,9 +188,11 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return o.lines[0]
         await self._run(interaction, work)
 
-    @app_commands.command(name="autopilot", description=t("cmd.autopilot"))
-    @app_commands.describe(on=t("cmd.autopilot.on"), player=t("cmd.autopilot.player"),
-                           level=t("cmd.addbot.level"))
+    @app_commands.command(name=ls("cmd.autopilot.name"), description=ls("cmd.autopilot"))
+    @app_commands.rename(on=ls("cmd.autopilot.on.name"), player=ls("cmd.autopilot.player.name"),
+                         level=ls("cmd.autopilot.level.name"))
+    @app_commands.describe(on=ls("cmd.autopilot.on"), player=ls("cmd.autopilot.player"),
+                           level=ls("cmd.autopilot.level"))
     async def autopilot(self, interaction: discord.Interaction[Any], on: bool = True,
                         player: discord.User | None = None, level: str | None = None) -> None:
         async def work() -> str:
@@ -184,9 +207,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     @autopilot.autocomplete("level")
     async def _autopilot_level_ac(self, interaction: discord.Interaction[Any], current: str
                                   ) -> list[Choice[str]]:
-        return _filter([(lv, lv) for lv in players.levels()], current)
+        return _levels(current)
 
-    @app_commands.command(name="start", description=t("cmd.start"))
+    @app_commands.command(name=ls("cmd.start.name"), description=ls("cmd.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -194,7 +217,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return t("lobby.started", game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name="cancel", description=t("cmd.cancel"))
+    @app_commands.command(name=ls("cmd.cancel.name"), description=ls("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -205,7 +228,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
         await self._run(interaction, work)
 
     # ------------------------------------------------------------------ looking
-    @app_commands.command(name="board", description=t("cmd.board"))
+    @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             game = await self._game(interaction)
@@ -218,7 +241,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                                             ephemeral=True)
         await self._run(interaction, work)
 
-    @app_commands.command(name="status", description=t("cmd.status"))
+    @app_commands.command(name=ls("cmd.status.name"), description=ls("cmd.status"))
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
@@ -228,7 +251,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return status_text(game, v, seats)
         await self._run(interaction, work)
 
-    @app_commands.command(name="hand", description=t("cmd.hand"))
+    @app_commands.command(name=ls("cmd.hand.name"), description=ls("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
             game = await self._game(interaction)
@@ -236,19 +259,39 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             await self.bot.show_panel(interaction, panel, game, version)
         await self._run(interaction, work)
 
-    @app_commands.command(name="rules", description=t("cmd.rules"))
-    @app_commands.describe(topic=t("cmd.rules.topic"))
-    @app_commands.choices(topic=[Choice(name=x, value=x) for x in RULE_TOPICS])
+    @app_commands.command(name=ls("cmd.rules.name"), description=ls("cmd.rules"))
+    @app_commands.rename(topic=ls("cmd.rules.topic.name"))
+    @app_commands.describe(topic=ls("cmd.rules.topic"))
+    @app_commands.choices(topic=[Choice(name=ls(f"rules.topic.{x}"), value=x)
+                                 for x in RULE_TOPICS])
     async def rules(self, interaction: discord.Interaction[Any],
                     topic: str = "overview") -> None:
         async def work() -> str:
-            return "\n\n".join([t(f"rules.{topic}"),
-                                t("rules.topics", topics=", ".join(RULE_TOPICS))])
+            return rule_text(topic)
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.help.name"), description=ls("cmd.help"))
+    async def help_(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> str:
+            try:
+                game = await self._game(interaction)
+            except TableError:
+                return t("help.no_game")
+            return guide.help_for_user(await self.service.table(game), interaction.user.id)
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.hint.name"), description=ls("cmd.hint"))
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            return await hinting.hint_for_user(await self.service.table(game),
+                                             interaction.user.id, self.bot.ai_offloader)
         await self._run(interaction, work)
 
     # ------------------------------------------------------------------ playing
-    @app_commands.command(name="play", description=t("cmd.play"))
-    @app_commands.describe(choice=t("cmd.play.choice"))
+    @app_commands.command(name=ls("cmd.play.name"), description=ls("cmd.play"))
+    @app_commands.rename(choice=ls("cmd.play.choice.name"))
+    @app_commands.describe(choice=ls("cmd.play.choice"))
     async def play(self, interaction: discord.Interaction[Any], choice: str) -> None:
         async def work() -> str:
             return await self._act(interaction, [await self._decode(interaction, choice)])
@@ -271,9 +314,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
         acts = await self._legal(interaction)
         return _filter([(action_label(a), encode_action(a)) for a in acts], current)
 
-    @app_commands.command(name="move", description=t("cmd.move"))
-    @app_commands.rename(src="from", dst="to")
-    @app_commands.describe(src=t("cmd.move.from"), dst=t("cmd.move.to"))
+    @app_commands.command(name=ls("cmd.move.name"), description=ls("cmd.move"))
+    @app_commands.rename(src=ls("cmd.move.from.name"), dst=ls("cmd.move.to.name"))
+    @app_commands.describe(src=ls("cmd.move.from"), dst=ls("cmd.move.to"))
     async def move(self, interaction: discord.Interaction[Any], src: str, dst: str) -> None:
         async def work() -> str:
             a, b = _hex_or_none(src), _hex_or_none(dst)
@@ -301,8 +344,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                        if src is None or a.src == src})
         return _filter([(d, d) for d in dsts], current)
 
-    @app_commands.command(name="grow", description=t("cmd.grow"))
-    @app_commands.describe(hex=t("cmd.hex"))
+    @app_commands.command(name=ls("cmd.grow.name"), description=ls("cmd.grow"))
+    @app_commands.rename(hex=ls("cmd.grow.hex.name"))
+    @app_commands.describe(hex=ls("cmd.grow.hex"))
     async def grow(self, interaction: discord.Interaction[Any], hex: str) -> None:  # noqa: A002
         async def work() -> str:
             h = _hex_or_none(hex)
@@ -320,9 +364,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                         if isinstance(a, A.GrowToken)})
         return _filter([(h, h) for h in hexes], current)
 
-    @app_commands.command(name="attack", description=t("cmd.attack"))
-    @app_commands.rename(src="from", dst="to")
-    @app_commands.describe(src=t("cmd.attack.from"), dst=t("cmd.attack.to"))
+    @app_commands.command(name=ls("cmd.attack.name"), description=ls("cmd.attack"))
+    @app_commands.rename(src=ls("cmd.attack.from.name"), dst=ls("cmd.attack.to.name"))
+    @app_commands.describe(src=ls("cmd.attack.from"), dst=ls("cmd.attack.to"))
     async def attack(self, interaction: discord.Interaction[Any], src: str, dst: str) -> None:
         async def work() -> str:
             a, b = _hex_or_none(src), _hex_or_none(dst)
@@ -349,8 +393,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                        if src is None or a.src == src})
         return _filter([(d, d) for d in dsts], current)
 
-    @app_commands.command(name="city", description=t("cmd.city"))
-    @app_commands.describe(hex=t("cmd.hex"), value=t("cmd.city.value"))
+    @app_commands.command(name=ls("cmd.city.name"), description=ls("cmd.city"))
+    @app_commands.rename(hex=ls("cmd.city.hex.name"), value=ls("cmd.city.value.name"))
+    @app_commands.describe(hex=ls("cmd.city.hex"), value=ls("cmd.city.value"))
     async def city(self, interaction: discord.Interaction[Any], hex: str,  # noqa: A002
                    value: int) -> None:
         async def work() -> str:
@@ -375,14 +420,15 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                          if isinstance(a, A.BuildCity) and (h is None or a.hex == h)})
         return [Choice(name=str(v), value=v) for v in values][:MAX_CHOICES]
 
-    @app_commands.command(name="draw", description=t("cmd.draw"))
+    @app_commands.command(name=ls("cmd.draw.name"), description=ls("cmd.draw"))
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             return await self._act(interaction, [A.DrawCards()])
         await self._run(interaction, work)
 
-    @app_commands.command(name="card", description=t("cmd.card"))
-    @app_commands.describe(choice=t("cmd.card.choice"))
+    @app_commands.command(name=ls("cmd.card.name"), description=ls("cmd.card"))
+    @app_commands.rename(choice=ls("cmd.card.choice.name"))
+    @app_commands.describe(choice=ls("cmd.card.choice"))
     async def card(self, interaction: discord.Interaction[Any], choice: str) -> None:
         async def work() -> str:
             return await self._act(interaction, [await self._decode(interaction, choice)])
@@ -395,7 +441,7 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                 or (isinstance(a, A.Attack) and a.leader is not None)]
         return _filter([(action_label(a), encode_action(a)) for a in acts], current)
 
-    @app_commands.command(name="end", description=t("cmd.end"))
+    @app_commands.command(name=ls("cmd.end.name"), description=ls("cmd.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             ends = [a for a in await self._legal(interaction)
@@ -405,8 +451,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return await self._act(interaction, ends[:1])
         await self._run(interaction, work)
 
-    @app_commands.command(name="tile", description=t("cmd.tile"))
-    @app_commands.describe(hex=t("cmd.hex"), rotation=t("cmd.tile.rotation"))
+    @app_commands.command(name=ls("cmd.tile.name"), description=ls("cmd.tile"))
+    @app_commands.rename(hex=ls("cmd.tile.hex.name"), rotation=ls("cmd.tile.rotation.name"))
+    @app_commands.describe(hex=ls("cmd.tile.hex"), rotation=ls("cmd.tile.rotation"))
     async def tile(self, interaction: discord.Interaction[Any], hex: str,  # noqa: A002
                    rotation: app_commands.Range[int, 0, 5] = 0) -> None:
         async def work() -> str:
@@ -423,8 +470,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                         if isinstance(a, A.PlaceTile)})
         return _filter([(h, h) for h in hexes], current)
 
-    @app_commands.command(name="token", description=t("cmd.token"))
-    @app_commands.describe(hex=t("cmd.hex"))
+    @app_commands.command(name=ls("cmd.token.name"), description=ls("cmd.token"))
+    @app_commands.rename(hex=ls("cmd.token.hex.name"))
+    @app_commands.describe(hex=ls("cmd.token.hex"))
     async def token(self, interaction: discord.Interaction[Any], hex: str) -> None:  # noqa: A002
         async def work() -> str:
             h = _hex_or_none(hex)
