@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 
 from .config import Settings
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     off.add_argument("--out", default="boards", help="folder for board images (default boards)")
     off.add_argument("--ai-delay", type=float, default=0.0,
                      help="seconds computer players wait before acting")
+    off.add_argument("--lang", default=None,
+                     help="language of the texts: en or pl (default: from $LANG, else en)")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     if args.levels:
@@ -74,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_console(
             players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
             random_map=not args.place_tiles, out_dir=args.out or None,
-            db=args.db or ":memory:", ai_delay=args.ai_delay))
+            db=args.db or ":memory:", ai_delay=args.ai_delay,
+            lang=args.lang or os.environ.get("LANG")))
     if args.db:
         settings.db = args.db
     if args.no_sync:

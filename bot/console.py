@@ -2,7 +2,11 @@
 
 People take turns at one keyboard ("hot seat"); private messages are printed with a
 header naming their receiver, so look away when it is not you. Board pictures are saved
-to a folder after every announcement. Controls are the Discord panels as numbered menus.
+to a folder after every announcement (the console says where). Controls are the Discord
+panels as numbered menus; where a menu lists hexes, a hex label (``C4``) works as well as
+its number. Besides the numbers: ``h`` hand, ``s`` status, ``r`` rules, ``?`` help,
+``t`` hint (the strongest computer player's move for you), ``q`` quit (asks first).
+Everything is written in the language given (``--lang pl``).
 """
 
 from __future__ import annotations
@@ -15,13 +19,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from . import images, players
+from engine.hexgrid import label, parse_label
+
+from . import help as guide
+from . import hint as hinting
+from . import i18n, images, players
 from .describe import final_lines, hand_text, status_text
+from .messages import RULE_TOPICS, rule_text, t
 from .storage import SqliteStorage
 from .table import Outcome, TableError, TableService
-from .ui import Button, Panel, Select
+from .ui import Button, Option, Panel, Select
 
 MENTION = re.compile(r"<@(\d+)>")
+YES = {"y", "yes", "t", "tak"}
 
 
 class ConsoleSink:
@@ -45,36 +55,85 @@ class ConsoleSink:
             if png:
                 path = self.folder / f"board-{self.posts:04d}.png"
                 path.write_bytes(png)
+                print(t("console.board_saved", path=path), file=self.out)
         for seat, hv in o.hand_views.items():
             name = o.seats[seat].name
             news = "; ".join(o.private_lines.get(seat, []))
-            print(f"  [private to {name}] {news}\n  " + hand_text(o.game_id, hv).replace(
-                "\n", "\n  "), file=self.out)
+            print(f"  {t('console.private', name=name)} {news}\n  "
+                  + hand_text(o.game_id, hv).replace("\n", "\n  "), file=self.out)
         if o.finished and o.public_view is not None:
             print("\n".join(final_lines(o.game_id, o.public_view, o.seats)), file=self.out)
             if self.folder is not None and o.record is not None:
-                (self.folder / f"tempus-game-{o.game_id}.json").write_text(
-                    json.dumps(o.record, indent=1))
+                path = self.folder / f"tempus-game-{o.game_id}.json"
+                path.write_text(json.dumps(o.record, indent=1))
+                print(t("console.record_saved", path=path), file=self.out)
 
 
 def _controls(panel: Panel) -> list[Button | Select]:
     return panel.controls()
 
 
+def hex_choice(controls: list[Button | Select], text: str) -> tuple[Select, Option] | None:
+    """The select option labelled with hex ``text`` (``c4``, ``C04``), if a menu has one."""
+    try:
+        wanted = label(parse_label(text))
+    except ValueError:
+        return None
+    for c in controls:
+        if isinstance(c, Select):
+            for opt in c.options:
+                if opt.label == wanted:
+                    return c, opt
+    return None
+
+
+def lists_hexes(select: Select) -> bool:
+    return any(_is_hex(o.label) for o in select.options)
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        return label(parse_label(text)) == text
+    except ValueError:
+        return False
+
+
+def pick_options(select: Select, raw: str) -> list[str] | None:
+    """Values for comma-separated numbers or hex labels typed at a select (None: invalid)."""
+    values = []
+    for part in raw.replace(" ", "").split(","):
+        if not part:
+            continue
+        if part.isdigit() and 1 <= int(part) <= len(select.options):
+            values.append(select.options[int(part) - 1].value)
+            continue
+        found = hex_choice([select], part)
+        if found is None:
+            return None
+        values.append(found[1].value)
+    return values
+
+
 async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None = None,
                       seed: int | None = None, random_map: bool = True,
                       out_dir: str | None = "boards", db: str = ":memory:", ai_delay: float = 0.0,
-                      read: Callable[[str], str] = input, out: TextIO = sys.stdout) -> int:
+                      read: Callable[[str], str] = input, out: TextIO = sys.stdout,
+                      lang: str | None = None) -> int:
+    i18n.set_locale(lang)
     folder = Path(out_dir) if out_dir else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-    names = {i + 1: f"Player {i + 1}" for i in range(humans)}
+        print(t("console.boards", folder=folder.resolve()), file=out)
+    else:
+        print(t("console.no_boards"), file=out)
+    names = {i + 1: t("console.player", n=i + 1) for i in range(humans)}
     storage = await SqliteStorage.open(db)
     sink = ConsoleSink(out, folder, names)
     service = TableService(storage, sink, ai_delay=ai_delay)
     try:
-        o = await service.create(None, 1, 1, names.get(1, "Host"), seats=players_n,
-                                 random_map=random_map, seed=seed, host_plays=humans > 0)
+        o = await service.create(None, 1, 1, names.get(1, t("console.host")), seats=players_n,
+                                 random_map=random_map, seed=seed, host_plays=humans > 0,
+                                 options={"locale": i18n.current()})
         game = o.game_id
         for uid in range(2, humans + 1):
             await service.join(game, uid, names[uid])
@@ -101,6 +160,37 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
         await storage.close()
 
 
+async def _extra(service: TableService, game: int, uid: int, raw: str, sink: ConsoleSink,
+                 read: Callable[[str], str], out: TextIO) -> bool:
+    """The letter commands (hand, status, rules, help, hint); False if ``raw`` is none."""
+    if raw == "h":
+        hand, _ = await service.menu(game, uid, "hand")
+        print(hand.text, file=out)
+    elif raw == "s":
+        v, seats = await service.public_view(game)
+        if v is not None:
+            print(sink.clean(status_text(game, v, seats)), file=out)
+    elif raw == "r":
+        names = {t(f"rules.topic.{x}").lower(): x for x in RULE_TOPICS}
+        topics = ", ".join(names)
+        answer = read(t("console.rules_which", topics=topics)).strip().lower()
+        topic = names.get(answer, answer if answer in RULE_TOPICS else "")
+        if answer and not topic:
+            print(t("console.unknown_topic"), file=out)
+        else:
+            print(rule_text(topic or "overview"), file=out)
+    elif raw == "?":
+        table = await service.table(game)
+        print(sink.clean(guide.help_for_user(table, uid)), file=out)
+    elif raw == "t":
+        table = await service.table(game)
+        print(t("console.thinking", s=hinting.BUDGET_S), file=out)
+        print(sink.clean(await hinting.hint_for_user(table, uid, service.offloader)), file=out)
+    else:
+        return False
+    return True
+
+
 async def _turn(service: TableService, game: int, uid: int, name: str, sink: ConsoleSink,
                 read: Callable[[str], str], out: TextIO) -> bool:
     """One decision of a person: show the controls, read a choice, use it."""
@@ -119,46 +209,54 @@ async def _turn(service: TableService, game: int, uid: int, name: str, sink: Con
         controls = _controls(panel)
         if not controls:  # an information-only menu (e.g. no card can be played now)
             return True
+        hexes = False
         for i, c in enumerate(controls, 1):
             if isinstance(c, Button):
                 print(f"  {i}) [{c.label}]", file=out)
             else:
-                print(f"  {i}) {c.placeholder} ({len(c.options)} choices)", file=out)
-        print("  (h: hand, s: status, q: quit)", file=out)
+                hexes = hexes or lists_hexes(c)
+                print("  " + t("console.select_control", n=i, placeholder=c.placeholder,
+                               count=len(c.options)), file=out)
+        print("  " + t("console.keys"), file=out)
         try:
             raw = read("> ").strip()
         except EOFError:
             return False
-        if raw == "q":
-            return False
-        if raw == "h":
-            hand, _ = await service.menu(game, uid, "hand")
-            print(hand.text, file=out)
+        if raw.lower() == "q":
+            try:
+                sure = read(t("console.quit_confirm")).strip().lower()
+            except EOFError:
+                return False
+            if sure in YES:
+                return False
             continue
-        if raw == "s":
-            v, seats = await service.public_view(game)
-            if v is not None:
-                print(sink.clean(status_text(game, v, seats)), file=out)
+        if await _extra(service, game, uid, raw.lower(), sink, read, out):
             continue
-        if not raw.isdigit() or not 1 <= int(raw) <= len(controls):
-            print("Type the number of a choice.", file=out)
-            continue
-        c = controls[int(raw) - 1]
         values: list[str] | None = None
-        if isinstance(c, Select):
+        direct = None if raw.isdigit() else hex_choice(controls, raw)
+        if direct is not None:
+            c: Button | Select = direct[0]
+            values = [direct[1].value]
+        elif raw.isdigit() and 1 <= int(raw) <= len(controls):
+            c = controls[int(raw) - 1]
+        else:
+            example = next((o.label for s in controls if isinstance(s, Select)
+                            for o in s.options if _is_hex(o.label)), "C4")
+            print(t("console.pick_hex", example=example) if hexes else t("console.pick"),
+                  file=out)
+            continue
+        if isinstance(c, Select) and values is None:
             for j, opt in enumerate(c.options, 1):
                 extra = f" — {opt.description}" if opt.description else ""
                 print(f"    {j}) {opt.label}{extra}", file=out)
-            hint = f"{c.min_values}-{c.max_values} numbers, comma-separated"
+            key = "console.select_hex" if lists_hexes(c) else "console.select"
             try:
-                picked = read(f"  choose ({hint}) > ").replace(" ", "")
+                picked = read(t(key, lo=c.min_values, hi=c.max_values))
             except EOFError:
                 return False
-            try:
-                idx = [int(x) - 1 for x in picked.split(",") if x]
-                values = [c.options[i].value for i in idx]
-            except (ValueError, IndexError):
-                print("Not a valid choice.", file=out)
+            values = pick_options(c, picked)
+            if values is None or not c.min_values <= len(values) <= c.max_values:
+                print(t("console.invalid"), file=out)
                 continue
         try:
             reply = await service.use(game, version, uid, name, c.op, c.arg, values)

@@ -346,7 +346,7 @@ class TableService:
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
             n = sum(1 for s in table.seats if s.user_id is None) + 1
-            name = t("ai.name", n=n, level=level)
+            name = t("ai.name", n=n, level=t(f"level.{level}"))
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, None, level, name),
                 t("lobby.bot_added", name=name, game=table.id))
@@ -453,7 +453,8 @@ class TableService:
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
             key = "autopilot.on" if on else "autopilot.off"
-            outcome.lines = [t(key, user=target, colour=colour_name(seat), level=level)]
+            outcome.lines = [t(key, user=target, colour=colour_name(seat),
+                               level=t(f"level.{level}"))]
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome
