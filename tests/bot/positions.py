@@ -1,0 +1,50 @@
+"""Positions for every decision kind (for help, hint and wording tests)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine import actions as A
+from engine import game as G
+from engine.game import apply, decisions
+from engine.state import State
+from tests.bot.helpers import random_states
+from tests.engine.helpers import H, card, make_state
+
+# Blue (seat 1) holds 4 far-away hexes so that it is not protected (R-COMBAT-2).
+BLUE_FAR = {"K2": (1, 1), "K4": (1, 1), "K6": (1, 1), "K8": (1, 1)}
+
+
+def combat_positions() -> dict[str, tuple[State, int]]:
+    """Red (3 tokens on E5) attacks Blue's city of value 2 on F5: the defender names the
+    terrain, the attacker picks cards, the defender answers, Red wins and moves in."""
+    wea_f, for_g, edu_w = card("WEA", "F"), card("FOR", "G"), card("EDU", "W")
+    s = make_state(tokens={"E5": (0, 3), **BLUE_FAR}, cities={"F5": (1, 2)},
+                   hands={0: [wea_f, edu_w], 1: [for_g]})
+    out: dict[str, tuple[State, int]] = {}
+    s, _ = apply(s, 0, A.Attack(H("E5"), H("F5")))
+    out[G.NAME_CITY_TERRAIN] = (s, 1)
+    s, _ = apply(s, 1, A.NameCityTerrain("F"))
+    out[G.ATTACK_CARDS] = (s, 0)
+    s, _ = apply(s, 0, A.CommitAttackCards((wea_f,)))
+    out[G.DEFEND_CARDS] = (s, 1)
+    s, _ = apply(s, 1, A.DefendCards(()))
+    assert decisions(s)[0].kind == G.OCCUPY
+    out[G.OCCUPY] = (s, 0)
+    return out
+
+
+@cache
+def by_kind() -> dict[str, tuple[State, int]]:
+    """One (state, seat owing that decision) per engine decision kind."""
+    out = combat_positions()
+    for seed, random_map in ((1, True), (2, False), (3, True)):
+        for st in random_states(seed, 3, random_map=random_map):
+            for d in decisions(st):
+                out.setdefault(d.kind, (st, d.seat))
+    return out
+
+
+ALL_KINDS = (G.PLACE_TILE, G.PLACE_START_TOKEN, G.TURN, G.MOVING, G.GROWING,
+             G.NAME_CITY_TERRAIN, G.ATTACK_CARDS, G.DEFEND_CARDS, G.OCCUPY, G.DISCARDING,
+             G.PROGRESS_CARDS)
