@@ -61,7 +61,8 @@ def _levels(current: str) -> list[Choice[str]]:
     return _filter([(t(f"level.{lv}"), lv) for lv in players.levels()], current)
 
 
-class TempusCog(commands.GroupCog, group_name="tempus", group_description=ls("cmd.group")):
+class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
+                group_description=ls("cmd.group")):
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
         super().__init__()

@@ -156,7 +156,7 @@ def has(key: str) -> bool:
     return key in catalogue()[SOURCE].messages
 
 
-def keys() -> list[str]:
+def message_keys() -> list[str]:
     return list(catalogue()[SOURCE].messages)
 
 
