@@ -48,3 +48,36 @@ def by_kind() -> dict[str, tuple[State, int]]:
 ALL_KINDS = (G.PLACE_TILE, G.PLACE_START_TOKEN, G.TURN, G.MOVING, G.GROWING,
              G.NAME_CITY_TERRAIN, G.ATTACK_CARDS, G.DEFEND_CARDS, G.OCCUPY, G.DISCARDING,
              G.PROGRESS_CARDS)
+
+
+def shuffle_hidden(state: State, seat: int, seed: int) -> State:
+    """The same position as ``seat`` sees it, with everything hidden from that seat dealt
+    differently: other hands, the deck order, face-down attack cards, others' progress
+    choices (R-INFO-1..3). ``view(result, seat) == view(state, seat)``."""
+    import random
+
+    s = state.copy()
+    rng = random.Random(seed)
+    slots: list[tuple[list[int], int]] = []  # (list, length) to refill in place
+    for i, p in enumerate(s.players):
+        if i != seat:
+            slots.append((p.hand, len(p.hand)))
+    slots.append((s.deck, len(s.deck)))
+    c = s.combat
+    if (c is not None and c.attack_cards is not None and c.defend_cards is None
+            and seat != c.attacker):
+        slots.append((c.attack_cards, len(c.attack_cards)))
+    for other, cards in s.progress_choices.items():
+        if other != seat:
+            slots.append((cards, len(cards)))
+    pool = [x for cards, _ in slots for x in cards]
+    before = list(pool)
+    for _ in range(10):
+        rng.shuffle(pool)
+        if pool != before or len(set(pool)) < 2:
+            break
+    i = 0
+    for cards, n in slots:
+        cards[:] = pool[i:i + n]
+        i += n
+    return s
