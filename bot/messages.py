@@ -17,7 +17,8 @@ catalogue (English one|other; Polish one|few|many: ``{n:karta|karty|kart}`` give
     python -m bot.i18n_tool add error.example "You cannot do {what} now."
 
 appends the key to the template and to every language's catalogue (untranslated), then
-write the Polish in ``bot/locale/pl/LC_MESSAGES/tempus.po``::
+write the Polish in ``bot/locale/pl/LC_MESSAGES/tempus.po`` (or
+``python -m bot.i18n_tool set pl error.example "..."``)::
 
     msgctxt "error.example"
     msgid "You cannot do {what} now."
