@@ -51,6 +51,7 @@ class TempusBot(commands.Bot):
                                     ai_budget_s=self.settings.ai_budget_s,
                                     offloader=self.ai_offloader,
                                     seed_source=self._seed_source)
+        self.publisher.on_thread = self.service.moved
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
@@ -65,6 +66,8 @@ class TempusBot(commands.Bot):
     async def close(self) -> None:
         if self.service is not None:
             await self.service.close()
+        if self.publisher is not None:
+            await self.publisher.close()
         if self.storage is not None:
             await self.storage.close()
         self.offloader.close()

@@ -50,6 +50,7 @@ def _hex_or_none(text: str | None) -> int | None:
         return None
 
 
+@app_commands.guild_only()  # a game needs a server channel: not offered in DMs
 class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd.group")):
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
@@ -120,11 +121,13 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                   seats: app_commands.Range[int, 3, 5] = 5,
                   map: Literal["random", "place"] = "random") -> None:  # noqa: A002
         async def work() -> str:
-            if interaction.channel_id is None:
+            if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
             o = await self.service.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
-                                          seats=seats, random_map=map == "random")
+                                          seats=seats, random_map=map == "random",
+                                          in_thread=isinstance(interaction.channel,
+                                                               discord.Thread))
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 

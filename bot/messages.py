@@ -91,6 +91,24 @@ MESSAGES: dict[str, str] = {
     "btn.place": "Place the tile here",
     "btn.occupy": "Move {n} in",
     "btn.hand": "Show my hand",
+    "btn.undo": "Undo ↶",
+    "btn.back": "◀ Back",
+    "btn.move_idle": "Move: no token can move, uses the marker",
+    "btn.grow_idle": "Grow: no room on your hexes, uses the marker",
+    "btn.city_terrain": "Name the terrain (private)",
+    "btn.terrain_match": "{terrain}: {n} of your cards match",
+    "menu.city_terrain": "Which terrain does your city count as? Each card of that terrain "
+    "adds 1 to your defence.",
+    "menu.no_card_play": "No card can be played for its effect now.",
+    "menu.closed": "Closed. Choose again on the turn message.",
+    "attack.worth": "you {att} vs {owner} {dfn} ({terrain}), before cards",
+    "attack.worth_city": "you {att} vs {owner} city {dfn} ({terrain} or the terrain its "
+    "owner names), before cards",
+    "attack.ties": "Strength before cards is shown per target; ties go to the defender.",
+    "worth.fight": "+{n} here",
+    "worth.progress": "+{n} {n:point|points}",
+    "undo.done": "{colour} took back: {what}.",
+    "error.undo_refused": "Nothing to undo: {reason}.",
     "ph.tile": "Centre the tile on… ({first}–{last})",
     "ph.token": "Place a starting token on… ({first}–{last})",
     "ph.move_src": "Move a token from…",
@@ -112,10 +130,9 @@ MESSAGES: dict[str, str] = {
     "prompt.place_start_token": "{who}: place a starting token ({left} left). The 3 tokens must "
     "form one group, at most 2 per hex.",
     "prompt.turn": "{who}: your turn (era {era}, round {round}, "
-    "{markers} {markers:marker|markers} left). "
-    "Choose one action: Move, Grow, Draw cards, Attack or Build city. Cards may be played "
-    "before or after it.",
-    "prompt.turn_done": "{who}: your action is done. Play a card or end your turn.",
+    "{markers} {markers:marker|markers} left). Choose one action; cards may be played "
+    "before or after it. Here: {options}.",
+    "prompt.turn_done": "{who}: your action is done. Here: {options}.",
     "prompt.move": "{who}: move up to {n} more {n:token|tokens}, one at a time, or end the move.",
     "prompt.grow": "{who}: place up to {n} more {n:token|tokens} on your grassland, "
     "or end the growth.",
@@ -169,7 +186,17 @@ MESSAGES: dict[str, str] = {
     "end.winner": "Winner: {names}!",
     "end.winners": "Shared win: {names}!",
     "end.tiebreak": "Ties are broken by cards in hand, then by cities on the board.",
-    "end.record": "The game record is attached (replay it with `python -m engine replay`).",
+    "end.record": "The game record (JSON) is attached: it replays the whole game move by move.",
+    "end.record_file": "The game record, JSON",
+    "end.thread": "The whole game is in <#{thread}>.",
+    "thread.name": "Tempus game #{game}",
+    "thread.start_line": "Game #{game} has started: follow it in <#{thread}>.",
+    "thread.denied": "<@{host}>, I may not create threads in this channel (the bot needs the "
+    "Create Public Threads permission), so game #{game} is played right here.",
+    "lobby.started_in": "Game #{game} is being played in <#{thread}>.",
+    "alt.board": "Tempus board, era {era_number}. Victory points: {scores}.",
+    "alt.waiting": "Now: {waiting}.",
+    "alt.changed": "Last: {changed}",
     # ------------------------------------------------------------ action labels
     "act.place_tile": "Place the tile on {centre}, rotation {rotation}",
     "act.place_start_token": "Starting token on {hex}",

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 
 from engine import actions as A
 from engine import game as G
-from engine.combat import combat_strengths
+from engine.combat import card_strength, combat_strengths
 from engine.content import CONTENT
+from engine.errors import IllegalAction
 from engine.game import Decision, decisions
 from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
@@ -32,6 +33,7 @@ from .ui import (
     MAX_OPTIONS,
     MAX_ROWS,
     MENU,
+    UNDO,
     Button,
     Option,
     Panel,
@@ -91,8 +93,9 @@ def _action_options(actions: list[A.Action], describe: Callable[[A.Action], str]
 
 
 # ------------------------------------------------------------------ public panel
-def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
-    """Controls and prompts for the decisions owed now (public facts only)."""
+def public_panel(state: State, seats: Sequence[SeatRow], *, undo: bool = False) -> Panel:
+    """Controls and prompts for the decisions owed now (public facts only); ``undo``: the
+    deciding player may take back their last step (an Undo button)."""
     ds = decisions(state)
     if not ds:
         return Panel(t("prompt.over"))
@@ -102,7 +105,29 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
     if seats[d.seat].is_ai:
         return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
                                                 f"({CONTENT.colours[d.seat]})"))
-    return _PUBLIC[d.kind](state, seats, d)
+    panel = _PUBLIC[d.kind](state, seats, d)
+    return with_undo(panel) if undo else panel
+
+
+def with_undo(panel: Panel) -> Panel:
+    """``panel`` with an Undo button (in the last button row, or a row of its own)."""
+    undo = Button(t("btn.undo"), UNDO, "", "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], undo)
+    elif len(rows) < MAX_ROWS:
+        rows.append((undo,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]) -> bool:
+    """Whether beginning this action leaves no step to take (it would only use a marker)."""
+    try:
+        after, _ = G.apply(state, seat, begin)
+    except IllegalAction:
+        return True
+    return not any(isinstance(a, step) for a in legal_actions(after, seat))
 
 
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
@@ -150,24 +175,30 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     legal = legal_actions(state, seat)
     kinds = {type(a) for a in legal}
     buttons: list[Button] = []
-    for cls, key, style in ((A.BeginMove, "btn.move", "primary"),
-                            (A.BeginGrow, "btn.grow", "primary"),
-                            (A.DrawCards, "btn.draw", "primary")):
+    for cls, step, key, idle_key in ((A.BeginMove, A.MoveToken, "btn.move", "btn.move_idle"),
+                                     (A.BeginGrow, A.GrowToken, "btn.grow", "btn.grow_idle")):
         if cls in kinds:
-            buttons.append(Button(t(key), ACT, encode_action(cls()), style))
+            # an action that cannot change anything says so, and goes after the useful ones
+            idle = _does_nothing(state, seat, cls(), step)
+            buttons.append(Button(t(idle_key if idle else key), ACT, encode_action(cls()),
+                                  "secondary" if idle else "primary"))
+    if A.DrawCards in kinds:
+        buttons.append(Button(t("btn.draw"), ACT, encode_action(A.DrawCards()), "primary"))
     if any(isinstance(a, A.Attack) and a.leader is None for a in legal):
         buttons.append(Button(t("btn.attack"), MENU, "attack", "danger"))
     if A.BuildCity in kinds:
         buttons.append(Button(t("btn.city"), MENU, "city", "success"))
+    buttons.sort(key=lambda b: b.style == "secondary")
     buttons += _hand_button(state, seat)
     if A.EndTurn in kinds:
         buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
     p = state.players[seat]
+    options = ", ".join(b.label for b in buttons)
     if state.turn_actions > 0:
         text = t("prompt.turn", who=who(seats, seat), era=CONTENT.eras[p.era].name,
-                 round=state.action_round, markers=p.markers)
+                 round=state.action_round, markers=p.markers, options=options)
     else:
-        text = t("prompt.turn_done", who=who(seats, seat))
+        text = t("prompt.turn_done", who=who(seats, seat), options=options)
     return Panel(text, button_rows(buttons))
 
 
@@ -197,11 +228,31 @@ def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
 
 
 def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    """The defender names the terrain in a private menu: it shows how many of their own
+    cards match each terrain, which the channel must not see."""
     assert state.combat is not None
-    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.NameCityTerrain)]
-    buttons = [Button(terrain_name(a.terrain), ACT, encode_action(a)) for a in acts]
     return Panel(t("prompt.name_city_terrain", who=who(seats, d.seat),
-                   hex=label(state.combat.dst)), button_rows(buttons))
+                   hex=label(state.combat.dst)),
+                 [(Button(t("btn.city_terrain"), MENU, "terrain", "primary"),)])
+
+
+def city_terrain_menu(state: State, seat: int) -> Panel:
+    """Each terrain the city may count as, with the defender's matching cards."""
+    acts = [a for a in legal_actions(state, seat) if isinstance(a, A.NameCityTerrain)]
+    if not acts:
+        raise MenuError("error.no_options")
+    hand = state.players[seat].hand
+    buttons = []
+    for a in acts:
+        n = sum(1 for c in hand if CONTENT.cards[c].terrain == a.terrain)
+        buttons.append(Button(t("btn.terrain_match", terrain=terrain_name(a.terrain), n=n),
+                              ACT, encode_action(a), "primary" if n else "secondary"))
+    return Panel(t("menu.city_terrain"), button_rows(buttons)[:MAX_ROWS - 1] + [_back()])
+
+
+def _back(spec: str = "") -> tuple[Button]:
+    """Back to the menu ``spec`` (empty: close this private menu)."""
+    return (Button(t("btn.back"), MENU, spec or "close"),)
 
 
 def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -250,32 +301,41 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     name, _, param = spec.partition(":")
     if name == "hand":
         return hand_panel(state, seat, game_id)
+    if name == "close":
+        return Panel(t("menu.closed"))
     if name == "secret":
         return secret_panel(state, seat)
     legal = legal_actions(state, seat)
     if name == "attack":
         acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
-        return _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        panel = _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        return _with_rows(panel, t("attack.ties"), [_back()],
+                          highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
+    if name == "terrain":
+        return city_terrain_menu(state, seat)
     if name == "city":
         acts = [a for a in legal if isinstance(a, A.BuildCity)]
-        return _action_menu(acts, t("ph.city"), lambda a: hex_description(state, a.hex))
+        return _with_rows(_action_menu(acts, t("ph.city"),
+                                       lambda a: hex_description(state, a.hex)), "", [_back()])
     if name == "dest":
         src = _hex(param)
         acts = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
         acts.sort(key=lambda a: hex_order(a.dst))
         opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
                 for a in acts]
-        return _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
-                             t("act.move_token", src=label(src), dst="…"),
-                             highlight=tuple(a.dst for a in acts))
+        panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
+                              t("act.move_token", src=label(src), dst="…"),
+                              highlight=tuple(a.dst for a in acts))
+        return _with_rows(panel, "", [_back()])
     if name == "cards":
         return cards_menu(state, seat, legal)
     if name == "card":
         card = int(param)
         acts = [a for a in _card_plays(legal) if _card_of(a) == card]
-        return _options_menu(_action_options(acts),
-                             lambda a, b: t("ph.card_target", card=card_name(card), first=a,
-                                            last=b), card_name(card))
+        panel = _options_menu(_action_options(acts),
+                              lambda a, b: t("ph.card_target", card=card_name(card), first=a,
+                                             last=b), card_name(card))
+        return _with_rows(panel, "", [_back("cards")])
     if name == "tile":
         centre_text, _, rot_text = param.partition(":")
         return tile_preview(state, seat, _hex(centre_text), int(rot_text or 0))
@@ -290,17 +350,33 @@ def _hex(text: str) -> int:
 
 
 def _attack_desc(state: State, a: A.Action) -> str:
+    """Both strengths before any card (R-COMBAT-6) and who wins a tie (R-COMBAT-7)."""
     assert isinstance(a, A.Attack)
-    return f"{state.count[a.src]} vs {hex_description(state, a.dst)}"
+    city = state.city_owner[a.dst] >= 0
+    defence = state.city_value[a.dst] if city else state.count[a.dst]
+    key = "attack.worth_city" if city else "attack.worth"
+    return t(key, att=state.count[a.src], dfn=defence,
+             terrain=terrain_name(state.terrain[a.dst]),
+             owner=CONTENT.colours[state.city_owner[a.dst] if city else state.owner[a.dst]])
+
+
+def _with_rows(panel: Panel, line: str, rows: list[Row],
+               highlight: tuple[int, ...] | None = None) -> Panel:
+    """``panel`` with a line of text and rows added (as many rows as fit)."""
+    room = MAX_ROWS - len(panel.rows)
+    text = f"{panel.text}\n{line}" if line else panel.text
+    return Panel(text, [*panel.rows, *rows[:room]], image=panel.image,
+                 image_view=panel.image_view,
+                 highlight=panel.highlight if highlight is None else highlight)
 
 
 def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,
                   highlight: tuple[int, ...] = ()) -> Panel:
     if not opts:
         raise MenuError("error.no_options")
-    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS)
+    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS - 1)
     if cut:
-        text += "\n" + t("menu.truncated", n=MAX_ROWS * MAX_OPTIONS)
+        text += "\n" + t("menu.truncated", n=(MAX_ROWS - 1) * MAX_OPTIONS)
     return Panel(text, rows, highlight=highlight)
 
 
@@ -329,14 +405,14 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     text = "\n".join(hand_lines(hand))
     plays = _card_plays(legal)
     if not plays:
-        return Panel(text + "\n" + t("error.no_options"))
+        return Panel(text + "\n" + t("menu.no_card_play"), [_back()])
     if len(plays) <= MAX_OPTIONS:
         rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
     else:
         cards = sorted({_card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
         rows = [Select(t("ph.card"), MENU, "card", opts)]
-    return Panel(text, rows)
+    return Panel(text, [*rows, _back()])
 
 
 def secret_panel(state: State, seat: int) -> Panel:
@@ -361,7 +437,9 @@ def secret_panel(state: State, seat: int) -> Panel:
         lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
                        terrain=terrain_name(terrain)))
     lines += hand_lines(hand)
-    opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in hand)
+    worth = _card_worth(state, seat, d.kind)
+    opts = tuple(Option(clip(f"{card_name(c)} · {worth(c)}" if worth else card_name(c)),
+                        str(c), clip(card_text(c))) for c in hand)
     if d.kind == G.DISCARDING:
         n = state.discards[seat]
         rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
@@ -369,6 +447,21 @@ def secret_panel(state: State, seat: int) -> Panel:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
         rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
     return Panel("\n".join(lines), rows, image="hand", image_view=view(state, seat))
+
+
+def _card_worth(state: State, seat: int, kind: str) -> Callable[[int], str] | None:
+    """What each card would add to the choice owed now: "+1 here" in this fight, "+2 points"
+    in this progress phase; None when cards have no worth to show (a discard)."""
+    c = state.combat
+    if kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
+        defending = kind == G.DEFEND_CARDS
+        return lambda card: t("worth.fight", n=card_strength(card, c.terrain, defending))
+    if kind == G.PROGRESS_CARDS:
+        era = new_era_index(state)
+        base = progress_points(state, seat, [], era)
+        return lambda card: t("worth.progress",
+                              n=progress_points(state, seat, [card], era) - base)
+    return None
 
 
 def hand_panel(state: State, seat: int, game_id: int = 0) -> Panel:

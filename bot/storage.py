@@ -78,6 +78,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN version INTEGER;
     ALTER TABLE games ADD COLUMN announced_version INTEGER;
     """,
+    # 4: a thread per game (the game is played there; NULL: in the channel itself) and the
+    # turn message (posted when a turn or phase begins, edited in place by its steps)
+    """
+    ALTER TABLE games ADD COLUMN thread_id INTEGER;
+    ALTER TABLE games ADD COLUMN turn_key TEXT;
+    CREATE INDEX games_thread ON games (thread_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -107,6 +114,15 @@ class GameRow:
     panel_message_id: int | None
     #: the newest version whose board reached the channel (None: not known)
     announced_version: int | None = None
+    #: the thread the game is played in (None: the channel itself)
+    thread_id: int | None = None
+    #: which turn or phase the turn message (``panel_message_id``) shows
+    turn_key: str | None = None
+
+    @property
+    def play_channel_id(self) -> int:
+        """Where the game's board and turn messages go."""
+        return self.thread_id or self.channel_id
 
 
 @dataclass(frozen=True)
@@ -160,6 +176,9 @@ class Storage(Protocol):
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None: ...
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None: ...
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None: ...
+    async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
+                               announced: int | None = None) -> None: ...
 
 
 def _now() -> str:
@@ -246,6 +265,8 @@ class SqliteStorage:
             state=json.loads(row["state"]) if row["state"] else None,
             panel_message_id=row["panel_message_id"],
             announced_version=row["announced_version"],
+            thread_id=row["thread_id"],
+            turn_key=row["turn_key"],
         )
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> GameRow | None:
@@ -259,8 +280,9 @@ class SqliteStorage:
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         return await self._one(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-            (channel_id,))
+            "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id))
 
     async def games_with_status(self, status: str) -> list[GameRow]:
         async with self._lock:
@@ -379,6 +401,20 @@ class SqliteStorage:
         async with self._tx() as db:
             await db.execute("UPDATE games SET state = ?, updated_at = ? WHERE id = ?",
                              (_dumps(state), _now(), game_id))
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """Where the game is played from now on (not a game change: no version bump)."""
+        async with self._tx() as db:
+            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
+                               announced: int | None = None) -> None:
+        """The turn message, the turn it shows and the newest version it shows."""
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET panel_message_id = ?, turn_key = ?, "
+                "announced_version = MAX(COALESCE(announced_version, 0), COALESCE(?, 0)) "
+                "WHERE id = ?", (message_id, turn_key, announced, game_id))
 
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None:

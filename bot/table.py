@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -36,6 +37,7 @@ from engine.hexgrid import parse_label
 from engine.record import Record
 from engine.setup import new_game
 from engine.state import OVER, State
+from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
@@ -55,7 +57,20 @@ from .storage import (
     Storage,
     VersionConflict,
 )
-from .ui import ACT, ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START, Button, Panel, button_rows
+from .ui import (
+    ACT,
+    ADDBOT,
+    CANCEL,
+    CARDS,
+    JOIN,
+    LEAVE,
+    MENU,
+    START,
+    UNDO,
+    Button,
+    Panel,
+    button_rows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +104,10 @@ class Outcome:
     version: int
     kind: str  # lobby | start | play | cancel
     lines: list[str]
+    #: where the game is played: its thread, or the channel itself
+    play_channel_id: int = 0
+    #: which turn or phase the position belongs to (a new one starts a new turn message)
+    turn_key: str = ""
     panel: Panel | None = None
     seats: list[SeatRow] = field(default_factory=list)
     public_view: dict[str, Any] | None = None
@@ -111,6 +130,7 @@ class Outcome:
         return Outcome(
             game_id=self.game_id, channel_id=self.channel_id, guild_id=self.guild_id,
             version=later.version, kind=later.kind, lines=[*self.lines, *later.lines],
+            play_channel_id=later.play_channel_id, turn_key=later.turn_key,
             panel=later.panel, seats=later.seats, public_view=later.public_view,
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
@@ -139,6 +159,10 @@ class Table:
     moves: list[tuple[int, Action]] = field(default_factory=list)
     since: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the steps that could still be taken back (engine.undo)
+    timeline: Timeline = field(default_factory=Timeline)
+    #: entries in the stored action log (moves plus undos)
+    log_len: int = 0
 
     @property
     def id(self) -> int:
@@ -216,12 +240,19 @@ class TableService:
         started = rows[0].version - 1 if rows and rows[0].version is not None else offset
         since = next_since({}, state, None, started)
         for i, row in enumerate(rows):
-            action = action_from_json(row.action)
-            engine.apply_in_place(state, row.seat, action)
-            table.moves.append((row.seat, action))
+            if is_undo(row.action):
+                state = table.timeline.undo(row.seat)
+                table.moves.pop()
+            else:
+                action = action_from_json(row.action)
+                before = state.copy()
+                events = engine.apply_in_place(state, row.seat, action)
+                table.timeline.record(before, row.seat, action, events, state)
+                table.moves.append((row.seat, action))
             made = row.version if row.version is not None else i + 1 + offset
             since = next_since(since, state, row.seat, made)
         table.since = since
+        table.log_len = len(rows)
         if game.state != state.to_json():
             log.warning("game %s: snapshot differs from the replayed log; rebuilt", game.id)
             await self.storage.replace_snapshot(game.id, state.to_json())
@@ -242,7 +273,8 @@ class TableService:
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
                     assert table.state is not None
-                    outcome = self._play_outcome(table, table.state, [], actor=None)
+                    outcome = self._play_outcome(table, table.state, [], actor=None,
+                                                 kind="resume")
                     outcome.lines = [t("resume.reposted", game=game.id)]
                     self._enqueue(outcome)
             self._kick_ai(table)
@@ -268,7 +300,7 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True) -> Outcome:
+                     host_plays: bool = True, in_thread: bool = False) -> Outcome:
         """A new lobby; the host takes the first seat unless ``host_plays`` is False."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
         options: dict[str, Any] = {"max_seats": seats, "random_map": random_map}
@@ -280,6 +312,9 @@ class TableService:
         except ChannelBusy:
             existing = await self.storage.open_game_in_channel(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
+        if in_thread:  # opened inside a thread: the game is played right there
+            await self.storage.set_thread(game.id, channel_id)
+            game.thread_id = channel_id
         table = await self.table(game.id)
         outcome = self._lobby_outcome(table, t("lobby.created", game=game.id))
         self._enqueue(outcome)
@@ -539,6 +574,45 @@ class TableService:
         assert outcome is not None
         return outcome
 
+    async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
+        """Take back ``user_id``'s last step of this turn (engine.undo's rule); the undo is
+        logged as an entry of its own, nothing is deleted."""
+        table = await self.table(game_id)
+        try:
+            async with table.lock:
+                seat = self._check_turn(table, user_id, version)
+                if not table.timeline.undo_allowed(seat):
+                    raise TableError("error.undo_refused", reason=table.timeline.reason(seat))
+                assert table.state is not None
+                before = table.timeline.steps[-1].before
+                status = ACTIVE
+                try:
+                    new_version = await self.storage.append_action(
+                        table.id, table.version, table.log_len, seat, dict(UNDO_JSON),
+                        before.to_json(), status)
+                except VersionConflict:
+                    raise TableError("error.stale") from None
+                try:
+                    restored = table.timeline.undo(seat)
+                except UndoRefused as exc:  # checked above under the lock: cannot happen
+                    raise TableError("error.undo_refused", reason=str(exc)) from None
+                _, undone = table.moves.pop()
+                table.game.version = new_version
+                table.log_len += 1
+                table.state = restored
+                table.since = next_since(table.since, restored, seat, new_version)
+                outcome = self._play_outcome(table, None, [], actor=seat)
+                outcome.lines = [t("undo.done", colour=CONTENT.colours[seat],
+                                   what=action_label(undone))]
+                self._enqueue(outcome)
+        finally:
+            self._kick_ai(table)
+        return outcome
+
+    def can_undo(self, table: Table, seat: int) -> bool:
+        return (table.game.status == ACTIVE and not table.seats[seat].is_ai
+                and table.timeline.undo_allowed(seat))
+
     async def _apply(self, table: Table, seat: int, action: Action) -> Outcome:
         """Validate, store (one transaction), update the cache; caller holds the lock."""
         before = table.state
@@ -550,12 +624,14 @@ class TableService:
         status = FINISHED if new.phase == OVER else ACTIVE
         try:
             version = await self.storage.append_action(
-                table.id, table.version, len(table.moves), seat, action.to_json(),
+                table.id, table.version, table.log_len, seat, action.to_json(),
                 new.to_json(), status)
         except VersionConflict:
             raise TableError("error.stale") from None
         table.game.version = version
         table.game.status = status
+        table.log_len += 1
+        table.timeline.record(before, seat, action, events, new)
         table.state = new
         table.moves.append((seat, action))
         table.since = next_since(table.since, new, seat, version)
@@ -580,11 +656,14 @@ class TableService:
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {s: panels.secret_panel(state, s) for s in fresh
                   if not seats[s].is_ai and _owes_hand_choice(state, s)}
+        deciding = to_act(state)
+        undo = len(deciding) == 1 and self.can_undo(table, deciding[0])
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
             lines=[e.text for e in visible(events, None)],
-            panel=panels.public_panel(state, seats), seats=list(seats),
+            play_channel_id=table.game.play_channel_id, turn_key=_key_text(state),
+            panel=panels.public_panel(state, seats, undo=undo), seats=list(seats),
             public_view=view(state, None), private_lines=private, hand_views=hand_views,
             secret_panels=secret,
             mention=[seats[s].user_id for s in sorted(fresh)  # type: ignore[misc]
@@ -610,6 +689,9 @@ class TableService:
             return Reply(outcome=await self.start(game_id, user_id))
         if op == CANCEL:
             return Reply(outcome=await self.cancel(game_id, user_id, can_manage=can_manage))
+        if op == UNDO:
+            outcome = await self.undo(game_id, user_id, version)
+            return Reply(text=outcome.lines[0], outcome=outcome)
         if op == MENU:
             spec = f"{arg}:{values[0]}" if values else arg
             panel, now = await self.menu(game_id, user_id, spec, version)
@@ -639,6 +721,8 @@ class TableService:
         version its controls belong to."""
         table = await self.table(game_id)
         async with table.lock:
+            if spec == "close":
+                return Panel(t("menu.closed")), table.version
             if spec == "hand":
                 seat = table.seat_of(user_id)
                 if seat is None or table.state is None:
@@ -812,6 +896,13 @@ class TableService:
             finally:
                 queue.task_done()
 
+    async def moved(self, game_id: int, thread_id: int) -> None:
+        """The game is played in ``thread_id`` from now on (the publisher opened it)."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            table.game.thread_id = thread_id
+        self._by_channel[thread_id] = game_id
+
     async def idle(self) -> None:
         """Wait until no computer player is thinking and every outcome is announced."""
         while True:
@@ -820,6 +911,9 @@ class TableService:
                 await asyncio.gather(*busy, return_exceptions=True)
             for q in list(self._outboxes.values()):
                 await q.join()
+            drain = getattr(self.sink, "drain", None)
+            if drain is not None:
+                await drain()
             if not any(not t.done() for t in self._ai_tasks.values()):
                 return
 
@@ -830,6 +924,10 @@ class TableService:
                              return_exceptions=True)
         self._ai_tasks.clear()
         self._publishers.clear()
+
+
+def _key_text(state: State) -> str:
+    return json.dumps(turn_key(state), separators=(",", ":"))
 
 
 def _owes_hand_choice(state: State, seat: int) -> bool:

@@ -132,6 +132,11 @@ def _strength(cards: list[int], terrain: str | None, defending: bool) -> int:
     return s
 
 
+def card_strength(card: int, terrain: str | None, defending: bool) -> int:
+    """What one card adds to its side's strength in a fight on ``terrain`` (R-COMBAT-6)."""
+    return _strength([card], terrain, defending)
+
+
 def combat_strengths(state: State, attack_cards: list[int],
                      defend_cards: list[int]) -> tuple[int, int]:
     """R-COMBAT-6: (attacker, defender) strength of the combat in progress."""

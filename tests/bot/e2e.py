@@ -28,7 +28,7 @@ from .fake_discord import FakeDiscord, Interaction, Message
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
-AVOID_OPS = {"cancel", "leave"}
+AVOID_OPS = {"cancel", "leave", "undo"}
 
 
 @contextlib.asynccontextmanager
@@ -71,12 +71,31 @@ async def settle(bot: TempusBot) -> None:
     await bot.service.idle()
 
 
+def play_channel(fake: FakeDiscord, channel: int) -> int:
+    """Where the game opened in ``channel`` is played: its newest thread, or the channel."""
+    threads = getattr(fake, "threads", None) or {}
+    for tid, thread in reversed(list(threads.items())):
+        if int(thread.get("parent_id") or 0) == channel:
+            return int(tid)
+    return channel
+
+
 def panel_message(fake: FakeDiscord, channel: int) -> Message | None:
-    """The newest public message with controls: the board (or lobby) to click on."""
-    for m in reversed(fake.channel_messages(channel)):
-        if m.components:
-            return m
+    """The newest public message with controls in the game's thread (or the channel): the
+    turn message (or lobby) to click on."""
+    for where in dict.fromkeys((play_channel(fake, channel), channel)):
+        for m in reversed(fake.channel_messages(where)):
+            if m.components:
+                return m
     return None
+
+
+def message_version(msg: Message | None) -> int:
+    """The game version a message's controls were made at (-1: none)."""
+    if msg is None or not msg.custom_ids():
+        return -1
+    parts = msg.custom_ids()[0].split(":")
+    return int(parts[2])
 
 
 def prompt_users(msg: Message) -> list[int]:
@@ -86,12 +105,13 @@ def prompt_users(msg: Message) -> list[int]:
 
 
 def game_over(fake: FakeDiscord, channel: int) -> bool:
-    return any(a.filename.endswith(".json") for m in fake.channel_messages(channel)
+    return any(a.filename.endswith(".json")
+               for m in fake.channel_messages(play_channel(fake, channel))
                for a in m.attachments)
 
 
 def final_record(fake: FakeDiscord, channel: int) -> dict[str, Any]:
-    for m in fake.channel_messages(channel):
+    for m in fake.channel_messages(play_channel(fake, channel)):
         for a in m.attachments:
             if a.filename.endswith(".json"):
                 return json.loads(a.data)
@@ -125,9 +145,12 @@ class FakePlayer:
         #: the interactions that applied an action (for timing)
         self.applied: list[Interaction] = []
 
-    async def act_on(self, msg: Message, depth: int = 0) -> bool:
+    async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
         """Use one control of ``msg`` (following private menus); True if that applied an
-        action (a new board was posted), False if it was refused or only looked."""
+        action (the turn message moved to a newer version), False if it was refused or
+        only looked."""
+        if start is None:
+            start = message_version(panel_message(self.fake, self.channel))
         controls = [c for c in msg.controls() if _op(c["custom_id"]) not in AVOID_OPS]
         if not controls or depth > 4:
             return False
@@ -135,16 +158,17 @@ class FakePlayer:
         acting = [c for c in controls if _op(c["custom_id"]) in ("act", "cards")]
         pool = acting if acting and self.rng.random() < 0.7 else controls
         control = self.rng.choice(pool)
-        before = len(self.fake.channel_messages(self.channel))
         inter = await self.fake.click(self.uid, msg, control["custom_id"],
                                       choose(control, self.rng))
         menus = [m for m in inter.replies if m.components]
         if menus:
-            return await self.act_on(menus[-1], depth + 1)
-        if _op(control["custom_id"]) not in ("act", "cards"):
+            return await self.act_on(menus[-1], depth + 1, start)
+        if _op(control["custom_id"]) not in ("act", "cards", "undo"):
             return False
+
         def posted() -> bool:
-            return len(self.fake.channel_messages(self.channel)) > before
+            return (message_version(panel_message(self.fake, self.channel)) > start
+                    or game_over(self.fake, self.channel))
 
         def answered() -> bool:  # a follow-up, not the clicked menu edited in place
             return any(m.id != msg.id for m in inter.replies)
