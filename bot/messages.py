@@ -92,6 +92,7 @@ MESSAGES: dict[str, str] = {
     "btn.occupy": "Move {n} in",
     "btn.hand": "Show my hand",
     "btn.undo": "Undo ↶",
+    "btn.undo_for": "Undo ↶ ({colour})",
     "btn.back": "◀ Back",
     "btn.move_idle": "Move: no token can move, uses the marker",
     "btn.grow_idle": "Grow: no room on your hexes, uses the marker",

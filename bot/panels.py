@@ -93,9 +93,8 @@ def _action_options(actions: list[A.Action], describe: Callable[[A.Action], str]
 
 
 # ------------------------------------------------------------------ public panel
-def public_panel(state: State, seats: Sequence[SeatRow], *, undo: bool = False) -> Panel:
-    """Controls and prompts for the decisions owed now (public facts only); ``undo``: the
-    deciding player may take back their last step (an Undo button)."""
+def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
+    """Controls and prompts for the decisions owed now (public facts only)."""
     ds = decisions(state)
     if not ds:
         return Panel(t("prompt.over"))
@@ -105,13 +104,14 @@ def public_panel(state: State, seats: Sequence[SeatRow], *, undo: bool = False) 
     if seats[d.seat].is_ai:
         return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
                                                 f"({CONTENT.colours[d.seat]})"))
-    panel = _PUBLIC[d.kind](state, seats, d)
-    return with_undo(panel) if undo else panel
+    return _PUBLIC[d.kind](state, seats, d)
 
 
-def with_undo(panel: Panel) -> Panel:
-    """``panel`` with an Undo button (in the last button row, or a row of its own)."""
-    undo = Button(t("btn.undo"), UNDO, "", "secondary")
+def with_undo(panel: Panel, colour: str | None = None) -> Panel:
+    """``panel`` with an Undo button (in the last button row, or a row of its own); with
+    ``colour`` when the player who may undo is not the one deciding now."""
+    undo = Button(t("btn.undo_for", colour=colour) if colour else t("btn.undo"), UNDO, "",
+                  "secondary")
     rows = list(panel.rows)
     if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
         rows[-1] = (*rows[-1], undo)

@@ -580,7 +580,15 @@ class TableService:
         table = await self.table(game_id)
         try:
             async with table.lock:
-                seat = self._check_turn(table, user_id, version)
+                if table.game.status != ACTIVE or table.state is None:
+                    raise TableError("error.not_active", game=table.id)
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise TableError("error.not_seated", game=table.id)
+                if version is not None and version != table.version:
+                    raise TableError("error.stale")
+                if table.seats[seat].autopilot is not None:
+                    raise TableError("error.on_autopilot")
                 if not table.timeline.undo_allowed(seat):
                     raise TableError("error.undo_refused", reason=table.timeline.reason(seat))
                 assert table.state is not None
@@ -609,9 +617,12 @@ class TableService:
             self._kick_ai(table)
         return outcome
 
-    def can_undo(self, table: Table, seat: int) -> bool:
-        return (table.game.status == ACTIVE and not table.seats[seat].is_ai
-                and table.timeline.undo_allowed(seat))
+    def undo_seat(self, table: Table) -> int | None:
+        """The person who may take back their last step now (engine.undo), if any."""
+        seat = table.timeline.seat
+        if table.game.status != ACTIVE or seat is None or table.seats[seat].is_ai:
+            return None
+        return seat
 
     async def _apply(self, table: Table, seat: int, action: Action) -> Outcome:
         """Validate, store (one transaction), update the cache; caller holds the lock."""
@@ -656,14 +667,18 @@ class TableService:
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {s: panels.secret_panel(state, s) for s in fresh
                   if not seats[s].is_ai and _owes_hand_choice(state, s)}
-        deciding = to_act(state)
-        undo = len(deciding) == 1 and self.can_undo(table, deciding[0])
+        undo = self.undo_seat(table)
+        panel = panels.public_panel(state, seats)
+        if undo is not None:
+            deciding = to_act(state)
+            panel = panels.with_undo(panel, None if deciding == [undo]
+                                     else CONTENT.colours[undo])
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
             lines=[e.text for e in visible(events, None)],
             play_channel_id=table.game.play_channel_id, turn_key=_key_text(state),
-            panel=panels.public_panel(state, seats, undo=undo), seats=list(seats),
+            panel=panel, seats=list(seats),
             public_view=view(state, None), private_lines=private, hand_views=hand_views,
             secret_panels=secret,
             mention=[seats[s].user_id for s in sorted(fresh)  # type: ignore[misc]

@@ -2,9 +2,11 @@
 
 A player may take back their own steps of the current turn as long as nothing hidden has
 been revealed since (no card drawn or played, no combat card revealed, no tile drawn) and
-no other player has acted. Steps that only use public, deterministic facts (begin a move,
-move a token, grow, build a city, declare an attack without a leader card, place a starting
-token) can be taken back; anything else is a point of no return.
+no other player has acted (the turn may already have passed to the next player, who has
+not acted yet; the end of the round's actions is a point of no return). Steps that only
+use public, deterministic facts (begin a move, move a token, grow, build a city, declare an
+attack without a leader card, place a starting token) can be taken back; anything else is a
+point of no return.
 
 The engine's state holds no history, so the rule works on a :class:`Timeline`: the states
 before each step that could still be taken back. The append-only action log stores an undo
@@ -20,7 +22,7 @@ from typing import Any
 
 from . import actions as A
 from .events import Event
-from .game import apply_in_place, decisions
+from .game import apply_in_place
 from .state import ACTIONS, TILES, TOKENS, State
 
 #: the log entry of an undo (not an engine action: it needs the history, not the state)
@@ -53,7 +55,9 @@ def turn_key(state: State) -> tuple[Any, ...]:
 
 def step_undoable(before: State, seat: int, action: A.Action, events: Iterable[Event],
                   after: State) -> bool:
-    """Whether this step, just applied, could be taken back by ``seat``."""
+    """Whether this step, just applied, could be taken back by ``seat`` (until another
+    player acts). A step that ends the turn can be taken back as long as the next player
+    has not acted; one that ends the round's actions (a progress phase begins) cannot."""
     if isinstance(action, A.Attack):
         if action.leader is not None:
             return False  # a leader card was shown
@@ -61,9 +65,8 @@ def step_undoable(before: State, seat: int, action: A.Action, events: Iterable[E
         return False
     if any(e.private_to is not None for e in events):
         return False  # someone learnt something secret (a drawn card)
-    if turn_key(before) != turn_key(after):
-        return False  # the turn or phase ended
-    return [d.seat for d in decisions(after)] == [seat]
+    return (after.phase == before.phase and after.era_number == before.era_number
+            and after.phase in (ACTIONS, TOKENS))
 
 
 @dataclass
@@ -90,6 +93,11 @@ class Timeline:
 
     def undo_allowed(self, seat: int) -> bool:
         return bool(self.steps) and self.steps[-1].seat == seat
+
+    @property
+    def seat(self) -> int | None:
+        """The seat that may undo now, if any."""
+        return self.steps[-1].seat if self.steps else None
 
     def reason(self, seat: int) -> str:
         """Why ``seat`` may not undo now (for a refusal)."""

@@ -90,6 +90,11 @@ def panel_message(fake: FakeDiscord, channel: int) -> Message | None:
     return None
 
 
+def writes(fake: FakeDiscord, channel: int) -> int:
+    """Posts and edits in the game's thread (or channel) so far."""
+    return sum(1 + m.edits for m in fake.channel_messages(play_channel(fake, channel)))
+
+
 def message_version(msg: Message | None) -> int:
     """The game version a message's controls were made at (-1: none)."""
     if msg is None or not msg.custom_ids():
