@@ -489,6 +489,7 @@ def tile_preview(state: State, seat: int, centre: int, rotation: int) -> Panel:
     rows: list[Row] = [(
         Button(t("btn.rotate"), MENU, f"tile:{label(centre)}:{(rotation + 1) % 6}"),
         Button(t("btn.place"), ACT, encode_action(action), "success"),
+        Button(t("btn.back"), MENU, "close"),
     )]
     return Panel(action_label(action), rows, image="board", image_view=view(new, None),
                  highlight=cells)
