@@ -112,7 +112,7 @@ class NormalPlayer:
     @staticmethod
     def _board_key(state: State, seat: int) -> tuple:
         return (seat, state.stage, tuple(state.owner), tuple(state.count), tuple(state.bonus),
-                tuple(sorted(state.touched.items())))
+                tuple(state.bonus_seat), tuple(sorted(state.touched.items())))
 
     def ranked(self, state: State, seat: int) -> Scored:
         """Scored legal candidates, best first (never empty while ``seat`` must act)."""
@@ -292,9 +292,11 @@ class NormalPlayer:
         for h in range(NUM_HEXES):
             if state.owner[h] == seat and state.terrain[h] == "G" and (
                     state.count[h] >= state.stack_limit(seat, h)):
-                state.bonus[h] += 1
+                saved = state.bonus[h], state.bonus_seat[h]
+                state.bonus[h] = state.raise_for(seat, h) + 1  # as Sanitation would
+                state.bonus_seat[h] = seat
                 v = self._grow_plan(state, seat, ev, era.growth)[0]
-                state.bonus[h] -= 1
+                state.bonus[h], state.bonus_seat[h] = saved
                 if v is not None and (best is None or v > best[1]):
                     best = (h, v)
         return best
@@ -305,6 +307,7 @@ class NormalPlayer:
         s.count[h] = 0
         s.owner[h] = -1
         s.bonus[h] = 0
+        s.bonus_seat[h] = -1
         s.players[seat].supply += n
         s.players[seat].cities.remove(v)
         s.city_owner[h] = seat
