@@ -45,7 +45,7 @@ def unseen_for(state: State, seat: int) -> list[int]:
     face-down discards: the discard pile is face down, R-INFO-1)."""
     known = set(state.players[seat].hand)
     known.update(c for c, w in zip(state.discard, state.discard_seen)
-                 if w == SEEN_BY_ALL or w == seat)
+                 if w in (SEEN_BY_ALL, seat))
     c = state.combat
     if c is not None:
         if c.defend_cards is not None:
