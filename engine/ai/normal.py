@@ -42,7 +42,7 @@ from ..movement import destinations
 from ..progress import new_era_index
 from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
-from ..turn import city_sites, grow_hexes, religion_targets
+from ..turn import city_sites, grow_hexes, religion_targets, sanitation_at_occupy
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, progress_prize
 from .tactics import (
     CARDS,
@@ -644,6 +644,17 @@ class NormalPlayer:
                 s.count[c.dst] += 1
                 s.owner[c.dst] = seat
             out.append((ev.relative(s, seat), A.Occupy(n)))
+        sans = [x for x in state.players[seat].hand if CARDS[x].type == "SAN"]
+        if sans and sanitation_at_occupy(state) and s.count[c.src] > 0:
+            # R-CARD-SAN / R-COMBAT-8: one more token may move in after a Sanitation
+            worth = self.worths(state, seat, ev)
+            card = min(sans, key=lambda x: worth[x])
+            s.count[c.src] -= 1
+            if s.count[c.src] == 0:
+                s.owner[c.src] = -1
+            s.count[c.dst] += 1
+            s.owner[c.dst] = seat
+            out.append((ev.relative(s, seat) - worth[card], A.PlaySanitation(card, c.dst)))
         return out
 
     # ------------------------------------------------------------------ cards
