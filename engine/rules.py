@@ -45,7 +45,7 @@ OPTIONS_FROM_VERSION = 2
 def check_rules(rules_version: int, options: Mapping[str, Any] | None) -> dict[str, bool]:
     """Validate a rules version and table options; return the options in full
     (every known option, ``False`` unless chosen). Raises :class:`IllegalAction`."""
-    if isinstance(rules_version, bool) or rules_version not in RULES_VERSIONS:
+    if type(rules_version) is not int or rules_version not in RULES_VERSIONS:
         known = ", ".join(map(str, RULES_VERSIONS))
         raise IllegalAction(f"unknown rules version {rules_version!r} (known: {known})")
     options = dict(options or {})
@@ -69,4 +69,4 @@ def stored_rules(stored: Mapping[str, Any]) -> tuple[int, dict[str, bool]]:
     game stored before rules versions existed, so version 1."""
     version = stored.get("rules_version", LEGACY_RULES_VERSION)
     options = {k: stored[k] for k in TABLE_OPTIONS if k in stored}
-    return int(version), check_rules(int(version), options)
+    return version, check_rules(version, options)
