@@ -75,3 +75,27 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
 
 def main(renders: int = 100, players: int = 5, seed: int = 11) -> None:
     print(json.dumps(bench(renders, players, seed)))
+
+
+def bench_maps(maps: int = 100, rounds: int = 3, players: int = 5) -> dict[str, Any]:
+    """Boards of ``maps`` different maps drawn round-robin, ``rounds`` times over: what
+    many games at once cost. ``first`` is the first pass (every map new to this process),
+    ``steady`` the later passes (a cache that holds every map makes them cheap)."""
+    from engine import new_game
+
+    views = [view(new_game(players, seed, random_map=True)[0], None) for seed in range(maps)]
+    first: list[float] = []
+    steady: list[float] = []
+    for r in range(rounds):
+        for v in views:
+            t0 = time.perf_counter()
+            render_board(v)
+            (first if r == 0 else steady).append((time.perf_counter() - t0) * 1000)
+    return {
+        "maps": maps,
+        "rounds": rounds,
+        "first_ms_p50": round(statistics.median(first), 1),
+        "steady_ms_p50": round(statistics.median(steady), 2),
+        "steady_ms_p95": round(_pct(steady, 0.95), 2),
+        "total_s": round((sum(first) + sum(steady)) / 1000, 2),
+    }
