@@ -52,7 +52,7 @@ from .sprites import (
     swords,
     token,
 )
-from .terrain_layer import Terrain, terrain_layer
+from .terrain_layer import Terrain, draw_terrain_layer, terrain_layer
 from .words import DEFAULT_LANG
 
 __all__ = ["ATTACK", "hex_centre", "piece_centre", "render_board", "render_crop",
@@ -101,8 +101,7 @@ def _sample_terrain() -> Terrain:
 def palette() -> Image.Image:
     """The 256 colours every board image is mapped to, the same for every map and
     layout (so a new map during tile placement costs only its terrain layer)."""
-    terrain = _sample_terrain()
-    layer = terrain_layer(terrain, persist=False)
+    layer = draw_terrain_layer(_sample_terrain())
     static = panel.static_panel(BOARD_W)
     base = Image.new("RGB", (BOARD_W, BOARD_H + static.size[1]))
     base.paste(layer, (0, 0))
@@ -216,10 +215,9 @@ def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
     for h in highlight:
         check_last_move((h,))
     lay = board_layout_of(view, highlight, last_move, full)
-    terrain = tuple(view["terrain"])
-    layer = terrain_layer(terrain, persist=view.get("phase") != "tiles")
+    layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
     img = Image.new("RGB", lay.size)
-    img.paste(layer.crop(lay.box), (0, 0))
+    img.paste(layer.crop(lay.box).convert("RGB"), (0, 0))
     img.paste(panel.static_panel(lay.width, lang), (0, lay.map_h))
     _draw_map(img, view, lay.shift, tuple(highlight), last_move, (), lang)
     panel.draw_dynamic(img, view, lay.map_h, lang)
@@ -250,8 +248,8 @@ def crop_image(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[in
     for h in (*hexes, *highlight):
         check_last_move((h,))
     lay = crop_layout((*hexes, *highlight))
-    terrain = tuple(view["terrain"])
-    img = terrain_layer(terrain, persist=view.get("phase") != "tiles").crop(lay.box)
+    layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
+    img = layer.crop(lay.box).convert("RGB")
     _draw_map(img, view, lay.shift, tuple(highlight), None, tuple(hexes), lang)
     return img
 

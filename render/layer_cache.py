@@ -5,7 +5,7 @@ ready layer costs a few. With a count-bounded cache of 16 layers, the 17th activ
 made nearly every board redraw its terrain. Here a layer is made once per map:
 
 - in memory, least recently used first out, up to ``TEMPUS_RENDER_CACHE_MB`` megabytes
-  (default 96: about 40 whole-map layers) per process;
+  (default 96: about 140 whole-map layers in palette mode) per process;
 - on disk, as lossless PNG files named by a hash of the map, in ``TEMPUS_RENDER_CACHE``
   (default: ``tempus-render-cache`` in the system's temporary directory; ``off`` turns
   the disk cache off), shared by every render worker process and kept across restarts.
@@ -123,7 +123,8 @@ class LayerCache:
             return None
         try:
             with Image.open(path) as f:
-                img = f.convert("RGB") if f.mode != "RGB" else f.copy()
+                f.load()
+                img = f.copy()
         except FileNotFoundError:
             return None
         except (OSError, ValueError, SyntaxError) as exc:  # a damaged file: draw again

@@ -55,18 +55,36 @@ def _edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
     return P.LAND_GRID, 1.0
 
 
-def map_key(terrain: Terrain) -> str:
-    """A file-name-safe key for a map (its 156 terrains) and this version of the look."""
+def map_key(terrain: Terrain, palette: Image.Image) -> str:
+    """A file-name-safe key for a map (its 156 terrains), the palette and this version of
+    the look: a layer cached by another version is never used."""
     text = "".join(t or "." for t in terrain)
     digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-    return f"map{LAYER_VERSION}-{BOARD_W}x{BOARD_H}-{digest}"
+    return f"map{LAYER_VERSION}-{BOARD_W}x{BOARD_H}-{_palette_digest(palette)}-{digest}"
 
 
-def terrain_layer(terrain: Terrain, persist: bool = True) -> Image.Image:
-    """The whole map (``BOARD_W`` x ``BOARD_H``, RGB) for this map, from the map layer
-    cache. Shared: callers must copy or crop it before drawing on it. ``persist=False``
-    for a map still being built (tile placement): memory only, never written to disk."""
-    return layer_cache().get(map_key(terrain), lambda: draw_terrain_layer(terrain), persist)
+_digests: dict[int, tuple[Image.Image, str]] = {}
+
+
+def _palette_digest(palette: Image.Image) -> str:
+    hit = _digests.get(id(palette))
+    if hit is None or hit[0] is not palette:
+        data = bytes(palette.getpalette() or [])
+        hit = (palette, hashlib.blake2b(data, digest_size=4).hexdigest())
+        _digests[id(palette)] = hit
+    return hit[1]
+
+
+def terrain_layer(terrain: Terrain, palette: Image.Image, persist: bool = True) -> Image.Image:
+    """The whole map (``BOARD_W`` x ``BOARD_H``) for this map, already mapped to
+    ``palette`` (a P-mode image: a third of the memory and disk of RGB, and the colours
+    the final image is mapped to anyway), from the map layer cache. Shared: callers must
+    crop or copy it before drawing on it. ``persist=False`` for a map still being built
+    (tile placement): memory only, never written to disk."""
+    def make() -> Image.Image:
+        return draw_terrain_layer(terrain).quantize(palette=palette, dither=Image.Dither.NONE)
+
+    return layer_cache().get(map_key(terrain, palette), make, persist)
 
 
 def draw_terrain_layer(terrain: Terrain) -> Image.Image:
