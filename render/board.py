@@ -136,25 +136,27 @@ def _draw_pieces(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str) -
     sx, sy = shift
     for h, kind, seat, n, dx in _piece_places(v):
         x, y = piece_centre(h)
-        sprite = city(seat, n, lang) if kind == "city" else token(seat, n, lang)
+        sprite = city(seat, n) if kind == "city" else token(seat, n)
         sprite.paste_on(img, x + dx + sx, y + sy)
+    _draw_badges(img, v, shift, lang)
     for h in range(NUM_HEXES):
         if v["bonus"][h] > 0:
             cx, cy = hex_centre(h)
             stack_bonus(v["bonus"][h], K).paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
 
 
-def _redraw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,
-                   areas: list[tuple[float, float, float, float]]) -> None:
-    """The owners' letters again where something was drawn over the pieces (``areas``:
-    pixel boxes of arrows and swords), so nothing on the map ever hides them."""
+def _draw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,
+                 areas: list[tuple[float, float, float, float]] | None = None) -> None:
+    """The owners' letters; with ``areas`` (pixel boxes of arrows and swords drawn over
+    the pieces) only those there, again, so nothing on the map ever hides them."""
     sx, sy = shift
     pad = BADGE_R + 1
     for h, kind, seat, _, dx in _piece_places(v):
         x, y = piece_centre(h)
         bx, by = CITY_BADGE if kind == "city" else TOKEN_BADGE
         px, py = x + dx + bx + sx, y + by + sy
-        if any(a - pad <= px <= c + pad and b - pad <= py <= d + pad for a, b, c, d in areas):
+        if areas is None or any(a - pad <= px <= c + pad and b - pad <= py <= d + pad
+                                for a, b, c, d in areas):
             badge(seat, lang).paste_on(img, px, py)
 
 
@@ -189,7 +191,7 @@ def _draw_map(img: Image.Image, v: dict[str, Any], shift: Shift,
         areas.append(draw_arrow(img, src, dst, attack, occupied, shift))
         if attack and src != dst:
             areas.append(draw_swords(img, dst, shift))
-    _redraw_badges(img, v, shift, lang, areas)
+    _draw_badges(img, v, shift, lang, areas)
 
 
 def _check_view(view: dict[str, Any]) -> None:

@@ -66,18 +66,18 @@ def _badge(d: ImageDraw.ImageDraw, x: float, y: float, letter: str) -> None:
 
 @lru_cache(maxsize=32)
 def badge(seat: int, lang: str = "en") -> Sprite:
-    """The owner's letter alone: pasted again over anything drawn across a piece (an
-    arrow), so that no outline or arrow ever hides it."""
+    """The owner's letter on a token stack or city, pasted after the piece; pasted again
+    over anything later drawn across it (an arrow), so that nothing ever hides it."""
     half = math.ceil(BADGE_R) + 2
     img, d = _canvas(2 * half, 2 * half)
     _badge(d, half, half, colour_letter(seat, lang))
     return _finish(img, (half, half))
 
 
-@lru_cache(maxsize=128)
-def token(seat: int, count: int, lang: str = "en") -> Sprite:
-    """A stack of ``count`` tokens of ``seat``: stacked discs, the count and the owner's
-    letter (at :data:`TOKEN_BADGE`)."""
+@lru_cache(maxsize=64)
+def token(seat: int, count: int) -> Sprite:
+    """A stack of ``count`` tokens of ``seat``: stacked discs and the count (the owner's
+    letter is a :func:`badge` at :data:`TOKEN_BADGE`)."""
     colour = P.player_rgb(seat)
     shade = P.mix(colour, P.BLACK, 0.35)
     layers = min(max(count, 1), 4)
@@ -97,14 +97,13 @@ def token(seat: int, count: int, lang: str = "en") -> Sprite:
               outline=P.mix(colour, P.WHITE, 0.45) + (255,), width=s)
     _text(d, (cx * s, (cy + 0.5) * s), str(count), (19 if count < 10 else 16) * K,
           P.ink_on(colour))
-    _badge(d, cx + TOKEN_BADGE[0], cy + TOKEN_BADGE[1], colour_letter(seat, lang))
     return _finish(img, (round(cx), round(cy)))
 
 
-@lru_cache(maxsize=128)
-def city(seat: int, value: int, lang: str = "en") -> Sprite:
-    """A city of ``seat``: a crenellated tower in the player's colour with its value and
-    the owner's letter (at :data:`CITY_BADGE`)."""
+@lru_cache(maxsize=64)
+def city(seat: int, value: int) -> Sprite:
+    """A city of ``seat``: a crenellated tower in the player's colour with its value (the
+    owner's letter is a :func:`badge` at :data:`CITY_BADGE`)."""
     colour = P.player_rgb(seat)
     bw, bh, merlon = 34.0 * K, 24.0 * K, 6.0 * K
     pad = 9 * K
@@ -124,7 +123,6 @@ def city(seat: int, value: int, lang: str = "en") -> Sprite:
     pts = [(x * SS, y * SS) for x, y in outline]
     d.polygon(pts, fill=colour + (255,), outline=P.OUTLINE + (255,), width=2 * SS)
     _text(d, (cx * SS, (cy + 1) * SS), str(value), 19 * K, P.ink_on(colour))
-    _badge(d, cx + CITY_BADGE[0], cy + CITY_BADGE[1], colour_letter(seat, lang))
     return _finish(img, (round(cx), round(cy)))
 
 
