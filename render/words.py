@@ -56,8 +56,6 @@ _EN: dict[str, Text] = {
     "who_what": "{who}: {what}",
     # panel: era track
     "era_track": "ERA TRACK",
-    "era.start_note": "start",
-    "era.end_note": "end",
     "next": "\u25c2 next",
     # panel: players
     "players": "PLAYERS",
@@ -147,8 +145,6 @@ _PL: dict[str, Text] = {
     "decision.other": "ma ruch",
     "who_what": "{who}: {what}",
     "era_track": "TOR ER",
-    "era.start_note": "start",
-    "era.end_note": "koniec",
     "next": "\u25c2 następna",
     "players": "GRACZE",
     "col.actions": "Akcje",
@@ -190,7 +186,7 @@ _PL: dict[str, Text] = {
     "desc.player": "{name}: era {era} ({era_name}), {vp} PZ, akcje do wykonania: {markers}, "
                    "karty na ręce: {cards}, żetony w zapasie: {supply}, na mapie: {on_board}, "
                    "wolne miasta: {cities}.",
-    "desc.map": "Mapa, rząd po rzędzie (każdy heks poza otwartym morzem):",
+    "desc.map": "Mapa, wiersz po wierszu (każdy heks poza otwartym morzem):",
     "desc.hex": "{hex} {terrain}: {what}.",
     "desc.empty": "pusto",
     "desc.tokens": ("{name}, {n} żeton", "{name}, {n} żetony", "{name}, {n} żetonów"),
