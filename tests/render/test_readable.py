@@ -85,8 +85,8 @@ def test_board_shows_the_land_and_one_ring_of_sea() -> None:
         ring = land_region(v["terrain"])
         for h in ring:  # every placed tile and the sea around it is wholly in the image
             x, y = lay.hex_centre(h)
-            assert HEX_W / 2 <= x + 1 and x + HEX_W / 2 <= lay.width + 1, label(h)
-            assert R <= y + 1 and y + R <= lay.map_h + 1, label(h)
+            assert x + 1 >= HEX_W / 2 and x + HEX_W / 2 <= lay.width + 1, label(h)
+            assert y + 1 >= R and y + R <= lay.map_h + 1, label(h)
         assert set(NEIGHBOURS[land[0]]) <= ring
         full = board_layout_of(v, full=True)
         assert (full.x0, full.y0, full.width, full.map_h) == (0, 0, *FULL_MAP)
