@@ -201,12 +201,14 @@ def _check_view(view: dict[str, Any]) -> None:
 
 def board_layout_of(view: dict[str, Any], highlight: tuple[int, ...] = (),
                     last_move: tuple[int, ...] | None = None, full: bool = False) -> Layout:
-    """Where :func:`board_image` puts things for these arguments (tests, tools)."""
+    """Where :func:`board_image` puts things for these arguments (tests, tools). While
+    players place tiles the whole board is shown: the next tile may go anywhere next to
+    the land."""
     extra = set(highlight) | set(check_last_move(last_move))
     combat = view.get("combat")
     if combat:
         extra |= {combat["src"], combat["dst"]}
-    return board_layout(view["terrain"], extra, full)
+    return board_layout(view["terrain"], extra, full or view.get("phase") == "tiles")
 
 
 def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
@@ -232,7 +234,8 @@ def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
     """PNG of the board for a view (normally the public one, ``engine.view(state, None)``).
 
     The image shows the land and one ring of sea around it (and any highlighted or
-    last-move hex beyond), with the panel below; ``full=True`` shows the whole board.
+    last-move hex beyond), with the panel below; ``full=True`` shows the whole board, as
+    does every board while players place the map tiles.
     ``highlight``: hex ids to outline (legal targets). ``last_move``: ``(hex,)`` for a
     single hex that changed, ``(src, dst)`` for a move, ``(src, dst, ATTACK)`` for an
     attack (``ATTACK == 1``). An attack in progress (``view["combat"]``) is always drawn.

@@ -13,6 +13,7 @@ whole-map positions for the image at hand (which may show only part of the map).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -93,12 +94,24 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
         x, y = _at(piece_centre(src), shift)
         sp.paste_on(base, x, y)
         return _sprite_box(sp, x, y)
-    (x0, y0), (x1, y1) = _at(piece_centre(src), shift), _at(piece_centre(dst), shift)
+    ends = (occupied is None or src in occupied, occupied is None or dst in occupied)
+    img, left, top = _arrow(src, dst, attack, *ends)
+    x, y = round(left + shift[0]), round(top + shift[1])
+    base.paste(img, (x, y), img)
+    return x, y, x + img.size[0], y + img.size[1]
+
+
+@lru_cache(maxsize=512)
+def _arrow(src: int, dst: int, attack: bool, src_piece: bool,
+           dst_piece: bool) -> tuple[Image.Image, int, int]:
+    """The arrow's RGBA image and its top left corner in whole-map pixels (cached: the
+    same move is drawn on every board until the next one)."""
+    (x0, y0), (x1, y1) = piece_centre(src), piece_centre(dst)
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     # from the edge of the source piece to the edge of the target piece
-    start = TOKEN_R + 1 if occupied is None or src in occupied else 0.3 * R
-    end = length - (TOKEN_R + 3 if occupied is None or dst in occupied else 0.3 * R)
+    start = TOKEN_R + 1 if src_piece else 0.3 * R
+    end = length - (TOKEN_R + 3 if dst_piece else 0.3 * R)
     if end - start < 24:
         start = max(0.0, end - 24)
     ax, ay = x0 + ux * start, y0 + uy * start
@@ -112,7 +125,7 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
         (hx - nx * head_w, hy - ny * head_w), (hx - nx * shaft, hy - ny * shaft),
         (ax - nx * shaft, ay - ny * shaft),
     ]
-    pad = 16
+    pad = 4
     left = math.floor(min(p[0] for p in poly)) - pad
     top = math.floor(min(p[1] for p in poly)) - pad
     right = math.ceil(max(p[0] for p in poly)) + pad
@@ -122,6 +135,4 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
     pts = [((x - left) * SS, (y - top) * SS) for x, y in poly]
     fill = P.ATTACK if attack else P.HIGHLIGHT
     d.polygon(pts, fill=fill + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * SS))
-    small = img.reduce(SS)
-    base.paste(small, (left, top), small)
-    return left, top, right, bottom
+    return img.reduce(SS), left, top
