@@ -77,9 +77,11 @@ class LayerCache:
     def __len__(self) -> int:
         return len(self._mem)
 
-    def get(self, key: str, make: Callable[[], Image.Image], persist: bool = True) -> Image.Image:
+    def get(self, key: str, make: Callable[[], Image.Image], persist: bool = True,
+            valid: Callable[[Image.Image], bool] | None = None) -> Image.Image:
         """The image for ``key``; callers must not draw on it (copy or crop it first).
-        ``persist=False`` keeps a short-lived image (a map still being built) off disk."""
+        ``persist=False`` keeps a short-lived image (a map still being built) off disk;
+        a file on disk that ``valid`` refuses is drawn again."""
         with self._lock:
             img = self._mem.get(key)
             if img is not None:
@@ -87,6 +89,9 @@ class LayerCache:
                 self.hits += 1
                 return img
         img = self._load(key) if persist else None
+        if img is not None and valid is not None and not valid(img):
+            log.warning("map layer cache: %s does not fit; drawing it again", key)
+            img = None
         if img is not None:
             self.disk_hits += 1
         else:
@@ -149,8 +154,10 @@ class LayerCache:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
                 raise
-        except OSError as exc:  # read-only or full disk: memory only
-            log.warning("map layer cache: cannot write %s (%s)", path, exc)
+        except OSError as exc:  # read-only or full disk: memory only from now on
+            log.warning("map layer cache: cannot write %s (%s); keeping layers in memory "
+                        "only", path, exc)
+            self.directory = None
             return
         self._writes += 1
         if self._writes % TRIM_EVERY == 0:

@@ -84,7 +84,10 @@ def terrain_layer(terrain: Terrain, palette: Image.Image, persist: bool = True) 
     def make() -> Image.Image:
         return draw_terrain_layer(terrain).quantize(palette=palette, dither=Image.Dither.NONE)
 
-    return layer_cache().get(map_key(terrain, palette), make, persist)
+    def valid(img: Image.Image) -> bool:
+        return img.mode == "P" and img.size == (BOARD_W, BOARD_H)
+
+    return layer_cache().get(map_key(terrain, palette), make, persist, valid)
 
 
 def draw_terrain_layer(terrain: Terrain) -> Image.Image:

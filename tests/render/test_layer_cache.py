@@ -73,6 +73,14 @@ def test_a_damaged_file_is_drawn_again(tmp_path: Path) -> None:
         assert f.size == (100, 50)
 
 
+def test_a_file_that_does_not_fit_is_drawn_again(tmp_path: Path) -> None:
+    _img(1, (3, 3)).save(tmp_path / "odd.png")
+    calls: list[str] = []
+    img = LayerCache(tmp_path, 1 << 20).get("odd", _maker(calls, "odd"),
+                                            valid=lambda im: im.size == (100, 50))
+    assert calls == ["odd"] and img.size == (100, 50)
+
+
 def test_an_unwritable_directory_keeps_layers_in_memory(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
