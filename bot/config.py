@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .offload import default_workers
 
 
 @dataclass
 class Settings:
     token: str | None = None
     db: str = "tempus.db"
-    #: worker processes for rendering and computer players (0: threads)
-    workers: int = 1
+    #: worker processes for rendering (0: threads); one per CPU core unless set
+    workers: int = field(default_factory=default_workers)
     #: worker processes for computer players' thinking, apart from rendering so that a
     #: long search never delays a board post (0: threads)
     ai_workers: int = 1
@@ -30,7 +32,7 @@ class Settings:
         return cls(
             token=e.get("DISCORD_TOKEN") or None,
             db=e.get("TEMPUS_DB") or "tempus.db",
-            workers=int(e.get("TEMPUS_WORKERS", "1")),
+            workers=int(e.get("TEMPUS_WORKERS") or default_workers()),
             ai_workers=int(e.get("TEMPUS_AI_WORKERS", e.get("TEMPUS_WORKERS", "1"))),
             ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
             ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,

@@ -266,8 +266,9 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
             assert not hand_line.search(m.content), f"a hand listed in public: {m.content}"
             for a in m.attachments:
                 assert a.filename in ("board.png", ) or a.filename.endswith(".json"), a.filename
-                if a.filename == "board.png":
-                    assert png_size(a.data)[0] >= 1000
+                if a.filename == "board.png":  # a board (land and panel), not a hand
+                    width, height = png_size(a.data)
+                    assert width >= 600 and height > width
     return checked
 
 
