@@ -124,6 +124,9 @@ class TempusBot(commands.Bot):
         if panel.image is not None and panel.image_view is not None:
             if panel.image == "hand":
                 png = await self.offloader.run(images.hand_png, panel.image_view)
+            elif panel.image == "crop":
+                png = await self.offloader.run(images.crop_png, panel.image_view,
+                                               panel.focus, panel.highlight)
             else:
                 png = await self.offloader.run(images.board_png, panel.image_view,
                                                panel.highlight)

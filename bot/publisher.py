@@ -35,7 +35,7 @@ from . import images
 from .components import make_view
 from .describe import board_alt_text, final_lines, hand_text
 from .messages import t
-from .offload import Offloader
+from .offload import Offloader, Superseded
 from .outbox import Outboxes
 from .storage import Storage
 from .table import Outcome
@@ -47,6 +47,11 @@ MAX_CONTENT = 2000
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
 THREAD_ARCHIVE_MINUTES = 10080
+
+
+def _alt(view: dict[str, Any], changed: list[str]) -> str:
+    """The board picture in words (render's description, else a short one of our own)."""
+    return images.board_alt(view, changed) or board_alt_text(view, changed)
 
 
 def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
@@ -220,13 +225,15 @@ class DiscordPublisher:
         assert o is not None and o.public_view is not None
         key = turn.key
         if turn.message_id is None or turn.shown < o.version:
-            png = await self.offloader.run(images.board_png, o.public_view, o.highlight,
-                                           o.last_move)
+            try:  # only the newest board of a game is drawn (render.latest)
+                png = await self.offloader.latest(("board", o.game_id), images.board_png,
+                                                  o.public_view, o.highlight, o.last_move)
+            except Superseded:
+                return True
             prompt = o.panel.text if o.panel else ""
             content = fit(turn.lines, prompt)
             files = [discord.File(io.BytesIO(png), filename="board.png",
-                                  description=board_alt_text(o.public_view, o.lines))
-                     ] if png else []
+                                  description=_alt(o.public_view, o.lines))] if png else []
             view = make_view(o.panel, o.game_id, o.version)
             if turn.message_id is None:
                 mentions = discord.AllowedMentions(
@@ -309,7 +316,7 @@ class DiscordPublisher:
             async def board() -> list[discord.File]:
                 png = await self.offloader.run(images.board_png, view, (), None)
                 return [discord.File(io.BytesIO(png), filename="board.png",
-                                     description=board_alt_text(view, []))] if png else []
+                                     description=_alt(view, []))] if png else []
 
             summary = "\n".join([*lines[:-1], t("end.thread", thread=play)])
 

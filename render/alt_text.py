@@ -109,7 +109,7 @@ def describe_position(view: dict[str, Any], lang: str = DEFAULT_LANG) -> list[st
     if v["phase"] == "progress" and v.get("progress_submitted"):
         lines.append(word("progress_chosen", lang,
                           names=names(list(v["progress_submitted"]), lang)) + ".")
-    lines.append(word("desc.piles", lang, deck=v["deck_size"], discard=len(v["discard"])))
+    lines.append(word("desc.piles", lang, deck=v["deck_size"], discard=v["discard_size"]))
     if v["phase"] == "tiles":
         lines.append(word("desc.tiles", lang, n=v["tiles_left"]))
     lines += _hexes(v, lang)
