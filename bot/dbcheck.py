@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from .storage import (
     GameUnreadable,
     SqliteStorage,
     StorageError,
+    StorageUnavailable,
 )
 
 OK, PROBLEMS, UNUSABLE = 0, 1, 2
@@ -112,11 +114,14 @@ async def check(path: str) -> Report:
     try:
         store = await SqliteStorage.open(path, read_only=True)
     except StorageError as exc:
-        report.fatal = str(exc)
+        report.fatal = _why(exc)
         return report
     try:
-        report.integrity = await store.integrity_problems()
-        report.foreign_keys = await store.foreign_key_problems()
+        try:
+            report.integrity = await store.integrity_problems()
+            report.foreign_keys = await store.foreign_key_problems()
+        except StorageUnavailable as exc:  # too damaged to finish the check
+            report.integrity = [_why(exc)]
         report.schema = await store.schema_version()
         if report.schema > SCHEMA_VERSION:
             return report
@@ -126,10 +131,14 @@ async def check(path: str) -> Report:
         for status, ref in sorted(refs, key=lambda x: x[1].id):
             report.games.append(await check_game(store, ref, status))
     except StorageError as exc:  # the file itself is unusable (not a database, damaged)
-        report.fatal = str(exc)
+        report.fatal = _why(exc)
     finally:
         await store.close()
     return report
+
+
+def _why(exc: StorageError) -> str:
+    return exc.detail or exc.reason if isinstance(exc, StorageUnavailable) else str(exc)
 
 
 async def check_game(store: SqliteStorage, ref: GameRef, status: str) -> GameReport:
@@ -141,6 +150,9 @@ async def check_game(store: SqliteStorage, ref: GameRef, status: str) -> GameRep
         rows = await store.actions(ref.id)
     except GameUnreadable as exc:
         rep.problems.append(t("checkdb.problem.unreadable", reason=exc.reason))
+        return rep
+    except StorageUnavailable as exc:  # its pages are damaged
+        rep.problems.append(t("checkdb.problem.unreadable", reason=_why(exc)))
         return rep
     assert game is not None
     rep.actions = len(rows)
@@ -190,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "0: all ok, 1: problems found, 2: not usable as a database.")
     parser.add_argument("--db", help="SQLite database file (default: $TEMPUS_DB or tempus.db)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)  # the report says it all
     path = args.db or Settings.from_env().db
     report = asyncio.run(check(path))
     print("\n".join(report.lines()))

@@ -307,6 +307,7 @@ class SqliteStorage:
         self._file_lock = file_lock
         self._abspath = None if _in_memory(path) else os.path.abspath(path)
         self._identity = None if self._abspath is None else _file_identity(self._abspath)
+        self._wal_identity: tuple[int, int] | None = None
         self._gone_reported = False
 
     @classmethod
@@ -370,14 +371,33 @@ class SqliteStorage:
         await self.migrate()
         if self._abspath is not None:
             self._identity = _file_identity(self._abspath)
+            self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def close(self) -> None:
+        moved = self._abspath is not None and _file_identity(self._abspath) != self._identity
         try:
             await self._db.close()
         finally:
+            if moved:
+                self._retire_wal()
             if self._file_lock is not None:
                 self._file_lock.release()
                 self._file_lock = None
+
+    def _retire_wal(self) -> None:
+        """After the database file was deleted or replaced: SQLite leaves our write-ahead
+        log beside the path, where it would be applied to whatever file is opened there
+        next (damaging it). Keep it under another name instead."""
+        assert self._abspath is not None
+        wal = self._abspath + "-wal"
+        if self._wal_identity is None or _file_identity(wal) != self._wal_identity:
+            return  # not ours (or none): leave it
+        kept = f"{wal}.orphaned-{os.getpid()}"
+        with contextlib.suppress(OSError):
+            os.replace(wal, kept)
+            Path(self._abspath + "-shm").unlink(missing_ok=True)
+            log.error("the database file was deleted or replaced: its write-ahead log is "
+                      "kept as %s, away from the new file", kept)
 
     def _check_file(self) -> None:
         """Refuse to write unless the file at our path is still the one we opened."""
