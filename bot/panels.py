@@ -273,6 +273,8 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     if name == "card":
         card = _int(param)
         acts = [a for a in _card_plays(legal) if _card_of(a) == card]
+        if not acts:  # not a card this player can play now (or no card at all)
+            raise MenuError("error.no_options")
         return _options_menu(_action_options(acts),
                              lambda a, b: t("ph.card_target", card=card_name(card), first=a,
                                             last=b), card_name(card))
