@@ -87,8 +87,8 @@ MESSAGES: dict[str, str] = {
     "error.bad_option.int": "Use a whole number.",
     "error.bad_option.number": "Use a number.",
     "error.bad_option.bool": "Use True or False.",
-    "error.bad_option.text": "Use a text of at most {max} characters; pick one of the "
-    "suggestions.",
+    "error.bad_option.text": "Use at most {max} characters; pick one of the suggestions.",
+    "error.bad_option.text_type": "Use text; pick one of the suggestions.",
     "error.bad_command": "I could not use that command's options. Type the command again and "
     "pick from the suggestions.",
     "error.bad_topic": "There is no rules topic {topic!r}; choose one of: {topics}.",

@@ -43,8 +43,11 @@ def refusal(command: Command[Any, ..., Any], namespace: Namespace) -> str | None
 def _problem(param: Parameter, value: Any) -> str | None:
     kind = param.type
     if kind == AppCommandOptionType.string:
-        limit = param.max_length or MAX_TEXT
-        if not isinstance(value, str) or len(value) > limit:
+        # for text, min_value and max_value are lengths (app_commands.Range[str, ...])
+        limit = int(param.max_value or MAX_TEXT)
+        if not isinstance(value, str):
+            return t("error.bad_option.text_type")
+        if not int(param.min_value or 0) <= len(value) <= limit:
             return t("error.bad_option.text", max=limit)
     elif kind == AppCommandOptionType.integer:
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
