@@ -227,6 +227,10 @@ class GameRef:
     host_id: int
     version: int
     announced_version: int | None
+    panel_message_id: int | None = None
+
+
+_REF_COLUMNS = "id, guild_id, channel_id, host_id, version, announced_version, panel_message_id"
 
 
 @dataclass(frozen=True)
@@ -267,6 +271,7 @@ class Storage(Protocol):
     async def games_with_status(self, status: str) -> list[GameRow]: ...
     async def game_refs(self, status: str) -> list[GameRef]: ...
     async def game_ref(self, game_id: int) -> GameRef | None: ...
+    async def open_game_ref(self, channel_id: int) -> GameRef | None: ...
     async def seats(self, game_id: int) -> list[SeatRow]: ...
     async def add_seat(self, game_id: int, version: int, user_id: int | None,
                        ai_level: str | None, name: str) -> int: ...
@@ -552,16 +557,22 @@ class SqliteStorage:
         keep the others from being listed."""
         async with self._reading() as db:
             cur = await db.execute(
-                "SELECT id, guild_id, channel_id, host_id, version, announced_version "
+                f"SELECT {_REF_COLUMNS} "
                 "FROM games WHERE status = ? ORDER BY id", (status,))
             rows = await cur.fetchall()
         return [GameRef(*r) for r in rows]
 
     async def game_ref(self, game_id: int) -> GameRef | None:
+        return await self._ref("WHERE id = ?", (game_id,))
+
+    async def open_game_ref(self, channel_id: int) -> GameRef | None:
+        """The open (lobby or active) game of a channel, by its number columns only."""
+        return await self._ref("WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                               (channel_id,))
+
+    async def _ref(self, where: str, args: tuple[Any, ...]) -> GameRef | None:
         async with self._reading() as db:
-            cur = await db.execute(
-                "SELECT id, guild_id, channel_id, host_id, version, announced_version "
-                "FROM games WHERE id = ?", (game_id,))
+            cur = await db.execute(f"SELECT {_REF_COLUMNS} FROM games {where}", args)
             row = await cur.fetchone()
         return None if row is None else GameRef(*row)
 

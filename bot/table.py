@@ -366,7 +366,7 @@ class TableService:
             game = await self.storage.create_game(guild_id, channel_id, user_id,
                                                   name if host_plays else None, options)
         except ChannelBusy:
-            existing = await self.storage.open_game_in_channel(channel_id)
+            existing = await self.storage.open_game_ref(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
         table = await self.table(game.id)
         outcome = self._lobby_outcome(table, t("lobby.created", game=game.id))
@@ -481,7 +481,12 @@ class TableService:
         return outcome
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        table = await self.table(game_id)
+        try:
+            table = await self.table(game_id)
+        except TableError as exc:
+            if exc.key != "error.game_set_aside":
+                raise
+            return await self._cancel_set_aside(game_id, user_id, can_manage)
         async with table.lock:
             if table.game.status not in (LOBBY, ACTIVE):
                 raise TableError("error.not_active", game=table.id)
@@ -501,6 +506,26 @@ class TableService:
         task = self._ai_tasks.pop(table.id, None)
         if task:
             task.cancel()
+        return outcome
+
+    async def _cancel_set_aside(self, game_id: int, user_id: int, can_manage: bool
+                                ) -> Outcome:
+        """Cancel a game that cannot be loaded (issue 16), so its channel is free again:
+        only its number columns are needed."""
+        ref = await self.storage.game_ref(game_id)
+        if ref is None:
+            raise TableError("error.no_game")
+        if user_id != ref.host_id and not can_manage:
+            raise TableError("error.cancel_denied", host=ref.host_id)
+        try:
+            version = await self.storage.set_status(game_id, ref.version, CANCELLED)
+        except VersionConflict:
+            raise TableError("error.stale") from None
+        self.set_aside.pop(game_id, None)
+        self._by_channel.pop(ref.channel_id, None)
+        outcome = Outcome(game_id, ref.channel_id, ref.guild_id, version, "cancel",
+                          [t("lobby.cancelled", game=game_id, user=user_id)], panel=Panel(""))
+        self._enqueue(outcome)
         return outcome
 
     async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
@@ -767,7 +792,7 @@ class TableService:
             table = self._tables.get(game_id)
             if table is not None and table.game.status in (LOBBY, ACTIVE):
                 return game_id
-        game = await self.storage.open_game_in_channel(channel_id)
+        game = await self.storage.open_game_ref(channel_id)  # numbers only: never damaged
         if game is None:
             self._by_channel.pop(channel_id, None)
             raise TableError("error.no_game")

@@ -300,6 +300,17 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
             assert f"#{g}" in str(info.value) and "check-db" in str(info.value)
         with pytest.raises(TableError, match="set aside"):
             await svc2.use(g, 1, HOST, "Ann", "act", "draw_cards")
+    # the channel still knows its game, and says so
+    assert await svc2.channel_game_id(10) == bad_options
+    with pytest.raises(TableError, match="already has a Tempus game"):
+        await svc2.create(1, 10, BOB, "Bob")
+    # the host (or a channel manager) may cancel a set-aside game to free the channel
+    with pytest.raises(TableError, match="Only the host"):
+        await svc2.cancel(bad_options, BOB)
+    outcome = await svc2.cancel(bad_options, BOB, can_manage=True)
+    assert outcome.kind == "cancel" and outcome.channel_id == 10
+    assert bad_options not in svc2.set_aside
+    await svc2.create(1, 10, BOB, "Bob")
     await close(svc2)
 
 
