@@ -431,6 +431,8 @@ class SqliteStorage:
                     yield self._db
                     self._check_file()
                     await self._db.execute("COMMIT")
+                    if self._wal_identity is None and self._abspath is not None:
+                        self._wal_identity = _file_identity(self._abspath + "-wal")
                 except BaseException:
                     await self._rollback()
                     raise

@@ -166,7 +166,7 @@ async def test_a_read_only_database_refuses_then_recovers(tmp_path: Path) -> Non
 
 # ---------------------------------------------------------------------- file gone
 @pytest.mark.asyncio
-@pytest.mark.parametrize("how", ["deleted", "replaced"])
+@pytest.mark.parametrize("how", ["deleted", "main file deleted", "replaced"])
 async def test_a_database_file_deleted_or_replaced_under_the_bot_takes_no_action(
         tmp_path: Path, how: str) -> None:
     db = str(tmp_path / "t.db")
@@ -178,6 +178,8 @@ async def test_a_database_file_deleted_or_replaced_under_the_bot_takes_no_action
     if how == "deleted":
         for suffix in ("", "-wal", "-shm"):
             Path(db + suffix).unlink(missing_ok=True)
+    elif how == "main file deleted":  # `rm tempus.db`: the write-ahead log stays
+        Path(db).unlink()
     else:  # someone copies an old backup over it
         backup = str(tmp_path / "backup.db")
         with sqlite3.connect(backup) as raw:
@@ -189,8 +191,16 @@ async def test_a_database_file_deleted_or_replaced_under_the_bot_takes_no_action
     # still refused later: the service never acknowledges into a file nobody reads
     await assert_refused(svc, sink, g, uid, action, version, "gone")
     await close(svc)
+    # the old write-ahead log is kept aside, so it cannot damage a file opened there next
+    assert not Path(db + "-wal").exists()
     if how == "replaced":
         assert stored_tables(db) == ["x"], "the replacing file was not written to"
+    if how == "main file deleted":
+        assert list(tmp_path.glob("t.db-wal.orphaned-*"))
+        svc2, _ = await service(db)  # a restart on the path starts afresh, soundly
+        assert await svc2.resume_all() == []
+        assert await svc2.storage.integrity_problems() == []
+        await close(svc2)
 
 
 def stored_tables(path: str) -> list[str]:
