@@ -89,6 +89,8 @@ MESSAGES: dict[str, str] = {
     "error.bad_option.bool": "Use True or False.",
     "error.bad_option.text": "Use at most {max} characters; pick one of the suggestions.",
     "error.bad_option.text_type": "Use text; pick one of the suggestions.",
+    "error.bad_option.user": "Choose a member of this server from the list.",
+    "error.bad_option.object": "Choose from the list Discord offers.",
     "error.bad_command": "I could not use that command's options. Type the command again and "
     "pick from the suggestions.",
     "error.bad_topic": "There is no rules topic {topic!r}; choose one of: {topics}.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 from discord import AppCommandOptionType
 from discord.app_commands import Command, Namespace, Parameter
 
@@ -58,8 +59,12 @@ def _problem(param: Parameter, value: Any) -> str | None:
     elif kind == AppCommandOptionType.boolean:
         if not isinstance(value, bool):
             return t("error.bad_option.bool")
-    else:
-        return None  # users, channels ...: resolved (or refused) by discord.py itself
+    elif kind == AppCommandOptionType.user:
+        # Discord sends a user id with its "resolved" user; discord.py hands on the bare
+        # value when that is missing
+        return None if isinstance(value, discord.abc.User) else t("error.bad_option.user")
+    else:  # roles, channels, attachments ...: resolved objects, never plain values
+        return t("error.bad_option.object") if isinstance(value, str | int | float) else None
     if param.choices and value not in {c.value for c in param.choices}:
         return t("error.bad_option.choices", choices=", ".join(c.name for c in param.choices))
     if kind in _NUMERIC:

@@ -85,6 +85,8 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
                 ("autopilot", {"on": "yes"}, "True or False"),
                 ("play", {"choice": "x" * 300}, "at most 100 characters"),
                 ("token", {"hex": 12}, "`hex` cannot be 12. Use text"),
+                ("autopilot", {"player": "123"}, "Choose a member"),  # never resolved
+                ("autopilot", {"player": 5}, "Choose a member"),
         ):
             channel = other_ch if sub == "new" else ch
             inter = await fake.slash(uid, channel, sub, **options)
