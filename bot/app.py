@@ -6,6 +6,7 @@ service and turns replies into messages. No game rules here.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -15,7 +16,7 @@ from discord.ext import commands
 
 from . import images
 from .codec import ComponentId
-from .components import TempusButton, TempusSelect, make_view, set_handler
+from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
 from .messages import t
 from .offload import Offloader
@@ -75,6 +76,15 @@ class TempusBot(commands.Bot):
         await super().close()
 
     # ------------------------------------------------------------------ clicks
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click that no control of ours receives (a forged or unknown id): a private
+        refusal rather than silence (issue 16)."""
+        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+            log.info("refused a click on an unknown control %r",
+                     str((interaction.data or {}).get("custom_id", ""))[:100])
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("error.bad_control"), ephemeral=True)
+
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
         msg = interaction.message

@@ -19,7 +19,7 @@ from discord.ext import commands
 from engine import actions as A
 from engine.hexgrid import label, parse_label
 
-from . import images, players
+from . import images, options, players
 from .codec import decode_action, encode_action
 from .describe import status_text
 from .labels import action_label
@@ -50,6 +50,10 @@ def _hex_or_none(text: str | None) -> int | None:
         return None
 
 
+class BadOption(app_commands.CheckFailure):
+    """An option value outside what the command declares; the message is for the user."""
+
+
 @app_commands.guild_only()  # a game needs a server channel: not offered in DMs
 class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd.group")):
     def __init__(self, bot: TempusBot) -> None:
@@ -60,6 +64,35 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     def service(self) -> Any:
         assert self.bot.service is not None
         return self.bot.service
+
+    # ------------------------------------------------------------------ bad input (issue 16)
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse option values no Discord client sends (outside the declared choices,
+        range or type) before the command runs."""
+        command = interaction.command
+        if isinstance(command, app_commands.Command):
+            problem = options.refusal(command, interaction.namespace)
+            if problem is not None:
+                raise BadOption(problem)
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        """A command that could not run: a private refusal, never Python text."""
+        if isinstance(error, BadOption):
+            text = str(error)
+        elif isinstance(error, app_commands.CommandInvokeError):
+            log.error("/tempus %s failed", getattr(interaction.command, "name", "?"),
+                      exc_info=error.original)
+            text = t("error.internal")
+        else:  # an option discord.py could not convert (an unknown user ...)
+            text = t("error.bad_command")
+        if interaction.response.is_done():
+            return  # already answered (the handler may be reached twice for a group cog)
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not refuse /%s", interaction.command)
 
     # ------------------------------------------------------------------ plumbing
     async def _run(self, interaction: discord.Interaction[Any],
@@ -248,6 +281,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     async def rules(self, interaction: discord.Interaction[Any],
                     topic: str = "overview") -> None:
         async def work() -> str:
+            if topic not in RULE_TOPICS:
+                raise TableError("error.bad_topic", topic=topic[:40],
+                                 topics=", ".join(RULE_TOPICS))
             return "\n\n".join([t(f"rules.{topic}"),
                                 t("rules.topics", topics=", ".join(RULE_TOPICS))])
         await self._run(interaction, work)

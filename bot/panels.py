@@ -331,16 +331,24 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     if name == "cards":
         return cards_menu(state, seat, legal)
     if name == "card":
-        card = int(param)
+        card = _int(param)
         acts = [a for a in _card_plays(legal) if _card_of(a) == card]
+        if not acts:  # not a card this player can play now (or no card at all)
+            raise MenuError("error.no_options")
         panel = _options_menu(_action_options(acts),
                               lambda a, b: t("ph.card_target", card=card_name(card), first=a,
                                              last=b), card_name(card))
         return _with_rows(panel, "", [_back("cards")])
     if name == "tile":
         centre_text, _, rot_text = param.partition(":")
-        return tile_preview(state, seat, _hex(centre_text), int(rot_text or 0))
+        return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))
     raise MenuError("error.no_options")
+
+
+def _int(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 6):
+        raise MenuError("error.no_options")
+    return int(text)
 
 
 def _hex(text: str) -> int:
