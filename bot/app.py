@@ -46,7 +46,8 @@ class TempusBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = await SqliteStorage.open(self.settings.db)
-        self.publisher = DiscordPublisher(self, self.storage, self.offloader)
+        self.publisher = DiscordPublisher(self, self.storage, self.offloader,
+                                          period=self.settings.outbox_period)
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
                                     ai_budget_s=self.settings.ai_budget_s,

@@ -22,6 +22,9 @@ class Settings:
     ai_budget_s: float | None = None
     #: register the slash commands with Discord at start-up
     sync_commands: bool = True
+    #: the per-channel write bucket the outbox paces itself to: 5 writes per this many
+    #: seconds (Discord: 5 s; a time-scaled test Discord uses less)
+    outbox_period: float = 5.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -37,6 +40,7 @@ class Settings:
             ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
             ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
             sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
+            outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )

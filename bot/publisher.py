@@ -83,11 +83,11 @@ class TurnMessage:
 
 class DiscordPublisher:
     def __init__(self, client: discord.Client, storage: Storage, offloader: Offloader,
-                 *, outboxes: Outboxes | None = None) -> None:
+                 *, outboxes: Outboxes | None = None, period: float = 5.0) -> None:
         self.client = client
         self.storage = storage
         self.offloader = offloader
-        self.outboxes = outboxes or Outboxes(on_trouble=self._trouble)
+        self.outboxes = outboxes or Outboxes(on_trouble=self._trouble, period=period)
         self._turns: dict[int, TurnMessage] = {}
         self._lobbies: dict[int, int] = {}
         self._dm_failed: set[int] = set()

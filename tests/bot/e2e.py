@@ -40,6 +40,7 @@ async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
+                        outbox_period=fake.limiter.limits.post_per,
                         ai_delay=ai_delay, sync_commands=True)
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
     bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None)
@@ -281,7 +282,8 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive)."""
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
            "TEMPUS_WORKERS": "0", "TEMPUS_AI_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
-           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway}
+           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
+           "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per)}
     sessions = fake.sessions
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,
