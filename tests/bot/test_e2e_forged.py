@@ -12,7 +12,7 @@ import pytest
 from bot.messages import t
 
 from .e2e import bot_running, panel_message, prompt_users, settle
-from .fake_discord import FakeDiscord, Interaction, Message, running
+from .fake_discord import FakeDiscord, Forged, Interaction, Message, running
 from .test_e2e_edges import PEOPLE, game_state, open_game
 from .test_fuzz_input import PYTHON_TEXT
 from .test_storage_failures import stored
@@ -89,7 +89,8 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
                 ("autopilot", {"player": 5}, "Choose a member"),
         ):
             channel = other_ch if sub == "new" else ch
-            inter = await fake.slash(uid, channel, sub, **options)
+            inter = await fake.slash(uid, channel, sub,
+                                     **{k: Forged(v) for k, v in options.items()})
             refused_privately(inter, uid, words)
         inter = await fake.slash(uid, ch, "play", choice="nonsense:1:2")
         refused_privately(inter, uid, "could not understand")
