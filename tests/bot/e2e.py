@@ -192,8 +192,12 @@ def in_process(bot: TempusBot) -> Settle:
     return lambda: settle(bot)
 
 
-def by_quiet(fake: FakeDiscord, quiet_s: float = 0.15) -> Settle:
-    """Settling for a bot in another process: until nothing has changed for ``quiet_s``."""
+def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
+    """Settling for a bot in another process: until nothing has changed for ``quiet_s``
+    (by default longer than the bot's outbox may wait for a free write)."""
+    if quiet_s is None:
+        quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
+
     async def wait() -> None:
         while time.perf_counter() - fake.last_change < quiet_s:
             await asyncio.sleep(quiet_s / 3)
