@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import IllegalAction
 from .game import apply_in_place
 from .record import Record, ReplayError
-from .errors import IllegalAction
 from .state import ACTIONS, OVER, PROGRESS, TILES, TOKENS, State
 from .views import view
 
