@@ -70,10 +70,11 @@ MESSAGES_AFTER: dict[str, str] = {
     "history.hint": "Look closer: `/tempus show game:#{game}`, `/tempus board game:#{game} "
     "at:era-3`, `/tempus replay game:#{game}`.",
     "show.board": "The final board of game #{game}.",
-    "board.at_era": "Game #{game} at the end of era {era} ({era_name}).",
+    "board.at_era": "Game #{game} at the end of era {era}.",
     "board.at_start": "Game #{game} at the start of era 1, after the setup.",
-    "board.at_choice": "era {era}: end of {era_name}",
+    "board.at_choice": "era-{era}: the end of era {era}",
     "board.at_choice_start": "start: after the setup",
+    "board.at_choice_end": "end: the final position",
     "replay.caption": "Game #{game} from start to end, one picture per action round "
     "({frames} pictures).",
     "record.caption": "The game record of game #{game}, JSON: every move, to replay the game.",
@@ -81,8 +82,8 @@ MESSAGES_AFTER: dict[str, str] = {
     "error.unknown_game": "There is no game #{game} on this server.",
     "error.not_finished": "Game #{game} has not ended yet.",
     "error.cancelled_game": "Game #{game} was cancelled; it has no result to show.",
-    "error.bad_era": "Write the moment like `era-5` (the end of era 5) or `start`; game #{game} "
-    "has eras 1 to {last}.",
+    "error.bad_era": "Write the moment like `era-5` (the end of era 5), `start` or `end`; "
+    "a game has eras 1 to {last}.",
     "error.era_not_reached": "Game #{game} has not finished era {era} yet (eras finished: "
     "{done}).",
     "error.record_running": "The record of game #{game} comes when the game has ended: until "
@@ -118,10 +119,12 @@ MESSAGES_AFTER: dict[str, str] = {
     "cmd.history": "Finished games of this channel or of the whole server",
     "cmd.history.where": "This channel, or the whole server",
     "cmd.history.page": "Page (10 games a page)",
-    "cmd.show": "The result of a finished game",
+    "cmd.show": "A finished game: its result, its record (JSON) or its animation",
+    "cmd.show.what": "result (default), record (the JSON file) or replay (an animation, "
+    "posted in the channel)",
     "cmd.game": "Game number, like #12 (default: this channel's game)",
     "cmd.board.at": "A moment of the game: era-5 = the end of era 5, start = after the setup",
-    "cmd.stats": "A player's games, wins, points and rating on this server",
+    "cmd.stats": "A player's games, wins, points and rating, and the server's leaderboard",
     "cmd.stats.player": "Whose statistics (default: yours)",
     "cmd.leaderboard": "The best players of this server",
     "cmd.replay": "Post an animation of a whole game",

@@ -24,13 +24,12 @@ from engine.timeline import era_ends, snapshots
 from . import images
 from .messages import t
 from .ratings import Skill
+from .rematch import REMATCH
 from .ui import Button, Panel, button_rows
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-#: the op of the rematch button on the result (handled by bot.rematch)
-REMATCH = "rematch"
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from engine.state import OVER, State
 from engine.views import view
 from render.positions import last_move_of
 
-from . import panels, players
+from . import panels, players, rematch
 from .codec import decode_action
 from .labels import action_label
 from .messages import t
@@ -268,10 +268,11 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True) -> Outcome:
-        """A new lobby; the host takes the first seat unless ``host_plays`` is False."""
+                     host_plays: bool = True, extra: dict[str, Any] | None = None) -> Outcome:
+        """A new lobby; the host takes the first seat unless ``host_plays`` is False.
+        ``extra``: more lobby options (a rematch's invitations, bot/rematch.py)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map}
+        options: dict[str, Any] = {**(extra or {}), "max_seats": seats, "random_map": random_map}
         if seed is not None:
             options["seed"] = seed
         try:
@@ -312,6 +313,9 @@ class TableService:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
+            kept = rematch.join_refusal(table.id, table.game.options, table.seats, user_id)
+            if kept is not None:
+                raise TableError(kept[0], **kept[1])
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
                                                      name),
@@ -460,9 +464,12 @@ class TableService:
         lines = [t("lobby.title", game=table.id, host=table.game.host_id,
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
                    seated=len(table.seats), seats=o["max_seats"])]
+        kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
                 lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            elif i - len(table.seats) < len(kept):
+                lines.append(kept[i - len(table.seats)])
             else:
                 lines.append(t("lobby.empty", n=i + 1))
         lines.append(t("lobby.hint", min=CONTENT.min_players))
@@ -610,6 +617,8 @@ class TableService:
             return Reply(outcome=await self.start(game_id, user_id))
         if op == CANCEL:
             return Reply(outcome=await self.cancel(game_id, user_id, can_manage=can_manage))
+        if op == rematch.REMATCH:
+            return await rematch.rematch(self, game_id, user_id, name)
         if op == MENU:
             spec = f"{arg}:{values[0]}" if values else arg
             panel, now = await self.menu(game_id, user_id, spec, version)
@@ -684,6 +693,17 @@ class TableService:
             self._by_channel.pop(channel_id, None)
             raise TableError("error.no_game")
         self._by_channel[channel_id] = game.id
+        return game.id
+
+    async def last_game_in_channel(self, channel_id: int) -> int:
+        """For looking (board, status, record): the channel's running game, else its last
+        finished one (so the final position stays visible until a new game starts), else
+        its lobby; TableError when the channel has none."""
+        game = await self.storage.latest_game_in_channel(channel_id, (ACTIVE,))
+        if game is None:
+            game = await self.storage.latest_game_in_channel(channel_id, (FINISHED,))
+        if game is None:
+            return await self.channel_game_id(channel_id)
         return game.id
 
     # ------------------------------------------------------------------ computer players
