@@ -355,7 +355,7 @@ def moment_choices(current: str) -> list[tuple[str, str]]:
     items += [(t("board.at_choice", era=e), f"era-{e}") for e in range(1, LAST_ERA + 1)]
     items.append((t("board.at_choice_end"), "end"))
     cur = current.strip().lower()
-    return [(n, v) for n, v in items if not cur or cur in n.lower() or cur in v][:25]
+    return [(n, v) for n, v in items if not cur or cur in v or n.lower().startswith(cur)][:25]
 
 
 # ------------------------------------------------------------------ the Discord layer
