@@ -351,6 +351,8 @@ async def game_on_server(storage: Storage, guild_id: int | None, game_id: int,
         raise GameLookupError("error.unknown_game", game=game_id)
     if game.status == CANCELLED:
         raise GameLookupError("error.cancelled_game", game=game_id)
-    if game.status == LOBBY or (finished and game.status == ACTIVE):
+    if game.status == LOBBY:
+        raise GameLookupError("error.not_active", game=game_id)
+    if finished and game.status == ACTIVE:
         raise GameLookupError("error.not_finished", game=game_id)
     return game

@@ -141,6 +141,9 @@ async def test_refusals_name_the_problem() -> None:
         await show_answer(svc, asker, f"#{running}")
     with pytest.raises(TableError, match="no Tempus game"):
         await status_answer(svc, Asker(ANN, GUILD, 77))
+    lobby = await svc.create(GUILD, 78, ANN, "Ann", seats=3)
+    with pytest.raises(TableError, match=f"#{lobby.game_id} is not running"):
+        await status_answer(svc, Asker(ANN, GUILD, 78))
     await _close(svc)
 
 
