@@ -5,7 +5,7 @@
     python -m render hand RECORD.json --seat S [--at N] --out hand.png
     python -m render bench [--renders 100] [--players 5] [--seed 11]
     python -m render samples [--out docs/] [--record game.json]
-    python -m render replay RECORD.json --out replay.gif    # the whole game, animated
+    python -m render replay [RECORD.json] --out replay.gif  # the whole game, animated
     python -m render chart RECORD.json --out chart.png      # era track and VP by era
 """
 
@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from engine import view
+from engine.content import CONTENT
 from engine.hexgrid import parse_label
 from engine.record import Record, ReplayError
 
@@ -113,7 +114,10 @@ def _replay(args: argparse.Namespace) -> int:
 
     from .replay import replay_record
 
-    record = _load(args.record)
+    if args.record:
+        record = _load(args.record)
+    else:  # a whole game played by the engine's "normal" computer players
+        _, record = midgame(args.players, args.seed, era=len(CONTENT.eras))
     t0 = time.perf_counter()
     try:
         result = replay_record(record)
@@ -176,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--record", help="also write the sample game's record here")
     p.set_defaults(func=_samples)
     p = sub.add_parser("replay", help="animated GIF of a whole game, one frame per round")
-    p.add_argument("record")
+    p.add_argument("record", nargs="?", help="default: a game of computer players")
+    p.add_argument("--players", type=int, default=5)
+    p.add_argument("--seed", type=int, default=11)
     p.add_argument("--out", required=True)
     p.set_defaults(func=_replay)
     p = sub.add_parser("chart", help="score chart: era track and VP at the end of each era")

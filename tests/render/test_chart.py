@@ -130,3 +130,19 @@ def test_replay_of_a_whole_game_never_reads_a_hand_r_info_1() -> None:
     assert r.frames == len(shots) and len(r.data) < 8_000_000
     guarded = [_guarded(view(replay(record, s.index), 0)) for s in shots[:8]]
     assert render_replay(guarded).data == render_replay([s.view for s in shots[:8]]).data
+
+
+def test_command_line_replay_and_chart(tmp_path, capsys) -> None:
+    import json
+
+    from render.__main__ import main
+
+    path = tmp_path / "game.json"
+    game(3, 28).dump(path)
+    assert main(["replay", str(path), "--out", str(tmp_path / "r.gif")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bytes"] == (tmp_path / "r.gif").stat().st_size and out["frames"] > 30
+    assert out["seconds"] > 0 and out["players"] == 3
+    assert main(["chart", str(path), "--out", str(tmp_path / "c.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["eras"] == 10
+    assert (tmp_path / "c.png").read_bytes().startswith(PNG_SIGNATURE)
