@@ -17,6 +17,7 @@ import asyncio
 import io
 import json
 import logging
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -224,21 +225,24 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
                   [Attachment(f"tempus-game-{g.id}.json", data, t("file.record"))])
 
 
-_replays: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
+#: per storage (one database): game id -> (GIF, frames), the newest REPLAY_CACHE games
+_replays: weakref.WeakKeyDictionary[Any, OrderedDict[int, tuple[bytes, int]]] = \
+    weakref.WeakKeyDictionary()
 
 
 async def replay_answer(service: TableService, game: GameRow, run: Runner | None = None
                         ) -> Answer:
     """The animation of a whole finished game (cached: a finished game never changes)."""
     run = run or _thread
-    cached = _replays.get(game.id)
+    cache = _replays.setdefault(service.storage, OrderedDict())
+    cached = cache.get(game.id)
     if cached is None:
         cached = await run(replay_gif, await _record(service, game))
         if cached is None:
             raise TableError("error.too_big", game=game.id)
-        _replays[game.id] = cached
-        while len(_replays) > REPLAY_CACHE:
-            _replays.popitem(last=False)
+        cache[game.id] = cached
+        while len(cache) > REPLAY_CACHE:
+            cache.popitem(last=False)
     data, frames = cached
     return Answer(t("replay.caption", game=game.id, frames=frames),
                   [Attachment(f"tempus-game-{game.id}-replay.gif", data,

@@ -88,7 +88,8 @@ MESSAGES_AFTER: dict[str, str] = {
     "{done}).",
     "error.record_running": "The record of game #{game} comes when the game has ended: until "
     "then it would give the cards away.",
-    "error.too_big": "The animation of game #{game} is too large to post.",
+    "error.too_big": "I could not make the animation of game #{game}: it would be too large "
+    "to post.",
     "error.no_finished_game": "This channel has no running or finished game. `/tempus history "
     "where:server` lists the server's games.",
     # ------------------------------------------------------------ stats and ratings
