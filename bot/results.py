@@ -170,6 +170,15 @@ def final_post(game_id: int, record: dict[str, Any], names: Sequence[str], *,
     return FinalPost(text, "\n".join(channel_lines(game_id, b, names)), files, rematch_panel())
 
 
+def final_post_job(game_id: int, record: dict[str, Any], names: list[str],
+                   seat_users: list[int | None],
+                   rating_changes: dict[int, tuple[Skill, Skill]] | None) -> FinalPost:
+    """:func:`final_post` with positional arguments only, for ``Offloader.run`` (which
+    passes no keywords) in a worker process."""
+    return final_post(game_id, record, names, seat_users=seat_users,
+                      rating_changes=rating_changes)
+
+
 def chart_png(game_id: int, views: list[dict[str, Any]], names: Sequence[str]) -> bytes | None:
     """The score chart, or None if the renderer is missing or fails (never stops a post)."""
     try:

@@ -304,9 +304,11 @@ async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> No
     changes = await hist.record_finished(store, g)
     assert set(changes) == {ANN, BOB}
     assert all(before == Skill() and after.games == 1 for before, after in changes.values())
-    post = results.final_post(g, await svc.record(g), [s.name for s in table.seats],
-                              seat_users=[s.user_id for s in table.seats],
-                              rating_changes=changes)
+    from bot.offload import Offloader
+
+    post = await Offloader(0).run(results.final_post_job, g, await svc.record(g),
+                                  [s.name for s in table.seats],
+                                  [s.user_id for s in table.seats], changes)
     assert t("result.rating", changes="@").split("@")[0] in post.text
     again = await hist.record_finished(store, g)  # asking twice counts the game once
     assert {u: a for u, (_, a) in again.items()} == {u: a for u, (_, a) in changes.items()}
