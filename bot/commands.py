@@ -7,7 +7,6 @@ player typing, computed from the engine's legal actions.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -19,9 +18,9 @@ from discord.ext import commands
 from engine import actions as A
 from engine.hexgrid import label, parse_label
 
-from . import images, options, players
+from . import options, players
 from .codec import decode_action, encode_action
-from .describe import status_text
+from .commands_after import AfterCommands
 from .labels import action_label
 from .messages import RULE_TOPICS, t
 from .panels import CARD_PLAYS
@@ -55,7 +54,10 @@ class BadOption(app_commands.CheckFailure):
 
 
 @app_commands.guild_only()  # a game needs a server channel: not offered in DMs
-class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd.group")):
+class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
+                group_description=t("cmd.group")):
+    """``/tempus``; board, status, history, show and stats come from AfterCommands."""
+
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
         super().__init__()
@@ -244,29 +246,6 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
         await self._run(interaction, work)
 
     # ------------------------------------------------------------------ looking
-    @app_commands.command(name="board", description=t("cmd.board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            png = await self.bot.offloader.run(images.board_png, v, ())
-            files = [discord.File(io.BytesIO(png), filename="board.png")] if png else []
-            await interaction.followup.send(status_text(game, v, seats), files=files,
-                                            ephemeral=True)
-        await self._run(interaction, work)
-
-    @app_commands.command(name="status", description=t("cmd.status"))
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            return status_text(game, v, seats)
-        await self._run(interaction, work)
-
     @app_commands.command(name="hand", description=t("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:

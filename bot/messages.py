@@ -9,6 +9,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from .messages_after import MESSAGES_AFTER
+
 MESSAGES: dict[str, str] = {
     # ------------------------------------------------------------ errors and refusals
     "error.internal": "Something went wrong on my side; it has been logged. Please try again.",
@@ -391,6 +393,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tile.rotation": "Rotation 0-5 (clockwise steps of 60°)",
     "cmd.token": "Place a starting token",
 }
+
+MESSAGES.update(MESSAGES_AFTER)  # issue 13's sentences (bot/messages_after.py)
 
 
 class _Formatter(string.Formatter):

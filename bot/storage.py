@@ -102,6 +102,42 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN turn_key TEXT;
     CREATE INDEX games_thread ON games (thread_id);
     """,
+    # 5: after the game (bot/history.py). Both tables are caches derived from the action
+    # log and can be dropped and rebuilt: each finished game's result per seat (by
+    # replaying the log), and each person's rating per server with the games it covers
+    # (recomputed in game order, bot/ratings.py)
+    """
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        user_id INTEGER,
+        ai_level TEXT,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        vp INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        opening TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_guild ON results (guild_id, finished_at, game_id);
+    CREATE INDEX results_user ON results (guild_id, user_id);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -280,6 +316,35 @@ class ActionRow:
     version: int | None = None
 
 
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of a finished game, derived from its action log (bot/history.py)."""
+
+    game_id: int
+    seat: int
+    guild_id: int  # 0 for a game outside a server
+    channel_id: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    rank: int  # 1 = first (R-END-3; a shared win shares rank 1)
+    vp: int
+    won: bool
+    opening: str  # the seat's first-era actions, e.g. "grow-grow-move"
+    finished_at: str  # time of the game's last logged action (ISO, UTC)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A person's rating on one server (a cache of bot/ratings.py's recomputation)."""
+
+    guild_id: int
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+
+
 class Storage(Protocol):
     async def close(self) -> None: ...
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
@@ -308,6 +373,21 @@ class Storage(Protocol):
     async def set_thread(self, game_id: int, thread_id: int | None) -> None: ...
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None: ...
+    # --- history (bot/history.py): derived, rebuildable tables
+    async def latest_game_in_channel(self, channel_id: int,
+                                     statuses: tuple[str, ...]) -> GameRow | None: ...
+    async def games_without_results(self) -> list[GameRow]: ...
+    async def finished_at(self, game_id: int) -> str | None: ...
+    async def save_results(self, rows: list[ResultRow]) -> None: ...
+    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
+                      user_id: int | None = None) -> list[ResultRow]: ...
+    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
+                              offset: int = 0) -> list[int]: ...
+    async def ratings(self, guild_id: int) -> dict[int, RatingRow]: ...
+    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]: ...
+    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
+                            rated: list[tuple[int, str]], *, replace: bool) -> None: ...
+    async def clear_history(self) -> None: ...
 
 
 def _now() -> str:
@@ -743,6 +823,122 @@ class SqliteStorage:
                 "UPDATE games SET panel_message_id = ?, "
                 "announced_version = MAX(COALESCE(announced_version, 0), COALESCE(?, 0)) "
                 "WHERE id = ?", (message_id, announced, game_id))
+
+    # ------------------------------------------------------------------ --- history
+    # Derived tables for bot/history.py: results per seat of finished games and ratings.
+    # Everything here can be dropped (clear_history) and rebuilt from the action logs.
+
+    async def latest_game_in_channel(self, channel_id: int,
+                                     statuses: tuple[str, ...]) -> GameRow | None:
+        """The newest game of the channel with one of ``statuses``."""
+        marks = ", ".join("?" for _ in statuses)
+        return await self._one(
+            f"SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id, *statuses))
+
+    async def games_without_results(self) -> list[GameRow]:
+        """Finished games whose results are not derived yet, oldest first."""
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT * FROM games g WHERE status = 'finished' AND NOT EXISTS "
+                "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id")
+            rows = await cur.fetchall()
+        return [self._game(r) for r in rows]
+
+    async def finished_at(self, game_id: int) -> str | None:
+        """When the game's last action was logged (the log is append-only, so this never
+        changes once the game is over)."""
+        async with self._lock:
+            cur = await self._db.execute("SELECT MAX(at) FROM actions WHERE game_id = ?",
+                                         (game_id,))
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def save_results(self, rows: list[ResultRow]) -> None:
+        async with self._tx() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO results (game_id, seat, guild_id, channel_id, user_id, "
+                "ai_level, name, rank, vp, won, opening, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name,
+                  r.rank, r.vp, int(r.won), r.opening, r.finished_at) for r in rows])
+
+    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
+                      user_id: int | None = None) -> list[ResultRow]:
+        """Result rows of a server in game order (finish time, then id), seats in order."""
+        sql = "SELECT * FROM results WHERE guild_id = ?"
+        args: list[Any] = [guild_id]
+        if game_ids is not None:
+            if not game_ids:
+                return []
+            sql += f" AND game_id IN ({', '.join('?' for _ in game_ids)})"
+            args += game_ids
+        if user_id is not None:
+            sql += " AND game_id IN (SELECT game_id FROM results WHERE guild_id = ? " \
+                   "AND user_id = ?)"
+            args += [guild_id, user_id]
+        sql += " ORDER BY finished_at, game_id, seat"
+        async with self._lock:
+            cur = await self._db.execute(sql, tuple(args))
+            rows = await cur.fetchall()
+        return [ResultRow(r["game_id"], r["seat"], r["guild_id"], r["channel_id"], r["user_id"],
+                          r["ai_level"], r["name"], r["rank"], r["vp"], bool(r["won"]),
+                          r["opening"], r["finished_at"]) for r in rows]
+
+    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
+                              offset: int = 0) -> list[int]:
+        """Finished games of a server (or one channel of it), newest first."""
+        sql = "SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = ?"
+        args: list[Any] = [guild_id]
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            args.append(channel_id)
+        sql += " ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?"
+        args += [limit, offset]
+        async with self._lock:
+            cur = await self._db.execute(sql, tuple(args))
+            rows = await cur.fetchall()
+        return [r[0] for r in rows]
+
+    async def ratings(self, guild_id: int) -> dict[int, RatingRow]:
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ?",
+                (guild_id,))
+            rows = await cur.fetchall()
+        return {r[1]: RatingRow(r[0], r[1], r[2], r[3], r[4]) for r in rows}
+
+    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]:
+        """``(finished_at, game_id)`` of the games the stored ratings include, in order."""
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT finished_at, game_id FROM rated_games WHERE guild_id = ? "
+                "ORDER BY finished_at, game_id", (guild_id,))
+            rows = await cur.fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
+                            rated: list[tuple[int, str]], *, replace: bool) -> None:
+        """Write ratings and the games they now include, in one transaction; ``replace``
+        first drops the server's ratings (a recomputation from scratch)."""
+        async with self._tx() as db:
+            if replace:
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+                await db.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild_id,))
+            await db.executemany(
+                "INSERT OR REPLACE INTO ratings (guild_id, user_id, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(guild_id, r.user_id, r.mu, r.sigma, r.games) for r in rows])
+            await db.executemany(
+                "INSERT OR REPLACE INTO rated_games (game_id, guild_id, finished_at) "
+                "VALUES (?, ?, ?)", [(g, guild_id, at) for g, at in rated])
+
+    async def clear_history(self) -> None:
+        """Drop every derived row (results and ratings); they are rebuilt from the logs."""
+        async with self._tx() as db:
+            for table in ("rated_games", "ratings", "results"):
+                await db.execute(f"DELETE FROM {table}")
 
 
 def _in_memory(path: str) -> bool:

@@ -43,7 +43,7 @@ from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
-from . import panels, players
+from . import panels, players, rematch
 from .codec import decode_action, shown
 from .labels import action_label
 from .messages import t
@@ -392,11 +392,14 @@ class TableService:
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
                      host_plays: bool = True, in_thread: bool = False,
-                     protection_counts_cities: bool = False) -> Outcome:
+                     protection_counts_cities: bool = False,
+                     extra: dict[str, Any] | None = None) -> Outcome:
         """A new lobby; the host takes the first seat unless ``host_plays`` is False.
-        ``protection_counts_cities`` is the table option R-OPT-1."""
+        ``protection_counts_cities`` is the table option R-OPT-1; ``extra``: more lobby
+        options (a rematch's invitations, bot/rematch.py)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map,
+        options: dict[str, Any] = {**(extra or {}), "max_seats": seats,
+                                   "random_map": random_map,
                                    "protection_counts_cities": protection_counts_cities}
         if seed is not None:
             options["seed"] = seed
@@ -441,6 +444,9 @@ class TableService:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
+            kept = rematch.join_refusal(table.id, table.game.options, table.seats, user_id)
+            if kept is not None:
+                raise TableError(kept[0], **kept[1])
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
                                                      name),
@@ -620,9 +626,12 @@ class TableService:
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
                    seated=len(table.seats), seats=o["max_seats"]),
                  t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+        kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
                 lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            elif i - len(table.seats) < len(kept):
+                lines.append(kept[i - len(table.seats)])
             else:
                 lines.append(t("lobby.empty", n=i + 1))
         lines.append(t("lobby.hint", min=CONTENT.min_players))
@@ -832,6 +841,8 @@ class TableService:
         if op == UNDO:
             outcome = await self.undo(game_id, user_id, version)
             return Reply(text=outcome.lines[0], outcome=outcome)
+        if op == rematch.REMATCH:
+            return await rematch.rematch(self, game_id, user_id, name)
         if op == MENU:
             spec = f"{arg}:{values[0]}" if values else arg
             panel, now = await self.menu(game_id, user_id, spec, version)
@@ -908,6 +919,17 @@ class TableService:
             self._by_channel.pop(channel_id, None)
             raise TableError("error.no_game")
         self._by_channel[channel_id] = game.id
+        return game.id
+
+    async def last_game_in_channel(self, channel_id: int) -> int:
+        """For looking (board, status, record): the channel's running game, else its last
+        finished one (so the final position stays visible until a new game starts), else
+        its lobby; TableError when the channel has none."""
+        game = await self.storage.latest_game_in_channel(channel_id, (ACTIVE,))
+        if game is None:
+            game = await self.storage.latest_game_in_channel(channel_id, (FINISHED,))
+        if game is None:
+            return await self.channel_game_id(channel_id)
         return game.id
 
     # ------------------------------------------------------------------ computer players

@@ -7,6 +7,8 @@
     python -m render describe RECORD.json [--at N] [--lang en]
     python -m render bench [--renders 100] [--players 5] [--seed 11] [--maps 100]
     python -m render samples [--out docs/] [--record game.json]
+    python -m render replay [RECORD.json] --out replay.gif  # the whole game, animated
+    python -m render chart RECORD.json --out chart.png      # era track and VP by era
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 from engine import view
+from engine.content import CONTENT
 from engine.hexgrid import NEIGHBOURS, parse_label
 from engine.record import Record, ReplayError
 
@@ -143,6 +146,49 @@ def _samples(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    """Render a record's replay animation; prints its size and render time as JSON."""
+    import time
+
+    from .replay import replay_record
+
+    if args.record:
+        record = _load(args.record)
+    else:  # a whole game played by the engine's "normal" computer players
+        _, record = midgame(args.players, args.seed, era=len(CONTENT.eras))
+    t0 = time.perf_counter()
+    try:
+        result = replay_record(record)
+    except (ValueError, ReplayError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    seconds = time.perf_counter() - t0
+    Path(args.out).write_bytes(result.data)
+    print(json.dumps({"out": args.out, "bytes": len(result.data), "frames": result.frames,
+                      "scale": result.scale, "size": list(result.size),
+                      "players": record.num_players, "actions": len(record.moves),
+                      "seconds": round(seconds, 3)}))
+    return 0
+
+
+def _chart(args: argparse.Namespace) -> int:
+    from engine.timeline import era_ends, snapshots
+
+    from .chart import render_chart
+
+    record = _load(args.record)
+    try:
+        views = [s.view for s in era_ends(snapshots(record))]
+    except ReplayError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    names = [p.get("name", "") for p in record.players] or None
+    png = render_chart(views, names)
+    Path(args.out).write_bytes(png)
+    print(json.dumps({"out": args.out, "bytes": len(png), "eras": len(views) - 1}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -189,6 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--record", help="also write the sample game's record here")
     p.set_defaults(func=_samples)
+    p = sub.add_parser("replay", help="animated GIF of a whole game, one frame per round")
+    p.add_argument("record", nargs="?", help="default: a game of computer players")
+    p.add_argument("--players", type=int, default=5)
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_replay)
+    p = sub.add_parser("chart", help="score chart: era track and VP at the end of each era")
+    p.add_argument("record")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_chart)
     args = parser.parse_args(argv)
     return args.func(args)
 
