@@ -21,8 +21,10 @@ from engine import actions as A
 from engine.actions import action_from_json
 from engine.game import apply_in_place
 from engine.record import Record, ReplayError
+from engine.rules import stored_rules
 from engine.score_breakdown import Breakdown, breakdown
 from engine.state import ACTIONS
+from engine.undo import is_undo
 from engine.views import view
 
 from . import ratings as R
@@ -61,6 +63,13 @@ def guild_key(guild_id: int | None) -> int:
 def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> Record:
     """The game record built from storage rows (as the table service builds it)."""
     o = game.options
+    rules_version, table_options = stored_rules(o)
+    moves: list[tuple[int, Any]] = []
+    for r in actions:  # an undo entry takes back the last effective move (engine.undo)
+        if is_undo(r.action):
+            moves.pop()
+        else:
+            moves.append((r.seat, action_from_json(r.action)))
     return Record(
         num_players=len(seats),
         seed=int(o["seed"]),
@@ -69,7 +78,9 @@ def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRo
         players=[{"name": s.name,
                   "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                  for s in seats],
-        moves=[(r.seat, action_from_json(r.action)) for r in actions],
+        moves=moves,
+        rules_version=rules_version,
+        options=table_options,
     )
 
 

@@ -22,6 +22,7 @@ from . import palette as P
 from .encode import to_png
 from .fonts import draw_text, fit
 from .sprites import chip, cube, terrain_swatch
+from .words import colour_name
 
 WIDTH, HEIGHT = 1000, 760
 SS = 2  # lines are drawn at twice the size and reduced, for smooth edges
@@ -168,7 +169,7 @@ def render_chart(views: Sequence[dict[str, Any]], names: Sequence[str] | None = 
         x = LEFT + col * col_w
         y = LEGEND_Y + row * LEGEND_ROW
         chip(s, 10.0).paste_on(img, x + 10, y)
-        who = f"{P.player_name(s)} \u00b7 {names[s]}" if s < len(names) else P.player_name(s)
+        who = f"{colour_name(s)} \u00b7 {names[s]}" if s < len(names) else colour_name(s)
         label = f"{who}  {vps[s][-1]} {text.vp}"
         draw_text(img, (x + 28, y), fit(label, 14, col_w - 40), 14, P.PANEL_INK, anchor="lm")
     rows = (n + 2) // 3

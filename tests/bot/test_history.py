@@ -12,6 +12,7 @@ from bot import ratings as R
 from bot.storage import ACTIVE, CANCELLED, FINISHED, SCHEMA_VERSION, SqliteStorage
 from engine import actions as A
 from engine.game import apply_in_place
+from engine.rules import RULES_VERSION
 from engine.score_breakdown import breakdown
 from engine.setup import new_game
 from engine.simulate import play_game
@@ -50,7 +51,8 @@ async def store_game(store: SqliteStorage, people: list[int | None], seed: int, 
                                  f"P{u}" if u is not None else "Computer (normal)")
     live, _ = new_game(len(order), seed, random_map=True)
     v = await store.start(g.id, v, {"max_seats": len(order), "random_map": True, "seed": seed,
-                                    "start_player": None}, live.to_json())
+                                    "start_player": None, "rules_version": RULES_VERSION},
+                          live.to_json())
     for i, (seat, action) in enumerate(record.moves):
         if stop_after is not None and i == stop_after:
             return g.id
