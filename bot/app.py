@@ -10,6 +10,7 @@ in it; the command tree carries Discord's own localisations (:mod:`bot.translato
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -20,7 +21,7 @@ from discord.ext import commands
 
 from . import i18n, images
 from .codec import ComponentId
-from .components import TempusButton, TempusSelect, make_view, set_handler
+from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
 from .messages import t
 from .offload import Offloader
@@ -66,12 +67,14 @@ class TempusBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = await SqliteStorage.open(self.settings.db)
-        self.publisher = DiscordPublisher(self, self.storage, self.offloader)
+        self.publisher = DiscordPublisher(self, self.storage, self.offloader,
+                                          period=self.settings.outbox_period)
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
                                     ai_budget_s=self.settings.ai_budget_s,
                                     offloader=self.ai_offloader,
                                     seed_source=self._seed_source)
+        self.publisher.on_thread = self.service.moved
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
@@ -87,6 +90,8 @@ class TempusBot(commands.Bot):
     async def close(self) -> None:
         if self.service is not None:
             await self.service.close()
+        if self.publisher is not None:
+            await self.publisher.close()
         if self.storage is not None:
             await self.storage.close()
         self.offloader.close()
@@ -94,6 +99,15 @@ class TempusBot(commands.Bot):
         await super().close()
 
     # ------------------------------------------------------------------ clicks
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click that no control of ours receives (a forged or unknown id): a private
+        refusal rather than silence (issue 16)."""
+        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+            log.info("refused a click on an unknown control %r",
+                     str((interaction.data or {}).get("custom_id", ""))[:100])
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("error.bad_control"), ephemeral=True)
+
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
         use_interaction_locale(interaction)
@@ -144,6 +158,9 @@ class TempusBot(commands.Bot):
         if panel.image is not None and panel.image_view is not None:
             if panel.image == "hand":
                 png = await self.offloader.run(images.hand_png, panel.image_view)
+            elif panel.image == "crop":
+                png = await self.offloader.run(images.crop_png, panel.image_view,
+                                               panel.focus, panel.highlight)
             else:
                 png = await self.offloader.run(images.board_png, panel.image_view,
                                                panel.highlight)

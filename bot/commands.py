@@ -11,7 +11,6 @@ tree sets the locale for every interaction, see :mod:`bot.app`).
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -25,9 +24,9 @@ from engine.hexgrid import label, parse_label
 
 from . import help as guide
 from . import hint as hinting
-from . import i18n, images, players
+from . import i18n, options, players
 from .codec import decode_action, encode_action
-from .describe import status_text
+from .commands_after import AfterCommands
 from .labels import action_label
 from .messages import RULE_TOPICS, rule_text, t
 from .panels import CARD_PLAYS
@@ -61,8 +60,15 @@ def _levels(current: str) -> list[Choice[str]]:
     return _filter([(t(f"level.{lv}"), lv) for lv in players.levels()], current)
 
 
-class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
+class BadOption(app_commands.CheckFailure):
+    """An option value outside what the command declares; the message is for the user."""
+
+
+@app_commands.guild_only()  # a game needs a server channel: not offered in DMs
+class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"),
                 group_description=ls("cmd.group")):
+    """``/tempus``; board, status, history, show and stats come from AfterCommands."""
+
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
         super().__init__()
@@ -71,6 +77,35 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
     def service(self) -> Any:
         assert self.bot.service is not None
         return self.bot.service
+
+    # ------------------------------------------------------------------ bad input (issue 16)
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse option values no Discord client sends (outside the declared choices,
+        range or type) before the command runs."""
+        command = interaction.command
+        if isinstance(command, app_commands.Command):
+            problem = options.refusal(command, interaction.namespace)
+            if problem is not None:
+                raise BadOption(problem)
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        """A command that could not run: a private refusal, never Python text."""
+        if isinstance(error, BadOption):
+            text = str(error)
+        elif isinstance(error, app_commands.CommandInvokeError):
+            log.error("/tempus %s failed", getattr(interaction.command, "name", "?"),
+                      exc_info=error.original)
+            text = t("error.internal")
+        else:  # an option discord.py could not convert (an unknown user ...)
+            text = t("error.bad_command")
+        if interaction.response.is_done():
+            return  # already answered (the handler may be reached twice for a group cog)
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not refuse /%s", interaction.command)
 
     # ------------------------------------------------------------------ plumbing
     async def _run(self, interaction: discord.Interaction[Any],
@@ -128,16 +163,18 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name=ls("cmd.new.name"), description=ls("cmd.new"))
     @app_commands.rename(seats=ls("cmd.new.seats.name"), map=ls("cmd.new.map.name"),
-                         hints=ls("cmd.new.hints.name"))
+                         hints=ls("cmd.new.hints.name"),
+                         city_protects=ls("cmd.new.city_protects.name"))
     @app_commands.describe(seats=ls("cmd.new.seats"), map=ls("cmd.new.map"),
-                           hints=ls("cmd.new.hints"))
+                           hints=ls("cmd.new.hints"), city_protects=ls("cmd.new.city_protects"))
     @app_commands.choices(map=[Choice(name=ls("cmd.new.map.random"), value="random"),
                                Choice(name=ls("cmd.new.map.place"), value="place")])
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
-                  map: str = "random", hints: bool = True) -> None:  # noqa: A002
+                  map: str = "random", hints: bool = True,  # noqa: A002
+                  city_protects: bool = False) -> None:
         async def work() -> str:
-            if interaction.channel_id is None:
+            if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
             # channel posts of this game follow the server's language (DMs and private
             # replies follow each user's)
@@ -145,7 +182,10 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
             o = await self.service.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
                                           seats=seats, random_map=map != "place",
-                                          options={"hints": hints, "locale": locale})
+                                          protection_counts_cities=city_protects,
+                                          in_thread=isinstance(interaction.channel,
+                                                               discord.Thread),
+                                          extra={"hints": hints, "locale": locale})
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 
@@ -229,29 +269,6 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
         await self._run(interaction, work)
 
     # ------------------------------------------------------------------ looking
-    @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            png = await self.bot.offloader.run(images.board_png, v, ())
-            files = [discord.File(io.BytesIO(png), filename="board.png")] if png else []
-            await interaction.followup.send(status_text(game, v, seats), files=files,
-                                            ephemeral=True)
-        await self._run(interaction, work)
-
-    @app_commands.command(name=ls("cmd.status.name"), description=ls("cmd.status"))
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            return status_text(game, v, seats)
-        await self._run(interaction, work)
-
     @app_commands.command(name=ls("cmd.hand.name"), description=ls("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
@@ -260,20 +277,21 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
             await self.bot.show_panel(interaction, panel, game, version)
         await self._run(interaction, work)
 
-    @app_commands.command(name=ls("cmd.rules.name"), description=ls("cmd.rules"))
-    @app_commands.rename(topic=ls("cmd.rules.topic.name"))
-    @app_commands.describe(topic=ls("cmd.rules.topic"))
+    @app_commands.command(name=ls("cmd.help.name"), description=ls("cmd.help"))
+    @app_commands.rename(topic=ls("cmd.help.topic.name"))
+    @app_commands.describe(topic=ls("cmd.help.topic"))
     @app_commands.choices(topic=[Choice(name=ls(f"rules.topic.{x}"), value=x)
                                  for x in RULE_TOPICS])
-    async def rules(self, interaction: discord.Interaction[Any],
-                    topic: str = "overview") -> None:
+    async def help_(self, interaction: discord.Interaction[Any],
+                    topic: str | None = None) -> None:
+        """What to do now in this game; with a ``topic``, that rule (Discord allows 25
+        subcommands, so the rules are topics of help)."""
         async def work() -> str:
-            return rule_text(topic)
-        await self._run(interaction, work)
-
-    @app_commands.command(name=ls("cmd.help.name"), description=ls("cmd.help"))
-    async def help_(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
+            if topic is not None:
+                if topic not in RULE_TOPICS:
+                    raise TableError("error.bad_topic", topic=topic[:40],
+                                     topics=", ".join(RULE_TOPICS))
+                return rule_text(topic)
             try:
                 game = await self._game(interaction)
             except TableError:
@@ -452,39 +470,27 @@ class TempusCog(commands.GroupCog, group_name=ls("cmd.group.name"),
             return await self._act(interaction, ends[:1])
         await self._run(interaction, work)
 
-    @app_commands.command(name=ls("cmd.tile.name"), description=ls("cmd.tile"))
-    @app_commands.rename(hex=ls("cmd.tile.hex.name"), rotation=ls("cmd.tile.rotation.name"))
-    @app_commands.describe(hex=ls("cmd.tile.hex"), rotation=ls("cmd.tile.rotation"))
-    async def tile(self, interaction: discord.Interaction[Any], hex: str,  # noqa: A002
-                   rotation: app_commands.Range[int, 0, 5] = 0) -> None:
+    @app_commands.command(name=ls("cmd.place.name"), description=ls("cmd.place"))
+    @app_commands.rename(hex=ls("cmd.place.hex.name"), rotation=ls("cmd.place.rotation.name"))
+    @app_commands.describe(hex=ls("cmd.place.hex"), rotation=ls("cmd.place.rotation"))
+    async def place(self, interaction: discord.Interaction[Any], hex: str,  # noqa: A002
+                    rotation: app_commands.Range[int, 0, 5] = 0) -> None:
+        """Setup: the current map tile while tiles are placed, else a starting token (one
+        command for both: Discord allows 25 subcommands)."""
         async def work() -> str:
             h = _hex_or_none(hex)
             if h is None:
                 raise TableError("error.bad_choice", reason=hex)
-            return await self._act(interaction, [A.PlaceTile(h, rotation)])
-        await self._run(interaction, work)
-
-    @tile.autocomplete("hex")
-    async def _tile_ac(self, interaction: discord.Interaction[Any], current: str
-                       ) -> list[Choice[str]]:
-        hexes = sorted({label(a.centre) for a in await self._legal(interaction)
-                        if isinstance(a, A.PlaceTile)})
-        return _filter([(h, h) for h in hexes], current)
-
-    @app_commands.command(name=ls("cmd.token.name"), description=ls("cmd.token"))
-    @app_commands.rename(hex=ls("cmd.token.hex.name"))
-    @app_commands.describe(hex=ls("cmd.token.hex"))
-    async def token(self, interaction: discord.Interaction[Any], hex: str) -> None:  # noqa: A002
-        async def work() -> str:
-            h = _hex_or_none(hex)
-            if h is None:
-                raise TableError("error.bad_choice", reason=hex)
+            legal = await self._legal(interaction)
+            if any(isinstance(a, A.PlaceTile) for a in legal):
+                return await self._act(interaction, [A.PlaceTile(h, rotation)])
             return await self._act(interaction, [A.PlaceStartToken(h)])
         await self._run(interaction, work)
 
-    @token.autocomplete("hex")
-    async def _token_ac(self, interaction: discord.Interaction[Any], current: str
+    @place.autocomplete("hex")
+    async def _place_ac(self, interaction: discord.Interaction[Any], current: str
                         ) -> list[Choice[str]]:
-        hexes = sorted({label(a.hex) for a in await self._legal(interaction)
-                        if isinstance(a, A.PlaceStartToken)})
+        legal = await self._legal(interaction)
+        hexes = sorted({label(a.centre) for a in legal if isinstance(a, A.PlaceTile)}
+                       | {label(a.hex) for a in legal if isinstance(a, A.PlaceStartToken)})
         return _filter([(h, h) for h in hexes], current)

@@ -133,7 +133,7 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
     try:
         o = await service.create(None, 1, 1, names.get(1, t("console.host")), seats=players_n,
                                  random_map=random_map, seed=seed, host_plays=humans > 0,
-                                 options={"locale": i18n.current()})
+                                 extra={"locale": i18n.current()})
         game = o.game_id
         for uid in range(2, humans + 1):
             await service.join(game, uid, names[uid])

@@ -32,11 +32,28 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> st
             colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
             era=era_name(p["era"]), markers=p["markers"], hand=p["hand_size"],
             supply=p["supply"], cities=cities_built(v, i), vp=p["victory_points"]))
-    lines.append(t("status.deck", deck=v["deck_size"], discard=len(v["discard"])))
+    lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
+    opt1 = bool(v.get("options", {}).get("protection_counts_cities"))
+    lines.append(t("status.rules", version=v.get("rules_version", 1),
+                   option=t("lobby.opt1.on" if opt1 else "lobby.opt1.off")))
     waiting = waiting_text(v)
     if waiting:
         lines.append(t("status.waiting", waiting=waiting))
     return "\n".join(lines)
+
+
+def board_alt_text(v: dict[str, Any], changed: Sequence[str], limit: int = 1024) -> str:
+    """The board picture in words (Discord's attachment description): whose turn it is, the
+    scores and what changed. Built from the public view only."""
+    waiting = ", ".join(d["prompt"] for d in v.get("decisions", []))
+    scores = ", ".join(f"{p['colour']} {p['victory_points']}" for p in v["players"])
+    parts = [t("alt.board", era_number=v["era_number"], scores=scores)]
+    if waiting:
+        parts.append(t("alt.waiting", waiting=waiting))
+    if changed:
+        parts.append(t("alt.changed", changed=" ".join(changed[-4:])))
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def hand_text(game_id: int, v: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.events import Event
+from engine.rules import TABLE_OPTIONS
 
 from .labels import card_list, colour_name, era_name, terrain_name
 from .messages import join_names, t
@@ -72,8 +73,15 @@ def _game_over(e: Event) -> str:
     return t(key, scores=scores, names=names)
 
 
+def _start(e: Event) -> str:
+    text = t("event.start", players=e.data["players"], colour=_colour(e))
+    on = [TABLE_OPTIONS[k] for k, v in (e.data.get("options") or {}).items()
+          if v and k in TABLE_OPTIONS]
+    return f"{text} {t('event.start.options', options=', '.join(on))}" if on else text
+
+
 RENDER: dict[str, Renderer] = {
-    "start": lambda e: t("event.start", players=e.data["players"], colour=_colour(e)),
+    "start": lambda e: _start(e),
     "map": lambda e: t("event.map", tiles=e.data["tiles"]),
     "tile": lambda e: t("event.tile", colour=_colour(e), tile=e.data["tile"],
                         centre=e.data["centre"], rotation=e.data["rotation"]),
@@ -100,7 +108,8 @@ RENDER: dict[str, Renderer] = {
     "progress_reveal": lambda e: t("event.progress_reveal", colour=_colour(e),
                                    cards=card_list(e.data["cards"]), points=e.data["points"]),
     "advance": lambda e: t("event.advance", colour=_colour(e), era=era_name(e.data["era"])),
-    "discard": lambda e: t("event.discard", colour=_colour(e), n=len(e.data["cards"])),
+    "discard": lambda e: t("event.discard", colour=_colour(e), n=e.data["count"]),
+    "discard_private": lambda e: t("event.discard_private", cards=card_list(e.data["cards"])),
     "game_over": _game_over,
     "reshuffle": lambda e: t("event.reshuffle", n=e.data["n"]),
     "draw": lambda e: t("event.draw", colour=_colour(e), n=e.data["count"]),

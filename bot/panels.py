@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 
 from engine import actions as A
 from engine import game as G
-from engine.combat import combat_strengths
+from engine.combat import card_strength, combat_strengths
 from engine.content import CONTENT
+from engine.errors import IllegalAction
 from engine.game import Decision, decisions
 from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
@@ -41,6 +42,7 @@ from .ui import (
     MAX_OPTIONS,
     MAX_ROWS,
     MENU,
+    UNDO,
     Button,
     Option,
     Panel,
@@ -115,6 +117,29 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
     return _PUBLIC[d.kind](state, seats, d)
 
 
+def with_undo(panel: Panel, colour: str | None = None) -> Panel:
+    """``panel`` with an Undo button (in the last button row, or a row of its own); with
+    ``colour`` when the player who may undo is not the one deciding now."""
+    undo = Button(t("btn.undo_for", colour=colour) if colour else t("btn.undo"), UNDO, "",
+                  "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], undo)
+    elif len(rows) < MAX_ROWS:
+        rows.append((undo,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]) -> bool:
+    """Whether beginning this action leaves no step to take (it would only use a marker)."""
+    try:
+        after, _ = G.apply(state, seat, begin)
+    except IllegalAction:
+        return True
+    return not any(isinstance(a, step) for a in legal_actions(after, seat))
+
+
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
     names = ", ".join(who(seats, d.seat) for d in ds)
     if ds[0].kind == G.PROGRESS_CARDS:
@@ -160,24 +185,31 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     legal = legal_actions(state, seat)
     kinds = {type(a) for a in legal}
     buttons: list[Button] = []
-    for cls, key, style in ((A.BeginMove, "btn.move", "primary"),
-                            (A.BeginGrow, "btn.grow", "primary"),
-                            (A.DrawCards, "btn.draw", "primary")):
+    for cls, step, key, idle_key in ((A.BeginMove, A.MoveToken, "btn.move", "btn.move_idle"),
+                                     (A.BeginGrow, A.GrowToken, "btn.grow", "btn.grow_idle")):
         if cls in kinds:
-            buttons.append(Button(t(key), ACT, encode_action(cls()), style))
+            # an action that cannot change anything says so, and goes after the useful ones
+            idle = _does_nothing(state, seat, cls(), step)
+            buttons.append(Button(t(idle_key if idle else key), ACT, encode_action(cls()),
+                                  "secondary" if idle else "primary"))
+    if A.DrawCards in kinds:
+        buttons.append(Button(t("btn.draw"), ACT, encode_action(A.DrawCards()), "primary"))
     if any(isinstance(a, A.Attack) and a.leader is None for a in legal):
         buttons.append(Button(t("btn.attack"), MENU, "attack", "danger"))
     if A.BuildCity in kinds:
         buttons.append(Button(t("btn.city"), MENU, "city", "success"))
+    buttons.sort(key=lambda b: b.style == "secondary")
     buttons += _hand_button(state, seat)
     if A.EndTurn in kinds:
         buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
     p = state.players[seat]
+    options = ", ".join(b.label for b in buttons)
     if state.turn_actions > 0:
         text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
-                 round=state.era_number, turn=state.action_round, markers=p.markers)
+                 round=state.era_number, turn=state.action_round, markers=p.markers,
+                 options=options)
     else:
-        text = t("prompt.turn_done", who=who(seats, seat))
+        text = t("prompt.turn_done", who=who(seats, seat), options=options)
     return Panel(text, button_rows(buttons))
 
 
@@ -207,11 +239,31 @@ def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
 
 
 def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    """The defender names the terrain in a private menu: it shows how many of their own
+    cards match each terrain, which the channel must not see."""
     assert state.combat is not None
-    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.NameCityTerrain)]
-    buttons = [Button(terrain_name(a.terrain), ACT, encode_action(a)) for a in acts]
     return Panel(t("prompt.name_city_terrain", who=who(seats, d.seat),
-                   hex=label(state.combat.dst)), button_rows(buttons))
+                   hex=label(state.combat.dst)),
+                 [(Button(t("btn.city_terrain"), MENU, "terrain", "primary"),)])
+
+
+def city_terrain_menu(state: State, seat: int) -> Panel:
+    """Each terrain the city may count as, with the defender's matching cards."""
+    acts = [a for a in legal_actions(state, seat) if isinstance(a, A.NameCityTerrain)]
+    if not acts:
+        raise MenuError("error.no_options")
+    hand = state.players[seat].hand
+    buttons = []
+    for a in acts:
+        n = sum(1 for c in hand if CONTENT.cards[c].terrain == a.terrain)
+        buttons.append(Button(t("btn.terrain_match", terrain=terrain_name(a.terrain), n=n),
+                              ACT, encode_action(a), "primary" if n else "secondary"))
+    return Panel(t("menu.city_terrain"), button_rows(buttons)[:MAX_ROWS - 1] + [_back()])
+
+
+def _back(spec: str = "") -> tuple[Button]:
+    """Back to the menu ``spec`` (empty: close this private menu)."""
+    return (Button(t("btn.back"), MENU, spec or "close"),)
 
 
 def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -260,36 +312,54 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     name, _, param = spec.partition(":")
     if name == "hand":
         return hand_panel(state, seat, game_id)
+    if name == "close":
+        return Panel(t("menu.closed"))
     if name == "secret":
         return secret_panel(state, seat)
     legal = legal_actions(state, seat)
     if name == "attack":
         acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
-        return _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        panel = _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        panel = _with_rows(panel, t("attack.ties"), [_back()],
+                           highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
+        return _crop(panel, state, tuple(a.src for a in acts))  # type: ignore[attr-defined]
+    if name == "terrain":
+        return city_terrain_menu(state, seat)
     if name == "city":
         acts = [a for a in legal if isinstance(a, A.BuildCity)]
-        return _action_menu(acts, t("ph.city"), lambda a: hex_description(state, a.hex))
+        return _with_rows(_action_menu(acts, t("ph.city"),
+                                       lambda a: hex_description(state, a.hex)), "", [_back()])
     if name == "dest":
         src = _hex(param)
         acts = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
         acts.sort(key=lambda a: hex_order(a.dst))
         opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
                 for a in acts]
-        return _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
-                             t("act.move_token", src=label(src), dst="…"),
-                             highlight=tuple(a.dst for a in acts))
+        panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
+                              t("act.move_token", src=label(src), dst="…"),
+                              highlight=tuple(a.dst for a in acts))
+        return _crop(_with_rows(panel, "", [_back()]), state, (src,))
     if name == "cards":
         return cards_menu(state, seat, legal)
     if name == "card":
-        card = int(param)
+        card = _int(param)
         acts = [a for a in _card_plays(legal) if _card_of(a) == card]
-        return _options_menu(_action_options(acts),
-                             lambda a, b: t("ph.card_target", card=card_name(card), first=a,
-                                            last=b), card_name(card))
+        if not acts:  # not a card this player can play now (or no card at all)
+            raise MenuError("error.no_options")
+        panel = _options_menu(_action_options(acts),
+                              lambda a, b: t("ph.card_target", card=card_name(card), first=a,
+                                             last=b), card_name(card))
+        return _with_rows(panel, "", [_back("cards")])
     if name == "tile":
         centre_text, _, rot_text = param.partition(":")
-        return tile_preview(state, seat, _hex(centre_text), int(rot_text or 0))
+        return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))
     raise MenuError("error.no_options")
+
+
+def _int(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 6):
+        raise MenuError("error.no_options")
+    return int(text)
 
 
 def _hex(text: str) -> int:
@@ -300,17 +370,40 @@ def _hex(text: str) -> int:
 
 
 def _attack_desc(state: State, a: A.Action) -> str:
+    """Both strengths before any card (R-COMBAT-6) and who wins a tie (R-COMBAT-7)."""
     assert isinstance(a, A.Attack)
-    return t("attack.desc", n=state.count[a.src], target=hex_description(state, a.dst))
+    city = state.city_owner[a.dst] >= 0
+    defence = state.city_value[a.dst] if city else state.count[a.dst]
+    key = "attack.worth_city" if city else "attack.worth"
+    return t(key, att=state.count[a.src], dfn=defence,
+             terrain=terrain_name(state.terrain[a.dst]),
+             owner=colour_name(state.city_owner[a.dst] if city else state.owner[a.dst]))
+
+
+def _with_rows(panel: Panel, line: str, rows: list[Row],
+               highlight: tuple[int, ...] | None = None) -> Panel:
+    """``panel`` with a line of text and rows added (as many rows as fit)."""
+    room = MAX_ROWS - len(panel.rows)
+    text = f"{panel.text}\n{line}" if line else panel.text
+    return Panel(text, [*panel.rows, *rows[:room]], image=panel.image,
+                 image_view=panel.image_view,
+                 highlight=panel.highlight if highlight is None else highlight)
+
+
+def _crop(panel: Panel, state: State, focus: tuple[int, ...]) -> Panel:
+    """``panel`` with a small picture of the area concerned: ``focus`` ringed, the panel's
+    highlighted targets outlined (public facts only: the spectator view)."""
+    return Panel(panel.text, panel.rows, image="crop", image_view=view(state, None),
+                 highlight=panel.highlight, focus=focus)
 
 
 def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,
                   highlight: tuple[int, ...] = ()) -> Panel:
     if not opts:
         raise MenuError("error.no_options")
-    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS)
+    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS - 1)
     if cut:
-        text += "\n" + t("menu.truncated", n=MAX_ROWS * MAX_OPTIONS)
+        text += "\n" + t("menu.truncated", n=(MAX_ROWS - 1) * MAX_OPTIONS)
     return Panel(text, rows, highlight=highlight)
 
 
@@ -339,14 +432,14 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     text = "\n".join(hand_lines(hand))
     plays = _card_plays(legal)
     if not plays:
-        return Panel(text + "\n" + t("error.no_options"))
+        return Panel(text + "\n" + t("menu.no_card_play"), [_back()])
     if len(plays) <= MAX_OPTIONS:
         rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
     else:
         cards = sorted({_card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
         rows = [Select(t("ph.card"), MENU, "card", opts)]
-    return Panel(text, rows)
+    return Panel(text, [*rows, _back()])
 
 
 def secret_panel(state: State, seat: int) -> Panel:
@@ -372,7 +465,9 @@ def secret_panel(state: State, seat: int) -> Panel:
         lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
                        terrain=terrain_name(terrain)))
     lines += hand_lines(hand)
-    opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in hand)
+    worth = _card_worth(state, seat, d.kind)
+    opts = tuple(Option(clip(f"{card_name(c)} · {worth(c)}" if worth else card_name(c)),
+                        str(c), clip(card_text(c))) for c in hand)
     if d.kind == G.DISCARDING:
         n = state.discards[seat]
         rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
@@ -380,6 +475,21 @@ def secret_panel(state: State, seat: int) -> Panel:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
         rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
     return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
+
+
+def _card_worth(state: State, seat: int, kind: str) -> Callable[[int], str] | None:
+    """What each card would add to the choice owed now: "+1 here" in this fight, "+2 points"
+    in this progress phase; None when cards have no worth to show (a discard)."""
+    c = state.combat
+    if kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
+        defending = kind == G.DEFEND_CARDS
+        return lambda card: t("worth.fight", n=card_strength(card, c.terrain, defending))
+    if kind == G.PROGRESS_CARDS:
+        era = new_era_index(state)
+        base = progress_points(state, seat, [], era)
+        return lambda card: t("worth.progress",
+                              n=progress_points(state, seat, [card], era) - base)
+    return None
 
 
 def hand_panel(state: State, seat: int, game_id: int = 0) -> Panel:
@@ -407,6 +517,7 @@ def tile_preview(state: State, seat: int, centre: int, rotation: int) -> Panel:
     rows: list[Row] = [(
         Button(t("btn.rotate"), MENU, f"tile:{label(centre)}:{(rotation + 1) % 6}"),
         Button(t("btn.place"), ACT, encode_action(action), "success"),
+        Button(t("btn.back"), MENU, "close"),
     )]
     return Panel(action_label(action), rows, image="board", image_view=view(new, None),
                  highlight=cells)

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
+import inspect
+import json
 import logging
 import secrets
 import time
@@ -36,11 +39,13 @@ from engine.hexgrid import parse_label
 from engine.record import Record
 from engine.setup import new_game
 from engine.state import OVER, State
+from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
-from . import panels, players
-from .codec import decode_action
+from . import i18n, panels, players, rematch
+from .codec import decode_action, shown
+from .event_text import event_text
 from .labels import action_label, colour_name
 from .messages import t
 from .offload import Offloader
@@ -51,11 +56,26 @@ from .storage import (
     LOBBY,
     ChannelBusy,
     GameRow,
+    GameUnreadable,
     SeatRow,
     Storage,
+    StorageUnavailable,
     VersionConflict,
 )
-from .ui import ACT, ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START, Button, Panel, button_rows
+from .ui import (
+    ACT,
+    ADDBOT,
+    CANCEL,
+    CARDS,
+    JOIN,
+    LEAVE,
+    MENU,
+    START,
+    UNDO,
+    Button,
+    Panel,
+    button_rows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +92,61 @@ class TableError(Exception):
 
     def __init__(self, key: str, **kwargs: Any) -> None:
         self.key = key
-        super().__init__(t(key, **kwargs))
+        self.kwargs = kwargs
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        """The message in the current language: the language of whoever reads it (the
+        refusal may be raised while a public post is built in the game's language)."""
+        return t(self.key, **self.kwargs)
+
+
+# ---------------------------------------------------------------- storage failures (issue 16)
+class StorageRefusal(TableError):
+    """The store could not take or give the data (disk full, locked, read-only, file
+    gone ...): nothing was changed; the same request may succeed once it recovers."""
+
+    def __init__(self, cause: StorageUnavailable) -> None:
+        super().__init__(cause.key)
+        self.reason = cause.reason
+
+
+class _Refusing:
+    """The storage with :class:`StorageUnavailable` turned into a :class:`StorageRefusal`
+    for the player, on every call, so no call site can forget it."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._storage, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        @functools.wraps(attr)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attr(*args, **kwargs)
+            except StorageUnavailable as exc:
+                raise StorageRefusal(exc) from exc
+
+        return call
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A game that could not be loaded (damaged options or log, a log that does not
+    replay): kept out of play until the operator repairs it, so the others go on."""
+
+    game_id: int
+    channel_id: int | None
+    guild_id: int | None
+    reason: str
+
+    def notice(self) -> str:
+        """The one public line for the game's channel."""
+        return t("notice.set_aside", game=self.game_id)
+# ---------------------------------------------------------------- end storage failures
 
 
 class Sink(Protocol):
@@ -89,6 +163,10 @@ class Outcome:
     version: int
     kind: str  # lobby | start | play | cancel
     lines: list[str]
+    #: where the game is played: its thread, or the channel itself
+    play_channel_id: int = 0
+    #: which turn or phase the position belongs to (a new one starts a new turn message)
+    turn_key: str = ""
     panel: Panel | None = None
     seats: list[SeatRow] = field(default_factory=list)
     public_view: dict[str, Any] | None = None
@@ -103,6 +181,9 @@ class Outcome:
     finished: bool = False
     actor: int | None = None
     committed_at: float = field(default_factory=time.perf_counter)
+    #: the language of the game's public posts (the server's, stored at create); DMs follow
+    #: each person's own (bot.i18n.user_locale)
+    locale: str = i18n.DEFAULT
 
     def merge(self, later: Outcome) -> Outcome:
         """This outcome followed by ``later`` as one announcement."""
@@ -111,13 +192,14 @@ class Outcome:
         return Outcome(
             game_id=self.game_id, channel_id=self.channel_id, guild_id=self.guild_id,
             version=later.version, kind=later.kind, lines=[*self.lines, *later.lines],
+            play_channel_id=later.play_channel_id, turn_key=later.turn_key,
             panel=later.panel, seats=later.seats, public_view=later.public_view,
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
             mention=later.mention, highlight=later.highlight or self.highlight,
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
-            committed_at=self.committed_at,
+            committed_at=self.committed_at, locale=later.locale,
         )
 
 
@@ -139,6 +221,10 @@ class Table:
     moves: list[tuple[int, Action]] = field(default_factory=list)
     since: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the steps that could still be taken back (engine.undo)
+    timeline: Timeline = field(default_factory=Timeline)
+    #: entries in the stored action log (moves plus undos)
+    log_len: int = 0
 
     @property
     def id(self) -> int:
@@ -172,7 +258,7 @@ class TableService:
         offloader: Offloader | None = None,
         seed_source: Callable[[], int] | None = None,
     ) -> None:
-        self.storage = storage
+        self.storage: Storage = _Refusing(storage)  # type: ignore[assignment]
         self.sink = sink
         self.ai_delay = ai_delay
         self.ai_budget_s = ai_budget_s
@@ -186,21 +272,44 @@ class TableService:
         self._publishers: dict[int, asyncio.Task[None]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: dict[int, Outcome] = {}
+        #: games that could not be loaded, by id: refused with a clear message until a
+        #: restart; the application tells each channel once (``SetAside.notice``)
+        self.set_aside: dict[int, SetAside] = {}
 
     # ------------------------------------------------------------------ loading
     async def table(self, game_id: int) -> Table:
         table = self._tables.get(game_id)
         if table is not None:
             return table
+        if game_id in self.set_aside:
+            raise TableError("error.game_set_aside", game=game_id)
         async with self._load_lock:
             table = self._tables.get(game_id)
             if table is None:
-                game = await self.storage.game(game_id)
-                if game is None:
-                    raise TableError("error.no_game")
-                table = await self._load(game)
+                try:
+                    game = await self.storage.game(game_id)
+                    if game is None:
+                        raise TableError("error.no_game")
+                    table = await self._load(game)
+                except TableError:
+                    raise  # no such game, or the store is unavailable now: not its fault
+                except Exception as exc:
+                    await self._set_aside(game_id, exc)
+                    raise TableError("error.game_set_aside", game=game_id) from None
                 self._tables[game_id] = table
         return table
+
+    async def _set_aside(self, game_id: int, exc: Exception) -> None:
+        """Keep a game that cannot be loaded out of play (logged once)."""
+        damaged = isinstance(exc, GameUnreadable | IllegalAction | ValueError | KeyError)
+        log.error("game %s: cannot be loaded, set aside until repaired "
+                  "(python -m bot check-db): %s", game_id, exc, exc_info=not damaged)
+        ref = None
+        with contextlib.suppress(Exception):
+            ref = await self.storage.game_ref(game_id)
+        self.set_aside[game_id] = SetAside(
+            game_id, ref.channel_id if ref else None, ref.guild_id if ref else None,
+            f"{type(exc).__name__}: {exc}")
 
     async def _load(self, game: GameRow) -> Table:
         """Build the table from the log; repair the snapshot if it differs from the replay."""
@@ -216,33 +325,54 @@ class TableService:
         started = rows[0].version - 1 if rows and rows[0].version is not None else offset
         since = next_since({}, state, None, started)
         for i, row in enumerate(rows):
-            action = action_from_json(row.action)
-            engine.apply_in_place(state, row.seat, action)
-            table.moves.append((row.seat, action))
+            if is_undo(row.action):
+                state = table.timeline.undo(row.seat)
+                table.moves.pop()
+            else:
+                action = action_from_json(row.action)
+                before = state.copy()
+                events = engine.apply_in_place(state, row.seat, action)
+                table.timeline.record(before, row.seat, action, events, state)
+                table.moves.append((row.seat, action))
             made = row.version if row.version is not None else i + 1 + offset
             since = next_since(since, state, row.seat, made)
         table.since = since
+        table.log_len = len(rows)
         if game.state != state.to_json():
-            log.warning("game %s: snapshot differs from the replayed log; rebuilt", game.id)
-            await self.storage.replace_snapshot(game.id, state.to_json())
+            log.warning("game %s: snapshot %s; rebuilt from the log", game.id,
+                        game.state_error or "differs from the replayed log")
+            try:
+                await self.storage.replace_snapshot(game.id, state.to_json())
+            except StorageRefusal as exc:  # the replay is right; repair it next time
+                log.warning("game %s: could not store the rebuilt snapshot: %s", game.id, exc)
         table.state = state
         return table
 
     async def resume_all(self) -> list[int]:
-        """Load every active game and let computer players go on; returns the game ids."""
+        """Load every active game and let computer players go on; returns the ids of the
+        games resumed. Each game is loaded on its own: one that cannot be read is set
+        aside (:attr:`set_aside`, for the application to tell its channel) and the others
+        start normally."""
         ids = []
-        for game in await self.storage.games_with_status(ACTIVE):
+        for ref in await self.storage.game_refs(ACTIVE):
             try:
-                table = await self.table(game.id)
-            except Exception:
-                log.exception("game %s: cannot be loaded", game.id)
+                table = await self.table(ref.id)
+            except StorageRefusal as exc:  # not the game's fault: loaded at its next use
+                log.error("game %s: not resumed, the storage is unavailable: %s", ref.id, exc)
                 continue
+            except TableError:
+                continue  # set aside, logged
+            except Exception:
+                log.exception("game %s: cannot be loaded", ref.id)
+                continue
+            game = table.game
             ids.append(game.id)
             if game.announced_version is None or game.announced_version < game.version:
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
                     assert table.state is not None
-                    outcome = self._play_outcome(table, table.state, [], actor=None)
+                    outcome = self._play_outcome(table, table.state, [], actor=None,
+                                                 kind="resume")
                     outcome.lines = [t("resume.reposted", game=game.id)]
                     self._enqueue(outcome)
             self._kick_ai(table)
@@ -250,6 +380,7 @@ class TableService:
 
     def _record(self, table: Table) -> Record:
         o = table.game.options
+        rules_version, table_options = engine.stored_rules(o)
         return Record(
             num_players=len(table.seats),
             seed=int(o["seed"]),
@@ -259,6 +390,8 @@ class TableService:
                       "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                      for s in table.seats],
             moves=list(table.moves),
+            rules_version=rules_version,
+            options=table_options,
         )
 
     async def record(self, game_id: int) -> dict[str, Any]:
@@ -268,34 +401,44 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True, options: dict[str, Any] | None = None) -> Outcome:
+                     host_plays: bool = True, in_thread: bool = False,
+                     protection_counts_cities: bool = False,
+                     extra: dict[str, Any] | None = None) -> Outcome:
         """A new lobby; the host takes the first seat unless ``host_plays`` is False.
-        ``options``: table options stored with the game, e.g. ``hints`` (bool, default on)
-        and ``locale`` (the language of its channel posts: the server's preferred one)."""
+        ``protection_counts_cities`` is the table option R-OPT-1; ``extra``: more table
+        options stored with the game: ``hints`` (bool, default on), ``locale`` (the
+        language of its channel and thread posts: the server's preferred one), a rematch's
+        invitations (bot/rematch.py)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options = {"hints": True, **(options or {}), "max_seats": seats,
-                   "random_map": random_map}
+        options: dict[str, Any] = {"hints": True, **(extra or {}), "max_seats": seats,
+                                   "random_map": random_map,
+                                   "protection_counts_cities": protection_counts_cities}
         if seed is not None:
             options["seed"] = seed
         try:
             game = await self.storage.create_game(guild_id, channel_id, user_id,
                                                   name if host_plays else None, options)
         except ChannelBusy:
-            existing = await self.storage.open_game_in_channel(channel_id)
+            existing = await self.storage.open_game_ref(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
+        if in_thread:  # opened inside a thread: the game is played right there
+            await self.storage.set_thread(game.id, channel_id)
+            game.thread_id = channel_id
         table = await self.table(game.id)
-        outcome = self._lobby_outcome(table, t("lobby.created", game=game.id))
+        with self.public(table):
+            outcome = self._lobby_outcome(table, t("lobby.created", game=game.id))
         self._enqueue(outcome)
         return outcome
 
     async def _lobby_change(self, table: Table, change: Callable[[], Awaitable[int]],
-                            line: str) -> Outcome:
+                            key: str, **kwargs: Any) -> Outcome:
         try:
             table.game.version = await change()
         except VersionConflict:
             raise TableError("error.stale") from None
         table.seats = await self.storage.seats(table.id)
-        outcome = self._lobby_outcome(table, line)
+        with self.public(table):
+            outcome = self._lobby_outcome(table, t(key, **kwargs))
         self._enqueue(outcome)
         return outcome
 
@@ -315,10 +458,13 @@ class TableService:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
+            kept = rematch.join_refusal(table.id, table.game.options, table.seats, user_id)
+            if kept is not None:
+                raise TableError(kept[0], **kept[1])
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
                                                      name),
-                t("lobby.joined", name=name, game=table.id))
+                "lobby.joined", name=name, game=table.id)
 
     async def leave(self, game_id: int, user_id: int) -> Outcome:
         table = await self.table(game_id)
@@ -332,7 +478,7 @@ class TableService:
             name = table.seats[seat].name
             return await self._lobby_change(
                 table, lambda: self.storage.remove_seat(table.id, table.version, seat),
-                t("lobby.left", name=name, game=table.id))
+                "lobby.left", name=name, game=table.id)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
         level = level or players.default_level()
@@ -346,10 +492,11 @@ class TableService:
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
             n = sum(1 for s in table.seats if s.user_id is None) + 1
-            name = t("ai.name", n=n, level=t(f"level.{level}"))
+            with self.public(table):  # the seat's name is shown to everyone
+                name = t("ai.name", n=n, level=t(f"level.{level}"))
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, None, level, name),
-                t("lobby.bot_added", name=name, game=table.id))
+                "lobby.bot_added", name=name, game=table.id)
 
     async def remove_ai(self, game_id: int, user_id: int) -> Outcome:
         table = await self.table(game_id)
@@ -362,7 +509,7 @@ class TableService:
             last = bots[-1]
             return await self._lobby_change(
                 table, lambda: self.storage.remove_seat(table.id, table.version, last.seat),
-                t("lobby.bot_removed", name=last.name, game=table.id))
+                "lobby.bot_removed", name=last.name, game=table.id)
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
         table = await self.table(game_id)
@@ -375,8 +522,13 @@ class TableService:
             options = dict(table.game.options)
             options.setdefault("seed", self._seed())
             options["start_player"] = None
+            # new games follow the current rules; stored games keep theirs (engine.rules)
+            options["rules_version"] = engine.RULES_VERSION
+            options.setdefault("protection_counts_cities", False)  # R-OPT-1
+            rules_version, table_options = engine.stored_rules(options)
             state, events = new_game(len(table.seats), int(options["seed"]),
-                                     random_map=bool(options["random_map"]))
+                                     random_map=bool(options["random_map"]),
+                                     rules_version=rules_version, options=table_options)
             try:
                 version = await self.storage.start(table.id, table.version, options,
                                                    state.to_json())
@@ -387,16 +539,22 @@ class TableService:
             table.game.options = options
             table.state = state
             table.since = next_since({}, state, None, version)
-            colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
-                       for s in table.seats]
             outcome = self._play_outcome(table, None, events, actor=None, kind="start")
-            outcome.lines = [t("lobby.started", game=table.id), *colours, *outcome.lines]
+            with self.public(table):
+                colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
+                           for s in table.seats]
+                outcome.lines = [t("lobby.started", game=table.id), *colours, *outcome.lines]
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        table = await self.table(game_id)
+        try:
+            table = await self.table(game_id)
+        except TableError as exc:
+            if exc.key != "error.game_set_aside":
+                raise
+            return await self._cancel_set_aside(game_id, user_id, can_manage)
         async with table.lock:
             if table.game.status not in (LOBBY, ACTIVE):
                 raise TableError("error.not_active", game=table.id)
@@ -408,14 +566,36 @@ class TableService:
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.game.status = CANCELLED
+            with self.public(table):
+                line = t("lobby.cancelled", game=table.id, user=user_id)
             outcome = Outcome(table.id, table.game.channel_id, table.game.guild_id,
-                              table.version, "cancel",
-                              [t("lobby.cancelled", game=table.id, user=user_id)],
-                              panel=Panel(""), seats=list(table.seats))
+                              table.version, "cancel", [line],
+                              panel=Panel(""), seats=list(table.seats),
+                              locale=self.locale_of(table))
             self._enqueue(outcome)
         task = self._ai_tasks.pop(table.id, None)
         if task:
             task.cancel()
+        return outcome
+
+    async def _cancel_set_aside(self, game_id: int, user_id: int, can_manage: bool
+                                ) -> Outcome:
+        """Cancel a game that cannot be loaded (issue 16), so its channel is free again:
+        only its number columns are needed."""
+        ref = await self.storage.game_ref(game_id)
+        if ref is None:
+            raise TableError("error.no_game")
+        if user_id != ref.host_id and not can_manage:
+            raise TableError("error.cancel_denied", host=ref.host_id)
+        try:
+            version = await self.storage.set_status(game_id, ref.version, CANCELLED)
+        except VersionConflict:
+            raise TableError("error.stale") from None
+        self.set_aside.pop(game_id, None)
+        self._by_channel.pop(ref.channel_id, None)
+        outcome = Outcome(game_id, ref.channel_id, ref.guild_id, version, "cancel",
+                          [t("lobby.cancelled", game=game_id, user=user_id)], panel=Panel(""))
+        self._enqueue(outcome)
         return outcome
 
     async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
@@ -453,8 +633,9 @@ class TableService:
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
             key = "autopilot.on" if on else "autopilot.off"
-            outcome.lines = [t(key, user=target, colour=colour_name(seat),
-                               level=t(f"level.{level}"))]
+            with self.public(table):
+                outcome.lines = [t(key, user=target, colour=colour_name(seat),
+                                   level=t(f"level.{level}"))]
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome
@@ -463,10 +644,14 @@ class TableService:
         o = table.game.options
         lines = [t("lobby.title", game=table.id, host=table.game.host_id,
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
-                   seated=len(table.seats), seats=o["max_seats"])]
+                   seated=len(table.seats), seats=o["max_seats"]),
+                 t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+        kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
                 lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            elif i - len(table.seats) < len(kept):
+                lines.append(kept[i - len(table.seats)])
             else:
                 lines.append(t("lobby.empty", n=i + 1))
         lines.append(t("lobby.hint", min=CONTENT.min_players))
@@ -476,8 +661,26 @@ class TableService:
         return Panel("\n".join(lines), button_rows(buttons))
 
     def _lobby_outcome(self, table: Table, line: str) -> Outcome:
-        return Outcome(table.id, table.game.channel_id, table.game.guild_id, table.version,
-                       "lobby", [line], panel=self.lobby_panel(table), seats=list(table.seats))
+        with self.public(table):
+            return Outcome(table.id, table.game.channel_id, table.game.guild_id,
+                           table.version, "lobby", [line], panel=self.lobby_panel(table),
+                           seats=list(table.seats), locale=self.locale_of(table))
+
+    @staticmethod
+    def locale_of(table: Table) -> str:
+        """The language of the game's public posts (stored at create; English before)."""
+        return i18n.normalize(table.game.options.get("locale"))
+
+    def public(self, table: Table) -> contextlib.AbstractContextManager[str]:
+        """``with self.public(table):`` writes in the game's language: public posts follow
+        the server's language, whoever's action (or computer) caused them."""
+        return i18n.using(self.locale_of(table))
+
+    def personal(self, table: Table, seat: int) -> contextlib.AbstractContextManager[str]:
+        """The language of the person in ``seat`` (their client's, last seen), for what
+        only they see (DMs, secret choices); the game's language if not known."""
+        user = table.seats[seat].user_id if seat < len(table.seats) else None
+        return i18n.using(i18n.user_locale(user, self.locale_of(table)))
 
     # ------------------------------------------------------------------ play
     def _check_turn(self, table: Table, user_id: int, version: int | None) -> int:
@@ -543,6 +746,57 @@ class TableService:
         assert outcome is not None
         return outcome
 
+    async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
+        """Take back ``user_id``'s last step of this turn (engine.undo's rule); the undo is
+        logged as an entry of its own, nothing is deleted."""
+        table = await self.table(game_id)
+        try:
+            async with table.lock:
+                if table.game.status != ACTIVE or table.state is None:
+                    raise TableError("error.not_active", game=table.id)
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise TableError("error.not_seated", game=table.id)
+                if version is not None and version != table.version:
+                    raise TableError("error.stale")
+                if table.seats[seat].autopilot is not None:
+                    raise TableError("error.on_autopilot")
+                if not table.timeline.undo_allowed(seat):
+                    raise TableError("error.undo_refused", reason=table.timeline.reason(seat))
+                assert table.state is not None
+                before = table.timeline.steps[-1].before
+                status = ACTIVE
+                try:
+                    new_version = await self.storage.append_action(
+                        table.id, table.version, table.log_len, seat, dict(UNDO_JSON),
+                        before.to_json(), status)
+                except VersionConflict:
+                    raise TableError("error.stale") from None
+                try:
+                    restored = table.timeline.undo(seat)
+                except UndoRefused as exc:  # checked above under the lock: cannot happen
+                    raise TableError("error.undo_refused", reason=str(exc)) from None
+                _, undone = table.moves.pop()
+                table.game.version = new_version
+                table.log_len += 1
+                table.state = restored
+                table.since = next_since(table.since, restored, seat, new_version)
+                outcome = self._play_outcome(table, None, [], actor=seat)
+                with self.public(table):
+                    outcome.lines = [t("undo.done", colour=colour_name(seat),
+                                       what=action_label(undone))]
+                self._enqueue(outcome)
+        finally:
+            self._kick_ai(table)
+        return outcome
+
+    def undo_seat(self, table: Table) -> int | None:
+        """The person who may take back their last step now (engine.undo), if any."""
+        seat = table.timeline.seat
+        if table.game.status != ACTIVE or seat is None or table.seats[seat].is_ai:
+            return None
+        return seat
+
     async def _apply(self, table: Table, seat: int, action: Action) -> Outcome:
         """Validate, store (one transaction), update the cache; caller holds the lock."""
         before = table.state
@@ -554,12 +808,14 @@ class TableService:
         status = FINISHED if new.phase == OVER else ACTIVE
         try:
             version = await self.storage.append_action(
-                table.id, table.version, len(table.moves), seat, action.to_json(),
+                table.id, table.version, table.log_len, seat, action.to_json(),
                 new.to_json(), status)
         except VersionConflict:
             raise TableError("error.stale") from None
         table.game.version = version
         table.game.status = status
+        table.log_len += 1
+        table.timeline.record(before, seat, action, events, new)
         table.state = new
         table.moves.append((seat, action))
         table.since = next_since(table.since, new, seat, version)
@@ -575,25 +831,46 @@ class TableService:
         private: dict[int, list[str]] = {}
         for e in events:
             if e.private_to is not None:
-                private.setdefault(e.private_to, []).append(e.text)
+                with self.personal(table, e.private_to):
+                    private.setdefault(e.private_to, []).append(event_text(e))
         hand_views = {}
         for s, p in enumerate(state.players):
             old = before.players[s].hand if before is not None else []
             if sorted(old) != sorted(p.hand) and seats[s].user_id is not None:
                 hand_views[s] = view(state, s)
         fresh = [s for s, v in table.since.items() if v == table.version]
-        secret = {s: panels.secret_panel(state, s) for s in fresh
-                  if not seats[s].is_ai and _owes_hand_choice(state, s)}
+        secret = {}
+        for s in fresh:
+            if not seats[s].is_ai and _owes_hand_choice(state, s):
+                with self.personal(table, s):
+                    secret[s] = panels.secret_panel(state, s)
+        with self.public(table):
+            return self._public_outcome(table, state, events, actor, kind, private,
+                                        hand_views, secret, fresh)
+
+    def _public_outcome(self, table: Table, state: State, events: list[Event],
+                        actor: int | None, kind: str, private: dict[int, list[str]],
+                        hand_views: dict[int, dict[str, Any]], secret: dict[int, Panel],
+                        fresh: list[int]) -> Outcome:
+        """The public part of an outcome, written in the current (the game's) language."""
+        seats = table.seats
+        undo = self.undo_seat(table)
+        panel = panels.public_panel(state, seats)
+        if undo is not None:
+            deciding = to_act(state)
+            panel = panels.with_undo(panel, None if deciding == [undo]
+                                     else colour_name(undo))
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
-            lines=[e.text for e in visible(events, None)],
-            panel=panels.public_panel(state, seats), seats=list(seats),
+            lines=[event_text(e) for e in visible(events, None)],
+            play_channel_id=table.game.play_channel_id, turn_key=_key_text(state),
+            panel=panel, seats=list(seats),
             public_view=view(state, None), private_lines=private, hand_views=hand_views,
             secret_panels=secret,
             mention=[seats[s].user_id for s in sorted(fresh)  # type: ignore[misc]
                      if s != actor and not seats[s].is_ai],
-            highlight=_event_hexes(events), actor=actor,
+            highlight=_event_hexes(events), actor=actor, locale=self.locale_of(table),
         )
         if state.phase == OVER:
             outcome.finished = True
@@ -614,6 +891,11 @@ class TableService:
             return Reply(outcome=await self.start(game_id, user_id))
         if op == CANCEL:
             return Reply(outcome=await self.cancel(game_id, user_id, can_manage=can_manage))
+        if op == UNDO:
+            outcome = await self.undo(game_id, user_id, version)
+            return Reply(text=outcome.lines[0], outcome=outcome)
+        if op == rematch.REMATCH:
+            return await rematch.rematch(self, game_id, user_id, name)
         if op == MENU:
             spec = f"{arg}:{values[0]}" if values else arg
             panel, now = await self.menu(game_id, user_id, spec, version)
@@ -622,18 +904,18 @@ class TableService:
             text = values[0] if values else arg
             try:
                 action = decode_action(text)
-            except ValueError as exc:
-                raise TableError("error.bad_choice", reason=str(exc)) from None
+            except ValueError:
+                raise TableError("error.bad_choice", reason=shown(text)) from None
         elif op == CARDS:
             make = CARD_ACTIONS.get(arg)
             if make is None:
-                raise TableError("error.bad_choice", reason=arg)
-            try:
-                action = make(tuple(sorted(int(v) for v in values or ())))
-            except ValueError as exc:
-                raise TableError("error.bad_choice", reason=str(exc)) from None
+                raise TableError("error.bad_choice", reason=shown(arg))
+            bad = [v for v in values or () if not (v.isascii() and v.isdigit() and len(v) < 6)]
+            if bad:
+                raise TableError("error.bad_choice", reason=shown(bad[0]))
+            action = make(tuple(sorted(int(v) for v in values or ())))
         else:
-            raise TableError("error.bad_choice", reason=op)
+            raise TableError("error.bad_choice", reason=shown(op))
         outcome = await self.act(game_id, user_id, action, version)
         return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
 
@@ -643,6 +925,8 @@ class TableService:
         version its controls belong to."""
         table = await self.table(game_id)
         async with table.lock:
+            if spec == "close":
+                return Panel(t("menu.closed")), table.version
             if spec == "hand":
                 seat = table.seat_of(user_id)
                 if seat is None or table.state is None:
@@ -683,11 +967,22 @@ class TableService:
             table = self._tables.get(game_id)
             if table is not None and table.game.status in (LOBBY, ACTIVE):
                 return game_id
-        game = await self.storage.open_game_in_channel(channel_id)
+        game = await self.storage.open_game_ref(channel_id)  # numbers only: never damaged
         if game is None:
             self._by_channel.pop(channel_id, None)
             raise TableError("error.no_game")
         self._by_channel[channel_id] = game.id
+        return game.id
+
+    async def last_game_in_channel(self, channel_id: int) -> int:
+        """For looking (board, status, record): the channel's running game, else its last
+        finished one (so the final position stays visible until a new game starts), else
+        its lobby; TableError when the channel has none."""
+        game = await self.storage.latest_game_in_channel(channel_id, (ACTIVE,))
+        if game is None:
+            game = await self.storage.latest_game_in_channel(channel_id, (FINISHED,))
+        if game is None:
+            return await self.channel_game_id(channel_id)
         return game.id
 
     # ------------------------------------------------------------------ computer players
@@ -711,7 +1006,7 @@ class TableService:
     async def _ai_loop(self, table: Table) -> None:
         """Let computer seats act until a person must decide; one announcement per run of
         one seat's actions."""
-        failures = 0
+        failures = waits = 0
         try:
             while True:
                 async with table.lock:
@@ -730,6 +1025,8 @@ class TableService:
                             continue  # the position changed under us: think again
                         try:
                             outcome = await self._apply(table, seat, action)
+                        except StorageRefusal:
+                            raise
                         except TableError as exc:
                             log.error("game %s: computer seat %s chose %s: %s", table.id,
                                       seat, action.to_json(), exc)
@@ -739,6 +1036,14 @@ class TableService:
                         assert table.state is not None
                         self._hold(outcome, more=set(to_act(table.state)) == {seat})
                     failures = 0
+                    waits = 0
+                except StorageRefusal as exc:
+                    # the store cannot take the move now: wait for it as long as it takes
+                    # (the move was not kept, so thinking again is right)
+                    waits += 1
+                    log.warning("game %s: computer seat %s waits for the storage: %s",
+                                table.id, seat, exc)
+                    await asyncio.sleep(min(30.0, 0.25 * 2 ** min(waits, 7)))
                 except Exception:
                     failures += 1
                     log.exception("game %s: computer seat %s failed (%d in a row)", table.id,
@@ -816,6 +1121,13 @@ class TableService:
             finally:
                 queue.task_done()
 
+    async def moved(self, game_id: int, thread_id: int) -> None:
+        """The game is played in ``thread_id`` from now on (the publisher opened it)."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            table.game.thread_id = thread_id
+        self._by_channel[thread_id] = game_id
+
     async def idle(self) -> None:
         """Wait until no computer player is thinking and every outcome is announced."""
         while True:
@@ -824,6 +1136,9 @@ class TableService:
                 await asyncio.gather(*busy, return_exceptions=True)
             for q in list(self._outboxes.values()):
                 await q.join()
+            drain = getattr(self.sink, "drain", None)
+            if drain is not None:
+                await drain()
             if not any(not t.done() for t in self._ai_tasks.values()):
                 return
 
@@ -834,6 +1149,10 @@ class TableService:
                              return_exceptions=True)
         self._ai_tasks.clear()
         self._publishers.clear()
+
+
+def _key_text(state: State) -> str:
+    return json.dumps(turn_key(state), separators=(",", ":"))
 
 
 def _owes_hand_choice(state: State, seat: int) -> bool:

@@ -19,6 +19,7 @@ MAX_OPTIONS = 25
 ACT = "act"  # arg (button) or the chosen value (select) is an encoded action
 CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no cards)
 MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
+UNDO = "undo"  # take back the last step of this turn
 JOIN, LEAVE, ADDBOT, START, CANCEL = "join", "leave", "addbot", "start", "cancel"
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
 
@@ -57,9 +58,11 @@ class Panel:
 
     text: str
     rows: list[Row] = field(default_factory=list)
-    image: str | None = None  # "board" | "hand"
+    image: str | None = None  # "board" | "hand" | "crop"
     image_view: dict[str, Any] | None = None
     highlight: tuple[int, ...] = ()
+    #: for a "crop" picture: the hexes the menu is about (e.g. the stack that moves)
+    focus: tuple[int, ...] = ()
 
     def controls(self) -> list[Button | Select]:
         out: list[Button | Select] = []

@@ -28,7 +28,7 @@ from .fake_discord import FakeDiscord, Interaction, Message
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
-AVOID_OPS = {"cancel", "leave"}
+AVOID_OPS = {"cancel", "leave", "undo"}
 
 
 @contextlib.asynccontextmanager
@@ -40,6 +40,7 @@ async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
+                        outbox_period=fake.limiter.limits.post_per,
                         ai_delay=ai_delay, sync_commands=True)
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
     bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None)
@@ -71,12 +72,33 @@ async def settle(bot: TempusBot) -> None:
     await bot.service.idle()
 
 
+def play_channel(fake: FakeDiscord, channel: int) -> int:
+    """Where the game opened in ``channel`` is played: its newest thread, or the channel."""
+    threads = fake.threads_in(channel)
+    return threads[-1].id if threads else channel
+
+
 def panel_message(fake: FakeDiscord, channel: int) -> Message | None:
-    """The newest public message with controls: the board (or lobby) to click on."""
-    for m in reversed(fake.channel_messages(channel)):
-        if m.components:
-            return m
+    """The newest public message with controls in the game's thread (or the channel): the
+    turn message (or lobby) to click on."""
+    for where in dict.fromkeys((play_channel(fake, channel), channel)):
+        for m in reversed(fake.channel_messages(where)):
+            if m.components:
+                return m
     return None
+
+
+def writes(fake: FakeDiscord, channel: int) -> int:
+    """Posts and edits in the game's thread (or channel) so far."""
+    return sum(1 + m.edits for m in fake.channel_messages(play_channel(fake, channel)))
+
+
+def message_version(msg: Message | None) -> int:
+    """The game version a message's controls were made at (-1: none)."""
+    if msg is None or not msg.custom_ids():
+        return -1
+    parts = msg.custom_ids()[0].split(":")
+    return int(parts[2])
 
 
 def prompt_users(msg: Message) -> list[int]:
@@ -86,12 +108,13 @@ def prompt_users(msg: Message) -> list[int]:
 
 
 def game_over(fake: FakeDiscord, channel: int) -> bool:
-    return any(a.filename.endswith(".json") for m in fake.channel_messages(channel)
+    return any(a.filename.endswith(".json")
+               for m in fake.channel_messages(play_channel(fake, channel))
                for a in m.attachments)
 
 
 def final_record(fake: FakeDiscord, channel: int) -> dict[str, Any]:
-    for m in fake.channel_messages(channel):
+    for m in fake.channel_messages(play_channel(fake, channel)):
         for a in m.attachments:
             if a.filename.endswith(".json"):
                 return json.loads(a.data)
@@ -125,9 +148,12 @@ class FakePlayer:
         #: the interactions that applied an action (for timing)
         self.applied: list[Interaction] = []
 
-    async def act_on(self, msg: Message, depth: int = 0) -> bool:
+    async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
         """Use one control of ``msg`` (following private menus); True if that applied an
-        action (a new board was posted), False if it was refused or only looked."""
+        action (the turn message moved to a newer version), False if it was refused or
+        only looked."""
+        if start is None:
+            start = message_version(panel_message(self.fake, self.channel))
         controls = [c for c in msg.controls() if _op(c["custom_id"]) not in AVOID_OPS]
         if not controls or depth > 4:
             return False
@@ -135,16 +161,17 @@ class FakePlayer:
         acting = [c for c in controls if _op(c["custom_id"]) in ("act", "cards")]
         pool = acting if acting and self.rng.random() < 0.7 else controls
         control = self.rng.choice(pool)
-        before = len(self.fake.channel_messages(self.channel))
         inter = await self.fake.click(self.uid, msg, control["custom_id"],
                                       choose(control, self.rng))
         menus = [m for m in inter.replies if m.components]
         if menus:
-            return await self.act_on(menus[-1], depth + 1)
-        if _op(control["custom_id"]) not in ("act", "cards"):
+            return await self.act_on(menus[-1], depth + 1, start)
+        if _op(control["custom_id"]) not in ("act", "cards", "undo"):
             return False
+
         def posted() -> bool:
-            return len(self.fake.channel_messages(self.channel)) > before
+            return (message_version(panel_message(self.fake, self.channel)) > start
+                    or game_over(self.fake, self.channel))
 
         def answered() -> bool:  # a follow-up, not the clicked menu edited in place
             return any(m.id != msg.id for m in inter.replies)
@@ -165,8 +192,12 @@ def in_process(bot: TempusBot) -> Settle:
     return lambda: settle(bot)
 
 
-def by_quiet(fake: FakeDiscord, quiet_s: float = 0.15) -> Settle:
-    """Settling for a bot in another process: until nothing has changed for ``quiet_s``."""
+def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
+    """Settling for a bot in another process: until nothing has changed for ``quiet_s``
+    (by default longer than the bot's outbox may wait for a free write)."""
+    if quiet_s is None:
+        quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
+
     async def wait() -> None:
         while time.perf_counter() - fake.last_change < quiet_s:
             await asyncio.sleep(quiet_s / 3)
@@ -225,8 +256,9 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
     secrets = private_texts(final_record(fake, channel))
     hand_line = re.compile(r"^• \*\*", re.M)
     checked = 0
+    public = {channel, play_channel(fake, channel)}
     for m in fake.order:
-        if m.channel_id != channel and m.where != "dm":
+        if m.channel_id not in public and m.where != "dm":
             continue
         checked += 1
         owner = None if m.public else seats.get(m.to_user or -1)
@@ -239,9 +271,11 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
         if m.public:
             assert not hand_line.search(m.content), f"a hand listed in public: {m.content}"
             for a in m.attachments:
-                assert a.filename in ("board.png", ) or a.filename.endswith(".json"), a.filename
-                if a.filename == "board.png":
-                    assert png_size(a.data)[0] >= 1000
+                assert (a.filename == "board.png" or a.filename.endswith(".json")
+                        or a.filename.startswith("tempus-game-")), a.filename
+                if a.filename == "board.png":  # a board (land and panel), not a hand
+                    width, height = png_size(a.data)
+                    assert width >= 600 and height > width
     return checked
 
 
@@ -254,7 +288,8 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive)."""
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
            "TEMPUS_WORKERS": "0", "TEMPUS_AI_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
-           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway}
+           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
+           "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per)}
     sessions = fake.sessions
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,

@@ -3,24 +3,67 @@
 The unchanged bot (discord.py 2.7) is pointed at this server with ``discord.http.Route.BASE``
 and ``DiscordWebSocket.DEFAULT_GATEWAY``. The fake plays one guild with text channels and
 a few users, sends interactions (slash commands, autocomplete, button and select clicks)
-over the gateway, and records everything the bot sends: channel messages, DMs, ephemeral
-replies, with their attachments. It enforces Discord's limits (message length, rows,
-buttons, select options, custom id and label lengths, attachment size) and records any
-request to an endpoint it does not implement; :meth:`FakeDiscord.check` raises on both.
+over the gateway, and records everything the bot sends: channel messages, thread messages,
+DMs, ephemeral replies, with their attachments.
+
+It refuses what real Discord refuses, answering as Discord does (status, JSON ``code``),
+and :meth:`FakeDiscord.check` raises if the bot did something it could have known was
+wrong: a message over Discord's limits (length, rows, buttons, select options, custom ids,
+labels, attachment count, size and alt text), an interaction answered after 3 s, twice, or
+with a callback type its interaction type does not allow, an interaction token used after
+15 minutes, an invalid command registration, or a request to an endpoint the fake does not
+implement. Refusals the bot cannot foresee (a closed DM, thread creation denied, an archived
+thread, a 429) are answered but are not errors; every non-2xx answer is in :attr:`failures`.
+
+Knobs (constructor arguments, also of :func:`running`):
+
+- ``post_limit``/``post_per`` (5 per 5 s), ``edit_limit``/``edit_per`` (5 per 5 s),
+  ``shared_edits`` (False: edits have their own bucket per channel), ``global_limit``/
+  ``global_per`` (50 per 1 s, not applied to interaction endpoints), ``webhook_limit``/
+  ``webhook_per`` (5 per 2 s per interaction token), ``rate_limits`` (False turns them off),
+  ``strict_rate_limits`` (True makes any 429 a :meth:`check` failure). See
+  :mod:`tests.bot.fake_ratelimit` for which of these Discord documents.
+- ``fail_next(channel_id, status=500|429, count=1, route="post"|"edit"|"any")``: force the
+  next answers to writes in a channel (a 429 is a ``shared`` one, as if another bot had
+  filled the channel's limit; discord.py sleeps and retries both).
+- ``advance(seconds)``: move the fake's clock (:meth:`now`) forward, so tests can expire
+  interaction tokens (15 min) and auto-archive threads without sleeping.
+- ``deny_threads(channel_id)``: creating threads in that channel answers 403 (50013).
+- ``dm_channel(uid)``: the DM channel with a user, to send slash commands from a DM (refused
+  by :meth:`slash` if the registered command is not offered in DMs).
+- ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
+  with 50083, a post unarchives it unless locked).
+
+Measures: :meth:`posts`, :meth:`edits`, :meth:`max_writes_5s`, :meth:`rate_limited`, and the
+raw :attr:`writes` (every accepted write with its time and channel).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from .fake_commands import available_in, command_problems
+from .fake_ratelimit import (
+    EDIT,
+    POST,
+    Fault,
+    Limits,
+    RateLimiter,
+    Refusal,
+    Write,
+    too_many,
+)
 
 API = "/api/v10"
 EPHEMERAL = 64
@@ -33,10 +76,31 @@ MAX_LABEL = 80
 MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_ATTACHMENT = 10 * 1024 * 1024
+MAX_ATTACHMENTS = 10
+MAX_ALT_TEXT = 1024
+MAX_FILENAME = 1024
 MAX_CHOICES = 25
-#: permission bits: view, send, embed, attach, history, application commands
-MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+MAX_MODAL_TITLE = 45
+#: an interaction must be answered this soon (seconds); its token lives this long
+ACK_DEADLINE = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+#: callback types Discord accepts per interaction type (developers/interactions/
+#: receiving-and-responding, "Interaction Callback Type": 6 and 7 only for components, 8
+#: only for autocomplete, 9 not for modal submits; 12 needs Activities, which the app lacks)
+ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+INTERACTION_NAMES = {2: "APPLICATION_COMMAND", 3: "MESSAGE_COMPONENT",
+                     4: "APPLICATION_COMMAND_AUTOCOMPLETE", 5: "MODAL_SUBMIT"}
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+CREATE_THREADS = CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS
+#: permission bits: view, send, embed, attach, history, application commands, threads
+MEMBER_PERMS = ((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+                | CREATE_THREADS | SEND_MESSAGES_IN_THREADS)
 MANAGE_CHANNELS = 1 << 4
+TIMESTAMP = "2026-11-23T00:00:00+00:00"
 
 
 @dataclass(frozen=True)
@@ -46,14 +110,30 @@ class UserOption:
     id: int
 
 
+@dataclass(frozen=True)
+class Forged:
+    """An option value no Discord client would send (outside the declared type, choices or
+    range), sent anyway: for defence-in-depth tests of the bot's own checks."""
+
+    value: Any
+
+
 class DiscordLimit(Exception):
     """The bot sent something real Discord would refuse (a test failure)."""
+
+
+class CommandUnavailable(AssertionError):
+    """A person tried a slash command Discord would not offer them there (a test mistake,
+    or a registration that leaves the command out of this channel)."""
 
 
 @dataclass
 class Attachment:
     filename: str
     data: bytes
+    #: alt text (``attachments[].description``), up to 1024 characters
+    description: str | None = None
+    id: int = 0
 
 
 @dataclass
@@ -66,7 +146,7 @@ class Message:
     components: list[dict[str, Any]]
     attachments: list[Attachment]
     flags: int = 0
-    #: "channel", "dm" or "ephemeral"
+    #: "channel", "dm" or "ephemeral" (thread messages are "channel" in the thread's id)
     where: str = "channel"
     #: for DMs and ephemeral replies: the only user who sees it
     to_user: int | None = None
@@ -74,6 +154,8 @@ class Message:
     mentions: list[int] = field(default_factory=list)
     created: float = field(default_factory=time.perf_counter)
     edits: int = 0
+    #: the thread started from this message, if any (same id as the message)
+    thread_id: int | None = None
 
     @property
     def public(self) -> bool:
@@ -85,6 +167,26 @@ class Message:
 
     def controls(self) -> list[dict[str, Any]]:
         return [c for row in self.components for c in row.get("components", [])]
+
+
+@dataclass
+class Thread:
+    """A thread channel the bot created (type 11 public, 12 private)."""
+
+    id: int
+    parent_id: int
+    name: str
+    type: int
+    auto_archive_duration: int
+    created: float
+    last_activity: float
+    owner_id: int
+    message_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    rate_limit_per_user: int = 0
+    message_count: int = 0
 
 
 @dataclass
@@ -107,6 +209,10 @@ class Interaction:
     replies: list[Message] = field(default_factory=list)
     acked: asyncio.Event = field(default_factory=asyncio.Event)
     replied: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the token was invalidated (not answered within 3 s)
+    invalid: bool = False
+    #: a modal the bot opened (callback type 9)
+    modal: dict[str, Any] | None = None
 
     def text(self) -> str:
         return "\n".join(m.content for m in self.replies)
@@ -117,7 +223,11 @@ class FakeDiscord:
 
     def __init__(self, *, guild_id: int = 1000, channel_ids: tuple[int, ...] = (2000, 2001),
                  users: dict[int, str] | None = None, dm_closed: set[int] | None = None,
-                 managers: set[int] | None = None) -> None:
+                 managers: set[int] | None = None, post_limit: int = 5,
+                 post_per: float = 5.0, edit_limit: int = 5, edit_per: float = 5.0,
+                 shared_edits: bool = False, global_limit: int = 50,
+                 global_per: float = 1.0, webhook_limit: int = 5, webhook_per: float = 2.0,
+                 rate_limits: bool = True, strict_rate_limits: bool = False) -> None:
         self.guild_id = guild_id
         self.channel_ids = channel_ids
         self.users = users or {11: "ada", 12: "brian", 13: "chen", 14: "dora", 15: "eve"}
@@ -130,10 +240,17 @@ class FakeDiscord:
         self.messages: dict[int, Message] = {}
         self.order: list[Message] = []
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
+        self.threads: dict[int, Thread] = {}
         self.interactions: dict[int, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
+        #: global commands and this guild's commands, as registered
         self.commands: list[dict[str, Any]] = []
+        self.guild_commands: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        #: every non-2xx answer: (method, path, status, JSON code)
+        self.failures: list[tuple[str, str, int, int | None]] = []
+        #: gateway events sent: (name, data)
+        self.dispatched: list[tuple[str, dict[str, Any]]] = []
         self.ws: web.WebSocketResponse | None = None
         self.ready = asyncio.Event()
         self._seq = itertools.count(1)
@@ -141,11 +258,94 @@ class FakeDiscord:
         self.port = 0
         self.on_message: Callable[[Message], None] | None = None
         self.changed = asyncio.Condition()
-        #: how many times anything changed, and when last (for "quiet" waits)
+        #: how many times anything changed, and when last (for "quiet" waits, real time)
         self.changes = 0
         self.last_change = time.perf_counter()
         #: gateway sessions identified so far (a restarted bot makes a new one)
         self.sessions = 0
+        self.limiter = RateLimiter(Limits(
+            post_limit=post_limit, post_per=post_per, edit_limit=edit_limit,
+            edit_per=edit_per, shared_edits=shared_edits, global_limit=global_limit,
+            global_per=global_per, webhook_limit=webhook_limit, webhook_per=webhook_per,
+            enabled=rate_limits))
+        self.strict_rate_limits = strict_rate_limits
+        self.thread_denied: set[int] = set()
+        self._offset = 0.0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ clock and knobs
+    def now(self) -> float:
+        """The fake's clock: ``time.perf_counter()`` plus everything :meth:`advance` added."""
+        return time.perf_counter() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward (interaction deadlines, token expiry, thread
+        archiving and rate-limit windows all follow it)."""
+        self._offset += seconds
+
+    def fail_next(self, channel_id: int, status: int = 500, count: int = 1, *,
+                  route: str = POST, retry_after: float = 1.0) -> None:
+        """Answer the next ``count`` writes (``route``: "post", "edit" or "any") to
+        ``channel_id`` with ``status`` (500, or a 429 of scope ``shared``) instead."""
+        if route not in (POST, EDIT, "any"):
+            raise ValueError(f"route {route!r}")
+        self.limiter.faults.setdefault(channel_id, []).append(
+            Fault(status, count, route, retry_after))
+
+    def deny_threads(self, channel_id: int, denied: bool = True) -> None:
+        """Take (or give back) the permission to create threads in ``channel_id``: starting
+        a thread there answers 403 Missing Permissions (50013)."""
+        if denied:
+            self.thread_denied.add(channel_id)
+        else:
+            self.thread_denied.discard(channel_id)
+        if channel_id in self.channel_ids and self._connected():
+            self._spawn(self._dispatch("CHANNEL_UPDATE", self._text_channel(channel_id)))
+
+    def dm_channel(self, uid: int) -> int:
+        """The id of the DM channel between the bot and ``uid`` (made on first use)."""
+        cid = next((c for c, u in self.dm_channels.items() if u == uid), None)
+        if cid is None:
+            cid = self.next_id()
+            self.dm_channels[cid] = uid
+        return cid
+
+    async def archive_thread(self, thread_id: int, locked: bool = False) -> None:
+        t = self.threads[thread_id]
+        t.archived, t.locked = True, locked
+        await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        await self._changed()
+
+    # ------------------------------------------------------------------ measures
+    def writes(self, channel_id: int | None = None) -> list[Write]:
+        return [w for w in self.limiter.writes
+                if channel_id is None or w.channel_id == channel_id]
+
+    def posts(self, channel_id: int, *, interactions: bool = False) -> int:
+        """Messages the bot posted in a channel (through the channel route; with
+        ``interactions``, interaction replies and follow-ups too)."""
+        return sum(1 for w in self.writes(channel_id)
+                   if w.kind == POST and (interactions or not w.interaction))
+
+    def edits(self, channel_id: int, *, interactions: bool = False) -> int:
+        return sum(1 for w in self.writes(channel_id)
+                   if w.kind == EDIT and (interactions or not w.interaction))
+
+    def max_writes_5s(self, channel_id: int | None = None, *, window: float = 5.0,
+                      kinds: tuple[str, ...] = (POST, EDIT), interactions: bool = False
+                      ) -> int:
+        """The most writes (posts and edits through the channel routes, unless told
+        otherwise) in any ``window`` seconds, in ``channel_id`` or the busiest channel."""
+        return self.limiter.max_in_window(channel_id, window, kinds, interactions)
+
+    def rate_limited(self, channel_id: int | None = None) -> int:
+        """How many 429s the fake answered (to writes in ``channel_id``, or in all)."""
+        return sum(1 for r in self.limiter.refusals
+                   if channel_id is None or r.channel_id == channel_id)
+
+    @property
+    def refusals(self) -> list[Refusal]:
+        return self.limiter.refusals
 
     # ------------------------------------------------------------------ server
     @property
@@ -173,14 +373,24 @@ class FakeDiscord:
             await self.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        for task in list(self._tasks):
+            task.cancel()
 
     def check(self) -> None:
-        """Fail the test if the bot broke a Discord limit or used an unknown endpoint."""
-        if self.errors:
-            raise DiscordLimit("; ".join(self.errors[:10]))
+        """Fail the test if the bot broke a Discord rule or used an unknown endpoint."""
+        errors = list(self.errors)
+        if self.strict_rate_limits and self.limiter.refusals:
+            errors.append(f"{len(self.limiter.refusals)} requests answered 429")
+        if errors:
+            raise DiscordLimit("; ".join(errors[:10]))
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ------------------------------------------------------------------ gateway
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -215,12 +425,33 @@ class FakeDiscord:
                 self.errors.append(f"gateway op {op} not implemented")
         return ws
 
+    def _connected(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
     async def _dispatch(self, event: str, d: dict[str, Any]) -> None:
+        """Send a gateway event (dropped if no bot is connected; :attr:`dispatched` keeps
+        every event either way)."""
+        self.dispatched.append((event, d))
+        if not self._connected():
+            return
         assert self.ws is not None
-        await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": d}))
+        with contextlib.suppress(ConnectionResetError):
+            await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq),
+                                               "d": d}))
+
+    def _text_channel(self, cid: int) -> dict[str, Any]:
+        i = self.channel_ids.index(cid)
+        overwrites = []
+        if cid in self.thread_denied:  # @everyone (the bot included) may not start threads
+            overwrites.append({"id": str(self.guild_id), "type": 0, "allow": "0",
+                               "deny": str(CREATE_THREADS)})
+        return {"id": str(cid), "type": 0, "name": f"table-{i}", "position": i,
+                "permission_overwrites": overwrites, "guild_id": str(self.guild_id),
+                "nsfw": False, "parent_id": None, "default_auto_archive_duration": 1440}
 
     def _guild(self) -> dict[str, Any]:
         gid = str(self.guild_id)
+        self._archive_idle()
         return {
             "id": gid, "name": "Tempus club", "owner_id": "1", "icon": None, "features": [],
             "member_count": len(self.users) + 1, "large": False, "unavailable": False,
@@ -231,16 +462,52 @@ class FakeDiscord:
                        "position": 0, "color": 0, "hoist": False, "managed": False,
                        "mentionable": False, "flags": 0}],
             "emojis": [], "stickers": [], "members": [], "voice_states": [], "presences": [],
-            "threads": [], "stage_instances": [], "guild_scheduled_events": [],
-            "channels": [{"id": str(c), "type": 0, "name": f"table-{i}", "position": i,
-                          "permission_overwrites": [], "guild_id": gid, "nsfw": False,
-                          "parent_id": None}
-                         for i, c in enumerate(self.channel_ids)],
+            "threads": [self._thread_json(t) for t in self.threads.values() if not t.archived],
+            "stage_instances": [], "guild_scheduled_events": [],
+            "channels": [self._text_channel(c) for c in self.channel_ids],
         }
 
     def user(self, uid: int) -> dict[str, Any]:
         return {"id": str(uid), "username": self.users.get(uid, f"user{uid}"),
                 "discriminator": "0", "global_name": self.users.get(uid), "avatar": None}
+
+    # ------------------------------------------------------------------ threads
+    def _thread_json(self, t: Thread) -> dict[str, Any]:
+        return {
+            "id": str(t.id), "type": t.type, "guild_id": str(self.guild_id),
+            "parent_id": str(t.parent_id), "name": t.name, "owner_id": str(t.owner_id),
+            "last_message_id": None, "rate_limit_per_user": t.rate_limit_per_user,
+            "flags": 0, "message_count": t.message_count, "member_count": 1,
+            "total_message_sent": t.message_count,
+            "thread_metadata": {"archived": t.archived, "archive_timestamp": TIMESTAMP,
+                                "auto_archive_duration": t.auto_archive_duration,
+                                "locked": t.locked, "invitable": t.invitable,
+                                "create_timestamp": TIMESTAMP},
+        }
+
+    def threads_in(self, parent_id: int) -> list[Thread]:
+        return [t for t in self.threads.values() if t.parent_id == parent_id]
+
+    def _archive_idle(self) -> list[Thread]:
+        """Archive threads idle for longer than their ``auto_archive_duration``."""
+        now = self.now()
+        done = []
+        for t in self.threads.values():
+            if not t.archived and now - t.last_activity > t.auto_archive_duration * 60:
+                t.archived = True
+                done.append(t)
+        return done
+
+    async def _archive_due(self) -> None:
+        for t in self._archive_idle():
+            await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+
+    def _app_permissions(self, channel_id: int) -> int:
+        parent = self.threads[channel_id].parent_id if channel_id in self.threads else channel_id
+        perms = MEMBER_PERMS
+        if parent in self.thread_denied:
+            perms &= ~CREATE_THREADS
+        return perms
 
     # ------------------------------------------------------------------ sending interactions
     def _member(self, uid: int) -> dict[str, Any]:
@@ -248,74 +515,125 @@ class FakeDiscord:
         return {"user": self.user(uid), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False, "mute": False, "flags": 0, "permissions": perms}
 
+    def _channel_payload(self, channel_id: int) -> dict[str, Any]:
+        """The ``channel`` object of an interaction sent from ``channel_id``."""
+        if channel_id in self.dm_channels:
+            return {"id": str(channel_id), "type": 1, "flags": 0, "last_message_id": None,
+                    "recipients": [self.user(self.dm_channels[channel_id])]}
+        if channel_id in self.threads:
+            return self._thread_json(self.threads[channel_id])
+        if channel_id in self.channel_ids:
+            return self._text_channel(channel_id)
+        raise AssertionError(f"channel {channel_id} does not exist in the fake")
+
     async def _interact(self, uid: int, kind: int, data: dict[str, Any], channel_id: int,
                         message: Message | None = None) -> Interaction:
         await asyncio.wait_for(self.ready.wait(), 10)
+        await self._archive_due()
+        channel = self._channel_payload(channel_id)
         iid = self.next_id()
         token = f"tok{iid}"
-        inter = Interaction(iid, token, uid, kind, time.perf_counter(), channel_id)
+        inter = Interaction(iid, token, uid, kind, self.now(), channel_id)
         self.interactions[iid] = inter
         self.by_token[token] = inter
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token,
-            "version": 1, "channel_id": str(channel_id), "locale": "en-US",
-            "app_permissions": str(MEMBER_PERMS), "entitlements": [],
+            "version": 1, "channel_id": str(channel_id), "channel": channel, "locale": "en-US",
+            "app_permissions": str(self._app_permissions(channel_id)), "entitlements": [],
             "attachment_size_limit": MAX_ATTACHMENT,
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "data": data,
         }
         if channel_id in self.dm_channels:
             payload["user"] = self.user(uid)
-            payload["channel"] = {"id": str(channel_id), "type": 1}
             payload["context"] = 1
         else:
             payload["guild_id"] = str(self.guild_id)
             payload["guild_locale"] = "en-US"
             payload["member"] = self._member(uid)
-            payload["channel"] = {"id": str(channel_id), "type": 0, "guild_id":
-                                  str(self.guild_id), "name": "table", "position": 0,
-                                  "permission_overwrites": []}
             payload["context"] = 0
         if message is not None:
             payload["message"] = message_json(self, message)
             inter.message_id = message.id
-        inter.sent_at = time.perf_counter()
+        inter.sent_at = self.now()
         await self._dispatch("INTERACTION_CREATE", payload)
         return inter
 
-    async def slash(self, uid: int, channel_id: int, sub: str, **options: Any) -> Interaction:
-        """``/tempus sub option=value ...`` by user ``uid``; returns once it is answered."""
-        inter = await self._interact(uid, 2, self._command_data(sub, options), channel_id)
-        await self.wait_replied(inter)
+    async def slash(self, uid: int, channel_id: int, sub: str, *, wait: bool = True,
+                    **options: Any) -> Interaction:
+        """``/tempus sub option=value ...`` by user ``uid``; returns once it is answered
+        (unless ``wait`` is False). Raises :class:`CommandUnavailable` for what Discord's
+        client would not let the person send (unknown subcommand or option, a missing
+        required option, a value outside the registered choices or range, a command not
+        offered in this channel)."""
+        self._slash_allowed(channel_id)
+        inter = await self._interact(uid, 2, self._command_data(sub, options, channel_id),
+                                     channel_id)
+        if wait:
+            await self.wait_replied(inter)
         return inter
 
     async def autocomplete(self, uid: int, channel_id: int, sub: str, focused: str,
                            **options: Any) -> list[dict[str, Any]]:
-        data = self._command_data(sub, options, focused=focused)
+        self._slash_allowed(channel_id)
+        data = self._command_data(sub, options, channel_id, focused=focused)
         inter = await self._interact(uid, 4, data, channel_id)
         await asyncio.wait_for(inter.acked.wait(), 10)
         return inter.choices or []
 
-    def _command_data(self, sub: str, options: dict[str, Any], focused: str | None = None
-                      ) -> dict[str, Any]:
+    def _slash_allowed(self, channel_id: int) -> None:
+        self._archive_idle()
+        t = self.threads.get(channel_id)
+        if t is not None and t.archived:
+            raise CommandUnavailable(f"thread {channel_id} is archived: Discord does not let "
+                                     "people use commands there")
+
+    def _registered(self, name: str, channel_id: int) -> tuple[dict[str, Any], bool]:
+        dm = channel_id in self.dm_channels
+        for cmds, in_guild in ((self.guild_commands, True), (self.commands, False)):
+            for c in cmds:
+                if c["name"] == name and c.get("type", 1) == 1:
+                    if not available_in(c, dm=dm, guild_command=in_guild):
+                        where = "a DM" if dm else "a guild channel"
+                        raise CommandUnavailable(f"/{name} is not offered in {where}")
+                    return c, in_guild
+        raise CommandUnavailable(f"/{name} is not registered")
+
+    def _command_data(self, sub: str, options: dict[str, Any], channel_id: int,
+                      focused: str | None = None) -> dict[str, Any]:
+        cmd, in_guild = self._registered("tempus", channel_id)
+        spec = next((o for o in cmd.get("options") or [] if o["name"] == sub
+                     and o["type"] == 1), None)
+        if spec is None:
+            raise CommandUnavailable(f"/tempus has no subcommand {sub!r}")
+        known = {o["name"]: o for o in spec.get("options") or []}
         opts = []
         resolved: dict[str, Any] = {}
         for k, v in options.items():
+            o = known.get(k)
+            if o is None:
+                raise CommandUnavailable(f"/tempus {sub} has no option {k!r}")
+            value, kind = _option_value(o, v, partial=k == focused)
             if isinstance(v, UserOption):  # a user option: the id plus "resolved" data
                 resolved.setdefault("users", {})[str(v.id)] = self.user(v.id)
                 member = {k2: x for k2, x in self._member(v.id).items() if k2 != "user"}
                 resolved.setdefault("members", {})[str(v.id)] = member
-                opts.append({"name": k, "type": 6, "value": str(v.id)})
-                continue
-            t = 5 if isinstance(v, bool) else 4 if isinstance(v, int) else 3
-            o: dict[str, Any] = {"name": k, "type": t, "value": v}
+            item: dict[str, Any] = {"name": k, "type": kind, "value": value}
             if k == focused:
-                o["focused"] = True
-            opts.append(o)
+                item["focused"] = True
+            opts.append(item)
         if focused is not None and focused not in options:
-            opts.append({"name": focused, "type": 3, "value": "", "focused": True})
-        cmd = next((c for c in self.commands if c["name"] == "tempus"), None)
-        data = {"id": cmd["id"] if cmd else "1", "name": "tempus", "type": 1,
-                "options": [{"name": sub, "type": 1, "options": opts}]}
+            o = known.get(focused)
+            if o is None or not o.get("autocomplete"):
+                raise CommandUnavailable(f"/tempus {sub} {focused} does not autocomplete")
+            opts.append({"name": focused, "type": o["type"], "value": "", "focused": True})
+        if focused is None:
+            missing = [n for n, o in known.items() if o.get("required") and n not in options]
+            if missing:
+                raise CommandUnavailable(f"/tempus {sub} needs {', '.join(missing)}")
+        data: dict[str, Any] = {"id": cmd["id"], "name": "tempus", "type": 1,
+                                "options": [{"name": sub, "type": 1, "options": opts}]}
+        if in_guild:
+            data["guild_id"] = str(self.guild_id)
         if resolved:
             data["resolved"] = resolved
         return data
@@ -341,6 +659,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ what users see
     def channel_messages(self, channel_id: int) -> list[Message]:
+        """Public messages of a text channel or a thread (pass the thread's id)."""
         return [m for m in self.order if m.channel_id == channel_id and m.public]
 
     def dms(self, uid: int) -> list[Message]:
@@ -364,14 +683,47 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         method = request.method
         parts = path.strip("/").split("/")
+        now = self.now()
+        interaction_route = parts[0] in ("interactions", "webhooks")
+        if not interaction_route:  # the global limit spares interaction endpoints
+            refusal = self.limiter.check_global(now)
+            if refusal is not None:
+                body, headers = too_many(refusal, None, now)
+                return self._answer(method, path, _json(body, 429), headers)
+        bucket_headers: dict[str, str] = {}
+        route, key, channel = _bucket_of(method, parts)
+        if route is not None and key is not None:
+            if channel is not None and route in (POST, EDIT):
+                fault = self.limiter.fault(now, channel, route)
+                if fault is not None:
+                    return self._answer(method, path, *_forced(fault))
+            bucket, refusal = self.limiter.check_route(now, route, key, channel)
+            if refusal is not None:
+                body, headers = too_many(refusal, bucket, now)
+                return self._answer(method, path, _json(body, 429), headers)
+            if bucket is not None:
+                bucket_headers = bucket.headers(now)
         try:
-            return await self._route(request, method, parts)
+            resp = await self._route(request, method, parts)
         except DiscordLimit as exc:
             self.errors.append(f"{method} {path}: {exc}")
-            return _json({"code": 50035, "message": f"Invalid Form Body: {exc}"}, 400)
+            resp = _error(50035, f"Invalid Form Body: {exc}", 400)
+        return self._answer(method, path, resp, bucket_headers)
+
+    def _answer(self, method: str, path: str, resp: web.Response,
+                headers: dict[str, str]) -> web.Response:
+        # discord.py retries a 429 only if it came through Discord's proxy ("Via")
+        resp.headers["Via"] = "1.1 google"
+        resp.headers.update(headers)
+        if resp.status >= 300:
+            code = None
+            with contextlib.suppress(Exception):
+                code = json.loads(resp.body)["code"]  # type: ignore[arg-type]
+            self.failures.append((method, path, resp.status, code))
+        return resp
 
     async def _route(self, request: web.Request, method: str, parts: list[str]
-                     ) -> web.StreamResponse:
+                     ) -> web.Response:
         match (method, parts):
             case ("GET", ["users", "@me"]):
                 return _json(self.bot_user)
@@ -384,113 +736,251 @@ class FakeDiscord:
             case ("GET", ["gateway", *_]):
                 return _json({"url": self.gateway})
             case ("PUT", ["applications", _, "commands"]):
-                body = await request.json()
-                self.commands = [{**c, "id": str(self.next_id()),
-                                  "application_id": str(self.app_id), "version": "1"}
-                                 for c in body]
-                return _json(self.commands)
+                return await self._register(request, guild=False)
+            case ("PUT", ["applications", _, "guilds", gid, "commands"]):
+                if int(gid) != self.guild_id:
+                    return _error(50001, "Missing Access", 403)
+                return await self._register(request, guild=True)
             case ("GET", ["applications", _, "commands"]):
                 return _json(self.commands)
+            case ("GET", ["applications", _, "guilds", _, "commands"]):
+                return _json(self.guild_commands)
             case ("GET", ["users", uid]):
                 return _json(self.user(int(uid)))
             case ("POST", ["users", "@me", "channels"]):
                 body = await request.json()
                 uid = int(body["recipient_id"])
-                cid = next((c for c, u in self.dm_channels.items() if u == uid), None)
-                if cid is None:
-                    cid = self.next_id()
-                    self.dm_channels[cid] = uid
+                cid = self.dm_channel(uid)
                 return _json({"id": str(cid), "type": 1, "recipients": [self.user(uid)],
                               "last_message_id": None})
             case ("GET", ["channels", cid]):
-                c = int(cid)
-                if c in self.dm_channels:
-                    return _json({"id": cid, "type": 1,
-                                  "recipients": [self.user(self.dm_channels[c])]})
-                if c in self.channel_ids:
-                    return _json({"id": cid, "type": 0, "guild_id": str(self.guild_id),
-                                  "name": "table", "position": 0,
-                                  "permission_overwrites": []})
-                return _json({"code": 10003, "message": "Unknown Channel"}, 404)
+                return await self._get_channel(int(cid))
             case ("POST", ["channels", cid, "messages"]):
                 return await self._channel_post(request, int(cid))
+            case ("GET", ["channels", cid, "messages", mid]):
+                msg = self.messages.get(int(mid))
+                if msg is None or msg.channel_id != int(cid) or msg.where == "ephemeral":
+                    return _error(10008, "Unknown Message", 404)
+                return _json(message_json(self, msg))
             case ("PATCH", ["channels", cid, "messages", mid]):
-                return await self._edit(request, int(mid))
+                return await self._channel_edit(request, int(cid), int(mid))
+            case ("POST", ["channels", cid, "messages", mid, "threads"]):
+                return await self._start_thread(request, int(cid), int(mid))
+            case ("POST", ["channels", cid, "threads"]):
+                return await self._start_thread(request, int(cid), None)
             case ("POST", ["interactions", iid, token, "callback"]):
                 return await self._callback(request, int(iid), token)
             case ("POST", ["webhooks", _, token]):
                 return await self._followup(request, token)
             case ("PATCH", ["webhooks", _, token, "messages", mid]):
-                inter = self.by_token.get(token)
+                return await self._webhook_edit(request, token, mid)
+            case ("GET", ["webhooks", _, token, "messages", mid]):
+                inter, refused = self._token(token)
                 if inter is None:
-                    return _json({"code": 10015, "message": "Unknown Webhook"}, 404)
-                target = self._original(inter) if mid == "@original" else int(mid)
-                if target is None:
-                    return _json({"code": 10008, "message": "Unknown Message"}, 404)
-                resp = await self._edit(request, target)
-                if self.messages[target] not in inter.replies:
-                    inter.replies.append(self.messages[target])
-                inter.replied.set()
-                return resp
-            case ("GET", ["webhooks", _, token, "messages", "@original"]):
-                inter = self.by_token.get(token)
-                target = self._original(inter) if inter else None
-                if target is None:
-                    return _json({"code": 10008, "message": "Unknown Message"}, 404)
+                    return refused
+                target = inter.original_id if mid == "@original" else int(mid)
+                if target is None or target not in self.messages:
+                    return _error(10008, "Unknown Message", 404)
                 return _json(message_json(self, self.messages[target]))
         self.errors.append(f"not implemented: {method} /{'/'.join(parts)}")
-        return _json({"code": 0, "message": "not implemented by the fake"}, 404)
+        return _error(0, "not implemented by the fake", 404)
 
-    def _original(self, inter: Interaction | None) -> int | None:
-        if inter is None:
+    # ------------------------------------------------------------------ commands
+    async def _register(self, request: web.Request, *, guild: bool) -> web.Response:
+        body = await request.json()
+        problems = command_problems(body, guild=guild)
+        if problems:
+            scope = "guild" if guild else "global"
+            self.errors.append(f"{scope} command registration refused: "
+                               + "; ".join(problems[:5]))
+            return _json({"code": 50035, "message": "Invalid Form Body",
+                          "errors": {"_errors": [{"code": "BASE_TYPE_INVALID",
+                                                  "message": p} for p in problems]}}, 400)
+        registered = [{**c, "id": str(self.next_id()), "application_id": str(self.app_id),
+                       "version": "1", **({"guild_id": str(self.guild_id)} if guild else {})}
+                      for c in body]
+        if guild:
+            self.guild_commands = registered
+        else:
+            self.commands = registered
+        return _json(registered)
+
+    # ------------------------------------------------------------------ channels
+    async def _get_channel(self, c: int) -> web.Response:
+        await self._archive_due()
+        if c in self.dm_channels:
+            return _json({"id": str(c), "type": 1,
+                          "recipients": [self.user(self.dm_channels[c])]})
+        if c in self.channel_ids:
+            return _json(self._text_channel(c))
+        if c in self.threads:
+            return _json(self._thread_json(self.threads[c]))
+        return _error(10003, "Unknown Channel", 404)
+
+    async def _start_thread(self, request: web.Request, cid: int, mid: int | None
+                            ) -> web.Response:
+        """Start Thread from Message / without Message (developers/resources/channel)."""
+        if cid in self.threads or cid in self.dm_channels:
+            return _error(50024, "Cannot execute action on this channel type", 400)
+        if cid not in self.channel_ids:
+            return _error(10003, "Unknown Channel", 404)
+        source = None
+        if mid is not None:
+            source = self.messages.get(mid)
+            if source is None or source.channel_id != cid or not source.public:
+                return _error(10008, "Unknown Message", 404)
+            if source.thread_id is not None:
+                return _error(160004, "A thread has already been created for this message",
+                              400)
+        body = await request.json()
+        kind = PUBLIC_THREAD if mid is not None else body.get("type") or PRIVATE_THREAD
+        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise DiscordLimit(f"thread type {kind!r} cannot be started in a text channel")
+        if cid in self.thread_denied:
+            return _error(50013, "Missing Permissions", 403)
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 100:
+            raise DiscordLimit(f"thread name {name!r} must be 1-100 characters")
+        duration = body.get("auto_archive_duration")
+        if duration is None:
+            duration = 1440  # the channel's default_auto_archive_duration
+        if duration not in ARCHIVE_DURATIONS:
+            raise DiscordLimit(f"auto_archive_duration {duration!r} not one of "
+                               f"{ARCHIVE_DURATIONS}")
+        slow = body.get("rate_limit_per_user")
+        if slow is not None and not (isinstance(slow, int) and 0 <= slow <= 21600):
+            raise DiscordLimit(f"rate_limit_per_user {slow!r} not within 0-21600")
+        now = self.now()
+        tid = mid if mid is not None else self.next_id()
+        t = Thread(tid, cid, name.strip(), kind, duration, now, now, int(self.bot_user["id"]),
+                   message_id=mid, invitable=bool(body.get("invitable", True)),
+                   rate_limit_per_user=slow or 0)
+        self.threads[tid] = t
+        data = self._thread_json(t)
+        await self._dispatch("THREAD_CREATE", {
+            **data, "newly_created": True,
+            "member": {"id": str(tid), "user_id": self.bot_user["id"],
+                       "join_timestamp": TIMESTAMP, "flags": 0}})
+        if source is not None:
+            source.thread_id = tid
+            await self._dispatch("MESSAGE_UPDATE", message_json(self, source))
+        await self._changed()
+        return _json(data, 201)
+
+    def _writable(self, cid: int) -> web.Response | None:
+        """Why a message cannot be posted in ``cid`` (None if it can)."""
+        if cid in self.dm_channels:
+            if self.dm_channels[cid] in self.dm_closed:
+                return _error(50007, "Cannot send messages to this user", 403)
             return None
-        return inter.original_id
+        if cid in self.threads:
+            t = self.threads[cid]
+            if t.archived and t.locked:
+                return _error(160005, "Thread is locked", 400)
+            return None
+        if cid in self.channel_ids:
+            return None
+        return _error(10003, "Unknown Channel", 404)
 
+    async def _channel_post(self, request: web.Request, cid: int) -> web.Response:
+        await self._archive_due()
+        refused = self._writable(cid)
+        if refused is not None:
+            return refused
+        payload, files = await _read_body(request)
+        t = self.threads.get(cid)
+        if t is not None and t.archived:  # sending a message unarchives a thread
+            t.archived = False
+            await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        msg = Message(self.next_id(), cid, "", [], [], created=self.now())
+        if cid in self.dm_channels:
+            msg.where, msg.to_user = "dm", self.dm_channels[cid]
+        self._apply(msg, payload, files, new=True)
+        msg.mentions = _mentions(msg.content, payload.get("allowed_mentions"))
+        self._add(msg)
+        self.limiter.record(Write(self.now(), cid, POST, msg.id))
+        await self._changed()
+        return _json(message_json(self, msg))
+
+    async def _channel_edit(self, request: web.Request, cid: int, mid: int) -> web.Response:
+        await self._archive_due()
+        msg = self.messages.get(mid)
+        # ephemeral replies can only be edited through their interaction's webhook
+        if msg is None or msg.channel_id != cid or msg.where == "ephemeral":
+            return _error(10008, "Unknown Message", 404)
+        t = self.threads.get(cid)
+        if t is not None and t.archived:
+            return _error(50083, "Thread is archived", 400)
+        payload, files = await _read_body(request)
+        self._apply(msg, payload, files)
+        msg.edits += 1
+        self.limiter.record(Write(self.now(), cid, EDIT, mid))
+        await self._changed()
+        return _json(message_json(self, msg))
+
+    # ------------------------------------------------------------------ interactions
     async def _callback(self, request: web.Request, iid: int, token: str) -> web.Response:
         inter = self.interactions.get(iid)
-        if inter is None or inter.token != token:
-            return _json({"code": 10062, "message": "Unknown interaction"}, 404)
+        if inter is None or inter.token != token or inter.invalid:
+            return _error(10062, "Unknown interaction", 404)
         if inter.acked.is_set():
             self.errors.append(f"interaction {iid} acknowledged twice")
-            return _json({"code": 40060, "message": "Interaction has already been "
-                                                    "acknowledged."}, 400)
+            return _error(40060, "Interaction has already been acknowledged.", 400)
+        now = self.now()
+        if now - inter.sent_at > ACK_DEADLINE:
+            inter.invalid = True  # Discord invalidates the token after the deadline
+            self.errors.append(f"interaction {iid} answered {now - inter.sent_at:.1f} s "
+                               "after it was sent (Discord allows 3 s)")
+            return _error(10062, "Unknown interaction", 404)
         payload, files = await _read_body(request)
-        rtype = int(payload["type"])
+        rtype = int(payload.get("type") or 0)
+        if rtype not in ALLOWED_CALLBACKS.get(inter.kind, set()):
+            raise DiscordLimit(f"callback type {rtype} is not valid for a "
+                               f"{INTERACTION_NAMES.get(inter.kind, inter.kind)} interaction")
         data = payload.get("data") or {}
-        inter.response_type = rtype
-        inter.acked_at = time.perf_counter()
-        if inter.acked_at - inter.sent_at > 3:
-            self.errors.append(f"interaction {iid} acknowledged after 3 s")
         resource: dict[str, Any] = {"type": rtype}
         flags = int(data.get("flags") or 0)
-        inter.ephemeral = bool(flags & EPHEMERAL)
-        original = self.next_id()
         if rtype == 8:
-            choices = data.get("choices", [])
+            choices = data.get("choices")
+            if not isinstance(choices, list):
+                raise DiscordLimit("an autocomplete result needs data.choices")
             if len(choices) > MAX_CHOICES:
                 raise DiscordLimit(f"{len(choices)} autocomplete choices")
             for c in choices:
-                if len(str(c["name"])) > 100 or len(str(c["value"])) > 100:
-                    raise DiscordLimit("autocomplete choice over 100 characters")
+                if not 1 <= len(str(c.get("name", ""))) <= 100 or len(str(c["value"])) > 100:
+                    raise DiscordLimit("autocomplete choice name or value over 100 characters")
             inter.choices = choices
+        elif rtype == 9:
+            inter.modal = _check_modal(data)
+            inter.replied.set()
         elif rtype == 4:
-            msg = self._store(original, data, files, inter)
+            msg = self._store(self.next_id(), data, files, inter)
             resource["message"] = message_json(self, msg)
             inter.replied.set()
         elif rtype == 5:
-            msg = self._store(original, {"content": "", "flags": flags}, [], inter)
-            msg.content = ""
+            if flags & ~EPHEMERAL:
+                raise DiscordLimit(f"a deferred reply may only carry the EPHEMERAL flag, "
+                                   f"not {flags}")
+            msg = self._store(self.next_id(), {"content": "", "flags": flags}, [], inter,
+                              placeholder=True)
             inter.original_id = msg.id
             resource["message"] = message_json(self, msg)
         elif rtype == 6:
             if inter.message_id is not None:  # "@original" is now the clicked message
                 inter.original_id, inter.original_used = inter.message_id, True
             inter.replied.set()
-        elif rtype == 7 and inter.message_id in self.messages:
-            self._apply(self.messages[inter.message_id], data, files, edit=True)
+        elif rtype == 7:
+            target = self.messages.get(inter.message_id or -1)
+            if target is None:
+                return _error(10008, "Unknown Message", 404)
+            self._apply(target, data, files)
+            target.edits += 1
+            inter.original_id, inter.original_used = target.id, True
+            self.limiter.record(Write(now, target.channel_id, EDIT, target.id, True))
             inter.replied.set()
-        else:
-            self.errors.append(f"interaction response type {rtype} not implemented")
+        inter.response_type = rtype
+        inter.ephemeral = bool(flags & EPHEMERAL)
+        inter.acked_at = now
         inter.acked.set()
         await self._changed()
         body = {"interaction": {"id": str(iid), "type": inter.kind,
@@ -499,10 +989,22 @@ class FakeDiscord:
                 "resource": resource}
         return _json(body)
 
-    async def _followup(self, request: web.Request, token: str) -> web.Response:
+    def _token(self, token: str) -> tuple[Interaction | None, web.Response]:
+        """The interaction behind a webhook token, or Discord's answer when it is unusable."""
         inter = self.by_token.get(token)
+        if inter is None or inter.invalid or not inter.acked.is_set():
+            return None, _error(10015, "Unknown Webhook", 404)
+        age = self.now() - inter.sent_at
+        if age > TOKEN_LIFETIME:
+            self.errors.append(f"interaction {inter.id} token used {age / 60:.1f} min after "
+                               "the interaction (tokens last 15 min)")
+            return None, _error(50027, "Invalid Webhook Token", 401)
+        return inter, _json({})
+
+    async def _followup(self, request: web.Request, token: str) -> web.Response:
+        inter, refused = self._token(token)
         if inter is None:
-            return _json({"code": 10015, "message": "Unknown Webhook"}, 404)
+            return refused
         payload, files = await _read_body(request)
         original = inter.original_id
         if original is not None and not inter.original_used:
@@ -510,46 +1012,47 @@ class FakeDiscord:
             inter.original_used = True
             msg = self.messages[original]
             self._apply(msg, payload, files)
+            self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True))
         else:
             msg = self._store(self.next_id(), payload, files, inter)
         inter.replied.set()
         await self._changed()
         return _json(message_json(self, msg))
 
-    async def _channel_post(self, request: web.Request, cid: int) -> web.Response:
-        if cid not in self.channel_ids and cid not in self.dm_channels:
-            return _json({"code": 10003, "message": "Unknown Channel"}, 404)
+    async def _webhook_edit(self, request: web.Request, token: str, mid: str
+                            ) -> web.Response:
+        inter, refused = self._token(token)
+        if inter is None:
+            return refused
+        target = inter.original_id if mid == "@original" else int(mid)
+        msg = self.messages.get(target) if target is not None else None
+        if msg is None or (msg not in inter.replies and msg.id != inter.original_id):
+            return _error(10008, "Unknown Message", 404)
+        t = self.threads.get(msg.channel_id)
+        if t is not None and t.archived:
+            return _error(50083, "Thread is archived", 400)
         payload, files = await _read_body(request)
-        if cid in self.dm_channels and self.dm_channels[cid] in self.dm_closed:
-            return _json({"code": 50007, "message": "Cannot send messages to this user"}, 403)
-        msg = Message(self.next_id(), cid, "", [], [])
-        if cid in self.dm_channels:
-            msg.where, msg.to_user = "dm", self.dm_channels[cid]
         self._apply(msg, payload, files)
-        allowed = payload.get("allowed_mentions")
-        msg.mentions = _mentions(msg.content, allowed)
-        self._add(msg)
-        await self._changed()
-        return _json(message_json(self, msg))
-
-    async def _edit(self, request: web.Request, mid: int) -> web.Response:
-        msg = self.messages.get(mid)
-        if msg is None:
-            return _json({"code": 10008, "message": "Unknown Message"}, 404)
-        payload, files = await _read_body(request)
-        self._apply(msg, payload, files, edit=True)
+        inter.original_used = inter.original_used or mid == "@original"
         msg.edits += 1
+        if msg not in inter.replies:
+            inter.replies.append(msg)
+        self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True))
+        inter.replied.set()
         await self._changed()
         return _json(message_json(self, msg))
 
-    def _store(self, mid: int, data: dict[str, Any], files: list[Attachment],
-               inter: Interaction) -> Message:
+    # ------------------------------------------------------------------ messages
+    def _store(self, mid: int, data: dict[str, Any], files: list[tuple[int, Attachment]],
+               inter: Interaction, placeholder: bool = False) -> Message:
         flags = int(data.get("flags") or 0)
         msg = Message(mid, inter.channel_id, "", [], [], flags=flags,
-                      interaction_id=inter.id)
+                      interaction_id=inter.id, created=self.now())
         if flags & EPHEMERAL:
             msg.where, msg.to_user = "ephemeral", inter.user_id
-        self._apply(msg, data, files)
+        if not placeholder:
+            self._apply(msg, data, files, new=True)
+        self.limiter.record(Write(self.now(), msg.channel_id, POST, msg.id, True))
         self._add(msg)
         inter.replies.append(msg)
         return msg
@@ -557,25 +1060,132 @@ class FakeDiscord:
     def _add(self, msg: Message) -> None:
         self.messages[msg.id] = msg
         self.order.append(msg)
+        t = self.threads.get(msg.channel_id)
+        if t is not None and msg.public:
+            t.message_count += 1
+            t.last_activity = self.now()
         if self.on_message is not None:
             self.on_message(msg)
 
-    def _apply(self, msg: Message, data: dict[str, Any], files: list[Attachment],
-               edit: bool = False) -> None:
+    def _apply(self, msg: Message, data: dict[str, Any], files: list[tuple[int, Attachment]],
+               new: bool = False) -> None:
+        """Apply a create (``new``) or edit body to ``msg``; nothing changes if Discord
+        would refuse it (:class:`DiscordLimit`)."""
+        out = dataclasses.replace(msg, attachments=list(msg.attachments))
         if "content" in data and data["content"] is not None:
-            msg.content = str(data["content"])
+            out.content = str(data["content"])
         if "components" in data and data["components"] is not None:
-            msg.components = data["components"]
-        if "flags" in data and data["flags"] is not None and not edit:
-            msg.flags = int(data["flags"])
-        if "attachments" in data and data["attachments"] is not None:
-            keep_ids = {str(a.get("id")) for a in data["attachments"]}
-            # new uploads are listed with ids 0..n-1 matching files[n]
-            msg.attachments = [f for i, f in enumerate(files) if str(i) in keep_ids] or (
-                files if not edit else [])
-        elif files:
-            msg.attachments = files
-        _check_limits(msg)
+            out.components = data["components"]
+        if "flags" in data and data["flags"] is not None and new:
+            out.flags = int(data["flags"])
+        out.attachments = self._attachments(msg.attachments if not new else [],
+                                            data.get("attachments"), files)
+        _check_limits(out)
+        if not (out.content or out.components or out.attachments
+                        or data.get("embeds") or data.get("sticker_ids")):
+            raise DiscordLimit("an empty message (no content, components, embeds or files)")
+        for f in dataclasses.fields(Message):
+            setattr(msg, f.name, getattr(out, f.name))
+
+    def _attachments(self, old: list[Attachment], listed: Any,
+                     files: list[tuple[int, Attachment]]) -> list[Attachment]:
+        """The attachments after a create or edit: without an ``attachments`` array, uploads
+        are appended; with one, exactly the listed ones remain (API v10): kept ones by
+        their id, new ones by the index of their ``files[n]`` part."""
+        uploads = dict(files)
+        if listed is None:
+            result = list(old) + [a for _, a in files]
+        else:
+            if not isinstance(listed, list):
+                raise DiscordLimit("attachments must be a list")
+            kept = {a.id: a for a in old}
+            result = []
+            for entry in listed:
+                aid = int(entry["id"])
+                if aid in uploads:
+                    a = uploads[aid]
+                    if entry.get("filename"):
+                        a.filename = str(entry["filename"])
+                    a.description = entry.get("description")
+                elif aid in kept:
+                    a = kept[aid]
+                    if "description" in entry:
+                        a.description = entry["description"]
+                else:
+                    raise DiscordLimit(f"attachment {aid} is neither an upload nor on the "
+                                       "message")
+                result.append(a)
+        for a in result:
+            if a.id == 0:
+                a.id = self.next_id()
+        return result
+
+
+def _option_value(spec: dict[str, Any], v: Any, *, partial: bool) -> tuple[Any, int]:
+    """The value and type to send for option ``spec``, as Discord's client would allow
+    (a :class:`Forged` value is sent as it is, with the registered type)."""
+    kind = spec["type"]
+    name = spec["name"]
+    if isinstance(v, Forged):
+        return v.value, kind
+    if isinstance(v, UserOption):
+        ok, value = kind == 6, str(v.id)
+    elif isinstance(v, bool):
+        ok, value = kind == 5, v
+    elif isinstance(v, int):
+        ok, value = kind in (4, 10), v
+    elif isinstance(v, float):
+        ok, value = kind == 10, v
+    else:
+        ok, value = kind == 3, str(v)
+    if not ok:
+        raise CommandUnavailable(f"option {name!r} is of type {kind}, not {v!r}")
+    if partial:  # being typed: autocomplete sees whatever is there so far
+        return value, kind
+    choices = spec.get("choices")
+    if choices and value not in [c["value"] for c in choices]:
+        raise CommandUnavailable(f"option {name!r} must be one of the registered choices, "
+                                 f"not {v!r}")
+    lo, hi = spec.get("min_value"), spec.get("max_value")
+    if kind in (4, 10) and (lo is not None and value < lo or hi is not None and value > hi):
+        raise CommandUnavailable(f"option {name!r} must be within {lo}-{hi}, not {v!r}")
+    lo, hi = spec.get("min_length"), spec.get("max_length")
+    if kind == 3 and (lo is not None and len(value) < lo or hi is not None and len(value) > hi):
+        raise CommandUnavailable(f"option {name!r} must be {lo}-{hi} characters")
+    return value, kind
+
+
+def _check_modal(data: dict[str, Any]) -> dict[str, Any]:
+    cid, title = data.get("custom_id") or "", data.get("title") or ""
+    if not 1 <= len(cid) <= MAX_CUSTOM_ID:
+        raise DiscordLimit(f"modal custom id {cid!r} missing or too long")
+    if not 1 <= len(title) <= MAX_MODAL_TITLE:
+        raise DiscordLimit(f"modal title {title!r} must be 1-{MAX_MODAL_TITLE} characters")
+    if not 1 <= len(data.get("components") or []) <= MAX_ROWS:
+        raise DiscordLimit("a modal needs 1-5 components")
+    return data
+
+
+def _bucket_of(method: str, parts: list[str]) -> tuple[str | None, int | str | None,
+                                                       int | None]:
+    """(route, bucket key, channel id) of a request the fake rate-limits."""
+    match (method, parts):
+        case ("POST", ["channels", cid, "messages"]):
+            return POST, int(cid), int(cid)
+        case ("PATCH", ["channels", cid, "messages", _]):
+            return EDIT, int(cid), int(cid)
+        case ("POST" | "PATCH", ["webhooks", _, token, *_]):
+            return "webhook", token, None
+    return None, None, None
+
+
+def _forced(fault: Fault) -> tuple[web.Response, dict[str, str]]:
+    if fault.status == 429:
+        r = Refusal(0.0, "forced", None, "shared", False, fault.retry_after)
+        body, headers = too_many(r, None, 0.0, message="The resource is being rate limited.")
+        return _json(body, 429), headers
+    return _json({"code": 0, "message": f"{fault.status}: forced by the test"},
+                 fault.status), {}
 
 
 def _json(body: Any, status: int = 200) -> web.Response:
@@ -584,28 +1194,33 @@ def _json(body: Any, status: int = 200) -> web.Response:
                         headers={"Content-Type": "application/json"})
 
 
-async def _read_body(request: web.Request) -> tuple[dict[str, Any], list[Attachment]]:
-    """JSON or multipart (``payload_json`` + ``files[n]``)."""
+def _error(code: int, message: str, status: int) -> web.Response:
+    return _json({"code": code, "message": message}, status)
+
+
+async def _read_body(request: web.Request
+                     ) -> tuple[dict[str, Any], list[tuple[int, Attachment]]]:
+    """JSON or multipart (``payload_json`` + ``files[n]``); files come with their n."""
     if not request.can_read_body:
         return {}, []
     if request.content_type.startswith("multipart/"):
         payload: dict[str, Any] = {}
-        files: list[Attachment] = []
+        files: list[tuple[int, Attachment]] = []
         reader = await request.multipart()
         async for part in reader:
             if part.name == "payload_json":
                 payload = json.loads(await part.text())  # type: ignore[union-attr]
-            else:
-                data = await part.read()  # type: ignore[union-attr]
-                files.append(Attachment(part.filename or "file", bytes(data)))  # type: ignore
+                continue
+            data = await part.read()  # type: ignore[union-attr]
+            m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
+            index = int(m.group(1)) if m else len(files)
+            files.append((index, Attachment(part.filename or "file", bytes(data))))  # type: ignore
         return payload, files
     return await request.json(), []
 
 
 def _mentions(content: str, allowed: dict[str, Any] | None) -> list[int]:
     """Users actually pinged: mentioned in the text and allowed by ``allowed_mentions``."""
-    import re
-
     named = [int(x) for x in re.findall(r"<@!?(\d+)>", content)]
     if allowed is None:
         return named
@@ -658,33 +1273,48 @@ def _check_limits(msg: Message) -> None:
                     for key in ("label", "value", "description"):
                         if len(o.get(key) or "") > MAX_OPTION_TEXT:
                             raise DiscordLimit(f"select option {key} over 100 characters")
+    if len(msg.attachments) > MAX_ATTACHMENTS:
+        raise DiscordLimit(f"{len(msg.attachments)} attachments (at most {MAX_ATTACHMENTS})")
     for a in msg.attachments:
         if len(a.data) > MAX_ATTACHMENT:
             raise DiscordLimit(f"attachment {a.filename} of {len(a.data)} bytes")
+        if not 1 <= len(a.filename) <= MAX_FILENAME:
+            raise DiscordLimit(f"attachment filename of {len(a.filename)} characters")
+        if a.description is not None and len(a.description) > MAX_ALT_TEXT:
+            raise DiscordLimit(f"alt text of {len(a.description)} characters for "
+                               f"{a.filename} (at most {MAX_ALT_TEXT})")
 
 
 def message_json(fake: FakeDiscord, msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": str(msg.id), "channel_id": str(msg.channel_id), "type": 0 if not
         msg.interaction_id else 20, "content": msg.content, "author": fake.bot_user,
-        "timestamp": "2026-11-23T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+        "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
         "mention_everyone": False, "mentions": [fake.user(u) for u in msg.mentions],
         "mention_roles": [], "attachments": [
-            {"id": str(i), "filename": a.filename, "size": len(a.data),
+            {"id": str(a.id), "filename": a.filename, "size": len(a.data),
              "url": f"https://cdn.fake/{msg.id}/{a.filename}",
              "proxy_url": f"https://cdn.fake/{msg.id}/{a.filename}",
-             "content_type": "image/png" if a.filename.endswith(".png") else None}
-            for i, a in enumerate(msg.attachments)],
+             "content_type": "image/png" if a.filename.endswith(".png") else None,
+             **({"description": a.description} if a.description is not None else {})}
+            for a in msg.attachments],
         "embeds": [], "pinned": False, "flags": msg.flags, "components": msg.components,
         "application_id": str(fake.app_id),
     }
-    if msg.channel_id in fake.channel_ids:
+    if msg.channel_id in fake.channel_ids or msg.channel_id in fake.threads:
         out["guild_id"] = str(fake.guild_id)
+    if msg.thread_id is not None and msg.thread_id in fake.threads:
+        out["thread"] = fake._thread_json(fake.threads[msg.thread_id])
     return out
 
 
 @contextlib.asynccontextmanager
 async def running(**kwargs: Any) -> Any:
+    """A started fake. Tests run Discord's per-channel buckets ten times faster (5 writes
+    per 0.5 s) unless they pass ``post_per``/``edit_per`` (5.0: real time, as the bench
+    does); the bot under test paces itself to the same period (tests.bot.e2e)."""
+    kwargs.setdefault("post_per", 0.5)
+    kwargs.setdefault("edit_per", 0.5)
     fake = FakeDiscord(**kwargs)
     await fake.start()
     try:

@@ -19,10 +19,13 @@ from .e2e import (
     check_no_leaks,
     final_record,
     in_process,
+    message_version,
     panel_message,
+    play_channel,
     play_until,
     prompt_users,
     settle,
+    writes,
 )
 from .fake_discord import FakeDiscord, Message, UserOption, running
 
@@ -56,17 +59,17 @@ async def test_two_simultaneous_clicks_apply_exactly_one(tmp_path: Path) -> None
         uid = prompt_users(msg)[0]
         select = next(c for c in msg.controls() if c["type"] == 3)
         values = [o["value"] for o in select["options"]][:2]
-        posts = len(fake.channel_messages(ch))
+        v0 = message_version(msg)
         a, b = await asyncio.gather(
             fake.click(uid, msg, select["custom_id"], [values[0]], wait=False),
             fake.click(uid, msg, select["custom_id"], [values[-1]], wait=False))
         await asyncio.gather(fake.wait_replied(a), fake.wait_replied(b))
         await fake.wait_for(lambda: (a.replies or b.replies)
-                            and len(fake.channel_messages(ch)) > posts)
+                            and message_version(panel_message(fake, ch)) > v0)
         await settle(bot)
         refusals = [i.text() for i in (a, b) if i.replies]
         assert len(refusals) == 1 and "no longer current" in refusals[0]
-        assert len(fake.channel_messages(ch)) == posts + 1
+        assert message_version(panel_message(fake, ch)) == v0 + 1
         state = await game_state(bot, ch)
         assert len(state.start_hexes) == 1
         fake.check()
@@ -81,9 +84,9 @@ async def test_closed_dms_do_not_stop_the_game(tmp_path: Path) -> None:
         rng = random.Random(4)
         people = {u: FakePlayer(fake, u, ch, rng) for u in PEOPLE}
         await play_until(fake, in_process(bot), ch, people)
-        notices = [m for m in fake.channel_messages(ch)
+        notices = [m for m in fake.channel_messages(play_channel(fake, ch))
                    if m.content.startswith("<@13>") and "direct message" in m.content]
-        assert len(notices) == 1, "told once, in the channel"
+        assert len(notices) == 1, "told once, in the game's thread"
         assert notices[0].mentions == [13]
         assert not fake.dms(13)
         assert any(a.filename == "hand.png" for m in fake.dms(11) for a in m.attachments)
@@ -112,16 +115,16 @@ async def test_non_player_and_out_of_turn_player_are_refused(tmp_path: Path) -> 
         waiting = next(u for u in PEOPLE if u != owing)
         select = next(c for c in msg.controls() if c["type"] == 3)
         value = select["options"][0]["value"]
-        posts = len(fake.channel_messages(ch))
+        posts = writes(fake, ch)
         for uid, words in ((14, "not playing"), (waiting, "not your turn")):
             inter = await fake.click(uid, msg, select["custom_id"], [value])
             await fake.wait_for(lambda i=inter: i.replies)
             assert words in inter.text().lower(), inter.text()
             assert all(m.where == "ephemeral" and m.to_user == uid for m in inter.replies)
-            r = await fake.slash(uid, ch, "token", hex=value.split(":")[-1])
+            r = await fake.slash(uid, ch, "place", hex=value.split(":")[-1])
             assert words in r.text().lower(), r.text()
         await settle(bot)
-        assert len(fake.channel_messages(ch)) == posts, "nothing happened"
+        assert writes(fake, ch) == posts, "nothing happened"
         assert not (await game_state(bot, ch)).start_hexes
         fake.check()
 
@@ -136,15 +139,15 @@ async def test_bad_input_is_explained_privately_and_changes_nothing(tmp_path: Pa
         seat = next(i for i, _ in enumerate(state.players) if PEOPLE[i] == uid)
         legal = {a.hex for a in legal_actions(state, seat)}
         illegal = next(h for h in range(len(state.terrain)) if h not in legal)
-        posts = len(fake.channel_messages(ch))
-        r = await fake.slash(uid, ch, "token", hex="Z99")
+        posts = writes(fake, ch)
+        r = await fake.slash(uid, ch, "place", hex="Z99")
         assert "could not understand" in r.text().lower()
-        r = await fake.slash(uid, ch, "token", hex=label(illegal))
+        r = await fake.slash(uid, ch, "place", hex=label(illegal))
         assert r.text().startswith("Not allowed:"), r.text()
         r = await fake.slash(uid, ch, "move", **{"from": "A1", "to": "A2"})
         assert r.replies and "Traceback" not in r.text()
         await settle(bot)
-        assert len(fake.channel_messages(ch)) == posts
+        assert writes(fake, ch) == posts
         assert (await game_state(bot, ch)).to_json() == state.to_json()
         fake.check()
 
@@ -158,11 +161,11 @@ async def test_autocomplete_offers_only_legal_choices(tmp_path: Path) -> None:
         state = await game_state(bot, ch)
         seat = PEOPLE.index(uid)
         legal = sorted(label(a.hex) for a in legal_actions(state, seat))
-        choices = await fake.autocomplete(uid, ch, "token", "hex")
+        choices = await fake.autocomplete(uid, ch, "place", "hex")
         assert sorted(c["value"] for c in choices) == legal[:25]
-        assert await fake.autocomplete(14, ch, "token", "hex") == []
+        assert await fake.autocomplete(14, ch, "place", "hex") == []
         other = next(u for u in PEOPLE if u != uid)
-        assert await fake.autocomplete(other, ch, "token", "hex") == []
+        assert await fake.autocomplete(other, ch, "place", "hex") == []
         fake.check()
 
 
@@ -250,9 +253,9 @@ async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) ->
                 continue
             dm = menus[-1]
             button = next(c for c in dm.controls() if c["type"] == 2)  # "no cards"
-            posts = len(fake.channel_messages(ch))
+            v0 = message_version(panel_message(fake, ch))
             await fake.click(u, dm, button["custom_id"])
-            await fake.wait_for(lambda n=posts: len(fake.channel_messages(ch)) > n)
+            await fake.wait_for(lambda v=v0: message_version(panel_message(fake, ch)) > v)
             assert dm.edits >= 1 and not dm.components, "the DM menu is closed after use"
             chosen += 1
         assert chosen >= 1
@@ -304,10 +307,10 @@ async def test_a_refused_move_command_spends_nothing(tmp_path: Path) -> None:
         assert msg is not None
         uid = prompt_users(msg)[0]
         before = (await game_state(bot, ch)).to_json()
-        posts = len(fake.channel_messages(ch))
+        posts = writes(fake, ch)
         r = await fake.slash(uid, ch, "move", **{"from": "A1", "to": "A2"})
         assert r.text().startswith("Not allowed:"), r.text()
         await settle(bot)
         assert (await game_state(bot, ch)).to_json() == before
-        assert len(fake.channel_messages(ch)) == posts
+        assert writes(fake, ch) == posts
         fake.check()

@@ -46,8 +46,8 @@ async def test_replies_follow_each_users_language(tmp_path: Path) -> None:
         assert options["locale"] == "pl" and options["hints"] is True
         assert (await fake.slash(ENGLISH, ch, "join")).text().endswith("joins game #1.")
         assert "jeszcze się nie zaczęła" in (await fake.slash(POLISH, ch, "help")).text()
-        pl_rules = (await fake.slash(POLISH, ch, "rules", topic="glossary")).text()
-        en_rules = (await fake.slash(ENGLISH, ch, "rules", topic="glossary")).text()
+        pl_rules = (await fake.slash(POLISH, ch, "help", topic="glossary")).text()
+        en_rules = (await fake.slash(ENGLISH, ch, "help", topic="glossary")).text()
         assert pl_rules.startswith("Słowa, których używa bot") and "**Runda**" in pl_rules
         assert en_rules.startswith("Words the bot uses") and "**Round**" in en_rules
 

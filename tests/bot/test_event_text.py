@@ -9,12 +9,15 @@ import pytest
 
 from bot import i18n
 from bot.event_text import RENDER, decision_text, event_text, waiting_text
+from engine import actions as A
+from engine import game as G
 from engine.events import Event
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action
 from engine.views import view
-from tests.bot.positions import combat_positions
+from tests.bot.positions import BLUE_FAR, combat_positions
+from tests.engine.helpers import H, make_state
 
 
 def game_events() -> list[Event]:
@@ -28,7 +31,21 @@ def game_events() -> list[Event]:
             out += apply_in_place(state, seat, random_action(state, seat, rng))
     for state, seat in combat_positions().values():  # a city attack through to the end
         out += apply_in_place(state.copy(), seat, random_action(state, seat, random.Random(1)))
+    out += lost_attack()
     return out
+
+
+def lost_attack() -> list[Event]:
+    """Red's 1 token attacks Blue's 2 on F5 without cards: the attack itself and its loss
+    (random games do not always attack)."""
+    state = make_state(tokens={"E5": (0, 1), "F5": (1, 2), **BLUE_FAR})
+    events = apply_in_place(state, 0, A.Attack(H("E5"), H("F5")))
+    while decisions(state) and state.combat is not None:
+        d = decisions(state)[0]
+        answer = A.CommitAttackCards(()) if d.kind == G.ATTACK_CARDS else A.DefendCards(())
+        events += apply_in_place(state, d.seat, answer)
+    assert any(e.kind == "combat_lost" for e in events)
+    return events
 
 
 EVENTS = game_events()
@@ -59,15 +76,19 @@ def test_english_rendering_says_what_the_engine_says() -> None:
 
 def test_public_discard_never_names_the_cards() -> None:
     """R-INFO-1: cards discarded for the hand limit go face down; only the count is public."""
-    discards = [e for e in EVENTS if e.kind == "discard"]
-    assert discards
     from bot.labels import card_type_name
 
-    for e in discards:
+    pairs = [(e, EVENTS[i + 1]) for i, e in enumerate(EVENTS[:-1]) if e.kind == "discard"]
+    assert pairs
+    for public, private in pairs:  # the cards go only to their owner
+        assert private.kind == "discard_private" and private.private_to == public.seat
+        assert len(private.data["cards"]) == public.data["count"]
         for lang in ("en", "pl"):
             with i18n.using(lang):
-                text = event_text(e)
-                assert not any(card_type_name(c) in text for c in e.data["cards"]), text
+                text = event_text(public)
+                assert not any(card_type_name(c) in text for c in private.data["cards"]), text
+                assert all(card_type_name(c) in event_text(private)
+                           for c in private.data["cards"])
 
 
 def test_unknown_kinds_and_missing_data_fall_back() -> None:

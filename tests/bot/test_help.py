@@ -28,8 +28,8 @@ def test_help_for_every_decision_kind(kind: str, lang: str) -> None:
         text = help_text(state, seat)
     title, body, rules = text.split("\n")
     assert title.startswith("**Help: " if lang == "en" else "**Pomoc: ")
-    assert rules.startswith("Rules: `/tempus rules topic:" if lang == "en"
-                            else "Zasady: `/tempus zasady temat:")
+    assert rules.startswith("Rules: `/tempus help topic:" if lang == "en"
+                            else "Zasady: `/tempus pomoc temat:")
     assert len(body) >= 80 and len(text) <= 2000  # one short paragraph, one Discord message
     assert "{" not in text and "}" not in text
     if lang == "pl":

@@ -14,8 +14,10 @@ import pytest
 
 from bot import i18n, i18n_tool, players
 from bot.event_text import RENDER
+from bot.history import OPENING_KINDS
 from bot.messages import RULE_TOPICS, t, t_in
 from bot.panels import HAND_KINDS
+from bot.storage import BUSY, CORRUPT, FULL, GONE, IO, READONLY
 from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
@@ -85,6 +87,7 @@ def _literal_keys() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                     and KEY.match(node.value) and node.value.split(".")[0] in spaces \
+                    and not node.value.endswith("_") \
                     and not node.value.endswith((".png", ".json")):  # file names
                 out.add(node.value)
     return out
@@ -109,6 +112,11 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"hint.why.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"{p}.{mode}" for p in ("event.card.GOV", "hint.why.card.GOV")
              for mode in ("double", "pass")}
+    keys |= {f"error.storage_{r}" for r in (FULL, BUSY, READONLY, GONE, IO, CORRUPT)}
+    keys |= {f"{p}.{w}" for p in ("history.empty", "history.title", "cmd.history.where")
+             for w in ("channel", "server")}
+    keys |= {f"cmd.show.what.{w}" for w in ("result", "record", "replay")}
+    keys |= {f"opening.{k}" for k in OPENING_KINDS.values()}
     return keys
 
 
@@ -160,7 +168,10 @@ def test_polish_is_translated() -> None:
     are the same in both languages."""
     same_ok = {"card.TRA.name", "cmd.start.name", "cmd.group.name", "cmd.autopilot.name",
                "btn.start", "btn.help", "lobby.seat", "lobby.seat_colour", "status.start_mark",
-               "event.score", "help.count", "hex.tokens", "secret.intro"}
+               "event.score", "help.count", "hex.tokens", "secret.intro",
+               # formats and symbols (issue 13's results)
+               "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",
+               "result.rating.change", "result.short_row", "result.tie.value", "result.who"}
     en, pl = i18n.catalogue()["en"].messages, i18n.catalogue()["pl"].messages
     same = sorted(k for k in en if en[k] == pl[k] and k not in same_ok)
     assert same == []

@@ -94,3 +94,83 @@ def test_private_menus_respect_limits() -> None:
             for spec in ("cards", "attack", "city", "hand"):
                 with contextlib.suppress(panels.MenuError):
                     _check_limits(panels.menu(state, d.seat, spec))
+
+
+def _sub_menus(state, seat, panel: Panel) -> list[tuple[str, Panel]]:  # type: ignore[no-untyped-def]
+    out = []
+    for c in panel.controls():
+        specs = []
+        if isinstance(c, Button) and c.op == "menu":
+            specs = [c.arg]
+        elif isinstance(c, Select) and c.op == "menu":
+            specs = [f"{c.arg}:{o.value}" for o in c.options[:2]]
+        for spec in specs:
+            if spec in ("close", "hand", "secret"):
+                continue
+            with contextlib.suppress(panels.MenuError):
+                out.append((spec, panels.menu(state, seat, spec)))
+    return out
+
+
+def test_every_multi_step_menu_has_a_back_button_and_prompts_list_the_buttons() -> None:
+    """Issue 10: a Back button until the step is committed; the turn prompt names exactly
+    the actions its buttons offer; an action that would do nothing says so."""
+    menus = 0
+    for state in random_states(21, 4, every=3):
+        for d in decisions(state):
+            if d.kind in panels.HAND_KINDS:
+                continue
+            panel = panels.public_panel(state, SEATS[: state.num_players])
+            if d.kind == "turn":
+                labels = [b.label for b in panel.controls() if isinstance(b, Button)]
+                assert panel.text.endswith(", ".join(labels) + ".")
+                for b in panel.controls():
+                    if isinstance(b, Button) and b.label.startswith(("Move:", "Grow:")):
+                        assert "uses the marker" in b.label and b.style == "secondary"
+            for spec, sub in _sub_menus(state, d.seat, panel):
+                if not sub.controls():
+                    continue
+                _check_limits(sub)
+                ops = [(c.op, c.arg) for c in sub.controls() if isinstance(c, Button)]
+                assert ("menu", "close") in ops or ("menu", "cards") in ops, spec
+                menus += 1
+    assert menus > 20
+
+
+def test_attack_targets_show_both_strengths_before_commitment() -> None:
+    """R-COMBAT-6/7: strengths before cards, ties to the defender, in the target menu."""
+    seen = 0
+    states = (st for seed in (5, 6, 7, 8) for st in random_states(seed, 5, every=1))
+    for state in states:
+        if seen >= 5:
+            break
+        for d in decisions(state):
+            if d.kind != "turn":
+                continue
+            with contextlib.suppress(panels.MenuError):
+                menu = panels.menu(state, d.seat, "attack")
+                assert "ties go to the defender" in menu.text
+                opts = [o for row in menu.rows if isinstance(row, Select) for o in row.options]
+                assert opts and all(" vs " in o.description for o in opts)
+                seen += 1
+    assert seen
+
+
+def test_card_choices_show_their_worth() -> None:
+    """Each card in a fight or a progress phase says what it adds ("+1 here", "+2 points")."""
+    kinds = set()
+    for seed in (3, 4, 5):
+        for state in random_states(seed, 3, every=1):
+            for d in decisions(state):
+                if d.kind not in ("attack_cards", "defend_cards", "progress_cards"):
+                    continue
+                if not state.players[d.seat].hand:
+                    continue
+                panel = panels.secret_panel(state, d.seat)
+                select = next(r for r in panel.rows if isinstance(r, Select))
+                word = "here" if d.kind != "progress_cards" else "point"
+                assert all(word in o.label for o in select.options), select.options[0].label
+                kinds.add(d.kind)
+        if len(kinds) == 3:
+            break
+    assert "progress_cards" in kinds and kinds & {"attack_cards", "defend_cards"}

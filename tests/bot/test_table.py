@@ -273,3 +273,104 @@ async def test_announcements_never_show_a_hand() -> None:
 def test_panels_hand_kinds_are_the_private_ones() -> None:
     assert set(panels.HAND_KINDS) == {"attack_cards", "defend_cards", "discard",
                                       "progress_cards"}
+
+
+async def _to_first_turn(svc: TableService, g: int, rng: random.Random) -> None:
+    """Play the setup at random until someone's action turn (a person's) begins."""
+    await _play_randomly(svc, g, rng, stop=lambda table: table.state.phase == "actions")
+
+
+@pytest.mark.asyncio
+async def test_undo_restores_the_exact_state_and_survives_a_restart(tmp_path: Path) -> None:
+    """engine.undo through the service: logged (nothing deleted), replayed on load."""
+    db = str(tmp_path / "u.db")
+    svc, sink = await _service(db)
+    g = await _three(svc)
+    await _to_first_turn(svc, g, random.Random(2))
+    table = await svc.table(g)
+    seat = next(iter(table.since))
+    uid = table.seats[seat].user_id
+    before = table.state.to_json()
+    log_before = len(await svc.storage.actions(g))
+    await svc.act(g, uid, A.BeginMove(), table.version)
+    await svc.idle()
+    assert table.timeline.undo_allowed(seat)
+    assert any(b.op == "undo" for row in sink.outcomes[-1].panel.rows
+               if isinstance(row, tuple) for b in row)
+    o = await svc.undo(g, uid, table.version)
+    assert "took back" in o.lines[0]
+    assert table.state.to_json() == before
+    rows = await svc.storage.actions(g)
+    assert len(rows) == log_before + 2 and rows[-1].action == {"type": "undo"}
+    # a second undo is refused with the reason, privately, and changes nothing
+    with pytest.raises(TableError) as err:
+        await svc.undo(g, uid, table.version)
+    assert "Nothing to undo" in str(err.value)
+    # another player may not undo someone else's step
+    await svc.act(g, uid, A.BeginMove(), table.version)
+    other = next(s.user_id for s in table.seats if s.user_id not in (uid, None))
+    with pytest.raises(TableError):
+        await svc.undo(g, other, table.version)
+    moved = table.state.to_json()
+    await _close(svc)
+    svc2, _ = await _service(db)
+    table2 = await svc2.table(g)
+    assert table2.state.to_json() == moved
+    assert table2.timeline.undo_allowed(seat), "the undo window is rebuilt from the log"
+    await svc2.undo(g, uid, table2.version)
+    assert table2.state.to_json() == before
+    record = await svc2.record(g)
+    assert replay(Record.from_json(record)).to_json() == before
+    await _close(svc2)
+
+
+@pytest.mark.asyncio
+async def test_undo_is_refused_after_a_draw() -> None:
+    svc, _ = await _service()
+    g = await _three(svc)
+    await _to_first_turn(svc, g, random.Random(2))
+    table = await svc.table(g)
+    seat = next(iter(table.since))
+    uid = table.seats[seat].user_id
+    await svc.act(g, uid, A.DrawCards(), table.version)
+    with pytest.raises(TableError) as err:
+        await svc.undo(g, uid, table.version)
+    assert "cannot be undone" in str(err.value) or "another player" in str(err.value)
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_every_outcome_names_its_turn_and_steps_of_a_turn_share_it() -> None:
+    svc, sink = await _service()
+    g = await _three(svc)
+    await _to_first_turn(svc, g, random.Random(2))
+    table = await svc.table(g)
+    seat = next(iter(table.since))
+    uid = table.seats[seat].user_id
+    await svc.idle()
+    key = sink.outcomes[-1].turn_key
+    await svc.act(g, uid, A.BeginMove(), table.version)
+    await svc.idle()
+    assert sink.outcomes[-1].turn_key == key
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
+    """R-OPT-1 (issue 15): chosen at /tempus new, shown in the lobby, stored with the game,
+    played by the engine and written into the record with the rules version."""
+    import engine
+
+    svc, sink = await _service()
+    o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
+    assert "R-OPT-1 is on" in o.panel.text
+    g = o.game_id
+    await svc.join(g, BOB, "Bob")
+    await svc.join(g, CY, "Cy")
+    await svc.start(g, HOST)
+    table = await svc.table(g)
+    assert table.state.options == {"protection_counts_cities": True}
+    record = await svc.record(g)
+    assert record["options"]["rules_version"] == engine.RULES_VERSION
+    assert record["options"]["protection_counts_cities"] is True
+    await _close(svc)

@@ -1,0 +1,210 @@
+"""One outbox per channel: every write to a channel or thread goes through it.
+
+Discord allows about 5 message writes per 5 seconds in one channel (posts and edits; the
+exact buckets are announced in rate-limit headers) and answers 429 past that. discord.py
+waits and retries a 429 itself, but then the board lags behind the game and a burst of
+computer moves piles up stale edits. The outbox instead:
+
+* **paces** itself: at most ``limit`` writes in any ``period`` seconds per channel, so a
+  429 is never provoked;
+* **coalesces**: an item submitted with a ``key`` while an item with the same key still
+  waits is merged into it (the waiting one runs once, with whatever is newest when it
+  runs). The table's turn message is synced this way, so three quick edits become one;
+* **keeps order**: items run in submission order; nothing without a key is ever dropped;
+* **retries** a write that Discord refused for a passing reason (429, 5xx, a network
+  error) with exponential backoff for as long as it takes, and reports the first failure
+  of a run once (``on_trouble``) so the players can be told.
+
+An item is a coroutine function that performs **one** write and returns whether it has
+more writes to make (e.g. post the new turn message, then take the controls off the old
+one); it is then run again, after the next free slot, before anything else.
+
+The outbox holds nothing that cannot be rebuilt: what a game's turn message should show
+is derived from the stored game, so after a crash the start-up re-announcement brings the
+channel up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+#: Discord's per-channel message bucket: 5 writes per 5 seconds
+DEFAULT_LIMIT = 5
+DEFAULT_PERIOD = 5.0
+#: a little slack so that clock differences never make the sixth write land too early
+SLACK = 0.25
+MAX_BACKOFF = 60.0
+
+Write = Callable[[], Awaitable[bool]]
+
+
+class Pacer:
+    """At most ``limit`` events in any window of ``period`` seconds (a sliding window)."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT, period: float = DEFAULT_PERIOD,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.period = period + SLACK
+        self.clock = clock
+        self._times: collections.deque[float] = collections.deque()
+
+    def delay(self) -> float:
+        """Seconds to wait before the next event may happen (0: now)."""
+        now = self.clock()
+        while self._times and now - self._times[0] >= self.period:
+            self._times.popleft()
+        if len(self._times) < self.limit:
+            return 0.0
+        return self._times[0] + self.period - now
+
+    def note(self) -> None:
+        self._times.append(self.clock())
+
+
+@dataclass
+class _Item:
+    write: Write
+    key: str | None
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
+                                       .create_future())
+
+
+def retryable(exc: BaseException) -> bool:
+    """A refusal that may pass: rate limited, Discord's server errors, the network."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, OSError))
+
+
+class ChannelOutbox:
+    """The paced, coalescing queue of one channel (see the module docstring)."""
+
+    def __init__(self, channel_id: int, *, limit: int = DEFAULT_LIMIT,
+                 period: float = DEFAULT_PERIOD,
+                 on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.channel_id = channel_id
+        self.pacer = Pacer(limit, period, clock)
+        self.on_trouble = on_trouble
+        self._items: collections.deque[_Item] = collections.deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.writes = 0
+        self.failures = 0
+        self._troubled = False
+
+    def submit(self, write: Write, key: str | None = None) -> asyncio.Future[None]:
+        """Queue ``write``; with a ``key`` already waiting, the waiting item stands for both
+        (its write must read the newest state when it runs)."""
+        if key is not None:
+            for item in self._items:
+                if item.key == key:
+                    item.write = write
+                    return item.done
+        item = _Item(write, key)
+        self._items.append(item)
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"tempus-outbox-{self.channel_id}")
+        return item.done
+
+    @property
+    def pending(self) -> int:
+        return len(self._items)
+
+    async def drain(self) -> None:
+        """Until everything submitted so far has been written (or given up)."""
+        while self._items:
+            await asyncio.gather(*(i.done for i in list(self._items)), return_exceptions=True)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        backoff = 1.0
+        while self._items:
+            item = self._items[0]
+            wait = self.pacer.delay()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            self.writes += 1
+            try:
+                more = await item.write()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.pacer.note()
+                if retryable(exc):
+                    self.failures += 1
+                    log.warning("channel %s: write refused (%s); retrying in %.0f s",
+                                self.channel_id, exc, backoff)
+                    if not self._troubled and self.on_trouble is not None:
+                        self._troubled = True
+                        with contextlib.suppress(Exception):
+                            await self.on_trouble(self.channel_id, exc)
+                    await asyncio.sleep(backoff)
+                    backoff = min(MAX_BACKOFF, backoff * 2)
+                    continue
+                log.exception("channel %s: a write failed for good", self.channel_id)
+                more = False
+            # noted when the write is done, not when it starts: a write may first draw its
+            # board, so its request leaves later; counting from the end keeps any five
+            # requests at least one period apart however long the drawing took
+            self.pacer.note()
+            backoff = 1.0
+            self._troubled = False
+            if not more:
+                self._items.popleft()
+                if not item.done.done():
+                    item.done.set_result(None)
+
+
+class Outboxes:
+    """The outboxes of all channels, made on first use."""
+
+    def __init__(self, *, limit: int = DEFAULT_LIMIT, period: float = DEFAULT_PERIOD,
+                 on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None
+                 ) -> None:
+        self.limit = limit
+        self.period = period
+        self.on_trouble = on_trouble
+        self._boxes: dict[int, ChannelOutbox] = {}
+
+    def __getitem__(self, channel_id: int) -> ChannelOutbox:
+        box = self._boxes.get(channel_id)
+        if box is None:
+            box = self._boxes[channel_id] = ChannelOutbox(
+                channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble)
+        return box
+
+    def submit(self, channel_id: int, write: Write, key: str | None = None
+               ) -> asyncio.Future[None]:
+        return self[channel_id].submit(write, key)
+
+    async def drain(self) -> None:
+        for box in list(self._boxes.values()):
+            await box.drain()
+
+    async def close(self) -> None:
+        for box in self._boxes.values():
+            await box.close()
+
+    def stats(self) -> dict[str, Any]:
+        return {cid: {"writes": b.writes, "failures": b.failures, "pending": b.pending}
+                for cid, b in self._boxes.items()}

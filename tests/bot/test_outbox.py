@@ -1,0 +1,145 @@
+"""The per-channel outbox: pacing to Discord's buckets, coalescing, order, retries."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import discord
+import pytest
+
+from bot.outbox import ChannelOutbox, Pacer
+
+
+class _Resp:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "test"
+
+
+def http_error(status: int) -> discord.HTTPException:
+    return discord.HTTPException(_Resp(status), {"message": "test", "code": 0})  # type: ignore
+
+
+def max_in_window(times: list[float], window: float) -> int:
+    return max((sum(1 for u in times if t <= u < t + window) for t in times), default=0)
+
+
+def test_pacer_allows_limit_events_per_period() -> None:
+    now = [0.0]
+    p = Pacer(5, 5.0, clock=lambda: now[0])
+    for _ in range(5):
+        assert p.delay() == 0
+        p.note()
+    assert p.delay() > 5.0 - 0.01
+    now[0] = 5.3
+    assert p.delay() == 0
+
+
+@pytest.mark.asyncio
+async def test_writes_are_paced_and_kept_in_order() -> None:
+    box = ChannelOutbox(1, limit=3, period=0.3)
+    done: list[tuple[int, float]] = []
+
+    def write(i: int) -> Any:
+        async def run() -> bool:
+            done.append((i, time.monotonic()))
+            return False
+        return run
+
+    for i in range(9):
+        box.submit(write(i))
+    await asyncio.wait_for(box.drain(), 10)
+    assert [i for i, _ in done] == list(range(9)), "nothing without a key is dropped"
+    assert max_in_window([t for _, t in done], 0.3) <= 3
+
+
+@pytest.mark.asyncio
+async def test_waiting_writes_with_one_key_coalesce_to_the_newest() -> None:
+    box = ChannelOutbox(1, limit=1, period=0.2)
+    state = {"shown": None, "newest": 0}
+    writes: list[Any] = []
+
+    async def sync() -> bool:
+        state["shown"] = state["newest"]
+        writes.append(state["newest"])
+        return False
+
+    async def other() -> bool:
+        writes.append("post")
+        return False
+
+    box.submit(other)
+    for n in range(1, 4):
+        state["newest"] = n
+        box.submit(sync, key="turn:1")
+    await asyncio.wait_for(box.drain(), 10)
+    assert writes == ["post", 3], "three waiting edits of the turn message became one"
+
+
+@pytest.mark.asyncio
+async def test_a_refused_write_is_retried_and_reported_once() -> None:
+    box = ChannelOutbox(1, limit=50, period=1.0)
+    troubles: list[int] = []
+    attempts = {"n": 0}
+
+    async def trouble(channel: int, exc: BaseException) -> None:
+        troubles.append(channel)
+
+    box.on_trouble = trouble
+
+    async def flaky() -> bool:
+        attempts["n"] += 1
+        if attempts["n"] <= 2:
+            raise http_error(500 if attempts["n"] == 1 else 429)
+        return False
+
+    import bot.outbox as ob
+    old = ob.MAX_BACKOFF
+    try:
+        ob.MAX_BACKOFF = 0.05
+        box.submit(flaky)
+        await asyncio.wait_for(box.drain(), 10)
+    finally:
+        ob.MAX_BACKOFF = old
+    assert attempts["n"] == 3 and troubles == [1]
+
+
+@pytest.mark.asyncio
+async def test_a_write_refused_for_good_is_dropped_and_the_queue_goes_on() -> None:
+    box = ChannelOutbox(1, limit=50, period=1.0)
+    out: list[str] = []
+
+    async def bad() -> bool:
+        raise http_error(403)
+
+    async def good() -> bool:
+        out.append("ok")
+        return False
+
+    box.submit(bad)
+    box.submit(good)
+    await asyncio.wait_for(box.drain(), 10)
+    assert out == ["ok"]
+
+
+@pytest.mark.asyncio
+async def test_a_write_with_more_to_do_runs_again_before_the_next_item() -> None:
+    box = ChannelOutbox(1, limit=50, period=1.0)
+    out: list[str] = []
+    left = {"n": 2}
+
+    async def two_steps() -> bool:
+        out.append(f"step{left['n']}")
+        left["n"] -= 1
+        return left["n"] > 0
+
+    async def after() -> bool:
+        out.append("after")
+        return False
+
+    box.submit(two_steps)
+    box.submit(after)
+    await asyncio.wait_for(box.drain(), 10)
+    assert out == ["step2", "step1", "after"]
