@@ -29,7 +29,7 @@ from .publisher import DiscordPublisher, fit
 from .storage import SqliteStorage
 from .table import TableError, TableService
 from .translator import CatalogueTranslator
-from .ui import MENU, Panel
+from .ui import HELP, MENU, Panel
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,7 @@ class TempusBot(commands.Bot):
         """A click that no control of ours receives (a forged or unknown id): a private
         refusal rather than silence (issue 16)."""
         if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+            use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",
                      str((interaction.data or {}).get("custom_id", ""))[:100])
             with contextlib.suppress(discord.HTTPException):
@@ -114,7 +115,7 @@ class TempusBot(commands.Bot):
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         try:
-            if cid.op == MENU and not in_place:
+            if cid.op in (MENU, HELP) and not in_place:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
@@ -157,13 +158,13 @@ class TempusBot(commands.Bot):
         files: list[discord.File] = []
         if panel.image is not None and panel.image_view is not None:
             if panel.image == "hand":
-                png = await self.offloader.run(images.hand_png, panel.image_view)
+                png = await self.offloader.run(images.hand_png, panel.image_view, i18n.current())
             elif panel.image == "crop":
                 png = await self.offloader.run(images.crop_png, panel.image_view,
-                                               panel.focus, panel.highlight)
+                                               panel.focus, panel.highlight, i18n.current())
             else:
                 png = await self.offloader.run(images.board_png, panel.image_view,
-                                               panel.highlight)
+                                               panel.highlight, None, False, i18n.current())
             if png:
                 files.append(discord.File(io.BytesIO(png), filename=f"{panel.image}.png"))
         view = make_view(panel, game_id, version)

@@ -162,6 +162,11 @@ def _over_lines(v: dict[str, Any], names: list[str]) -> list[str]:
 
 
 # ------------------------------------------------------------------ handlers
+def _hints(g: GameRow) -> bool:
+    """The game's hint option (bot/hint.py; on unless the host switched it off)."""
+    return bool(g.options.get("hints", True))
+
+
 async def board_answer(service: TableService, asker: Asker, game: str | None = None,
                        at: str | None = None, run: Runner | None = None) -> Answer:
     """The board of a game now (the channel's running or last finished game by default),
@@ -182,7 +187,8 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
             raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
         caption = ([t("board.at_start", game=g.id)] if moment == "start" else
                    [] if moment == "end" else [t("board.at_era", game=g.id, era=moment)])
-    text = "\n".join([*caption, status_text(g.id, v, seats), *_over_lines(v, names)])
+    status = status_text(g.id, v, seats, hints=_hints(g))
+    text = "\n".join([*caption, status, *_over_lines(v, names)])
     files = [Attachment("board.png", png, t("file.board"))] if png else []
     return Answer(text, files)
 
@@ -198,7 +204,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
         assert v is not None
     else:
         v = await run(final_view, await _record(service, g))
-    return Answer("\n".join([status_text(g.id, v, seats),
+    return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)),
                              *_over_lines(v, [s.name for s in seats])]))
 
 

@@ -20,7 +20,9 @@ def cities_built(v: dict[str, Any], seat: int) -> int:
     return sum(1 for o in v["city_owner"] if o == seat)
 
 
-def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> str:
+def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
+                hints: bool = True) -> str:
+    """The position in text; ``hints``: the game's hint option (a line when it is off)."""
     phase = v["phase"]
     phase_text = t(f"status.phase.{phase}", turn=v.get("action_round", 0))
     lines = [t("status.head", game=game_id, round=v["era_number"], rounds=ROUNDS,
@@ -36,6 +38,8 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> st
     opt1 = bool(v.get("options", {}).get("protection_counts_cities"))
     lines.append(t("status.rules", version=v.get("rules_version", 1),
                    option=t("lobby.opt1.on" if opt1 else "lobby.opt1.off")))
+    if not hints:
+        lines.append(t("status.hints_off"))
     waiting = waiting_text(v)
     if waiting:
         lines.append(t("status.waiting", waiting=waiting))

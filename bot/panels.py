@@ -39,6 +39,7 @@ from .storage import SeatRow
 from .ui import (
     ACT,
     CARDS,
+    HELP,
     MAX_OPTIONS,
     MAX_ROWS,
     MENU,
@@ -127,6 +128,19 @@ def with_undo(panel: Panel, colour: str | None = None) -> Panel:
         rows[-1] = (*rows[-1], undo)
     elif len(rows) < MAX_ROWS:
         rows.append((undo,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def with_help(panel: Panel) -> Panel:
+    """``panel`` with the "?" button (``/tempus help`` for whoever clicks, privately), in
+    the last button row or a row of its own, if there is room."""
+    button = Button(t("btn.help"), HELP, "", "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], button)
+    elif len(rows) < MAX_ROWS:
+        rows.append((button,))
     return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
                  highlight=panel.highlight)
 

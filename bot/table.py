@@ -43,6 +43,7 @@ from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
+from . import help as guide
 from . import i18n, panels, players, rematch
 from .codec import decode_action, shown
 from .event_text import event_text
@@ -67,6 +68,7 @@ from .ui import (
     ADDBOT,
     CANCEL,
     CARDS,
+    HELP,
     JOIN,
     LEAVE,
     MENU,
@@ -646,6 +648,8 @@ class TableService:
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
                    seated=len(table.seats), seats=o["max_seats"]),
                  t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+        if not o.get("hints", True):
+            lines.append(t("lobby.hints_off"))
         kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
@@ -860,6 +864,8 @@ class TableService:
             deciding = to_act(state)
             panel = panels.with_undo(panel, None if deciding == [undo]
                                      else colour_name(undo))
+        if state.phase != OVER:
+            panel = panels.with_help(panel)
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
@@ -894,6 +900,10 @@ class TableService:
         if op == UNDO:
             outcome = await self.undo(game_id, user_id, version)
             return Reply(text=outcome.lines[0], outcome=outcome)
+        if op == HELP:  # the "?" button: help for whoever clicks, privately
+            table = await self.table(game_id)
+            return Reply(menu=Panel(guide.help_for_user(table, user_id)),
+                         version=table.version)
         if op == rematch.REMATCH:
             return await rematch.rematch(self, game_id, user_id, name)
         if op == MENU:

@@ -112,7 +112,7 @@ async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
             await board_answer(svc, asker, f"#{g}", bad)
     # a running game: only the eras that have ended
     live = await store_game(svc.storage, [ANN, BOB, CY], 8, channel=11, stop_after=120)
-    with pytest.raises(TableError, match="has not finished era 9"):
+    with pytest.raises(TableError, match="has not finished round 9"):
         await board_answer(svc, asker, f"#{live}", "era-9")
     assert [v for _, v in moment_choices("")][:3] == ["start", "era-1", "era-2"]
     assert [v for _, v in moment_choices("end")] == ["end"]
