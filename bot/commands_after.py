@@ -33,7 +33,7 @@ from engine.score_breakdown import breakdown
 from engine.timeline import END, SETUP, era_end, eras_played, snapshots
 
 from . import history as hist
-from . import images, results
+from . import i18n, images, results
 from .describe import status_text
 from .labels import colour_name
 from .messages import t
@@ -424,8 +424,9 @@ class AfterCommands:
             await interaction.response.defer(thinking=True)
         except discord.HTTPException:
             return
-        try:
-            answer = await replay_answer(self.service, g, self._run_cpu)
+        try:  # posted for everyone: in the game's language
+            with i18n.using(g.options.get("locale")):
+                answer = await replay_answer(self.service, g, self._run_cpu)
         except TableError as exc:
             answer = Answer(str(exc))
         except Exception:

@@ -15,6 +15,7 @@ import discord
 from discord import AppCommandOptionType
 from discord.app_commands import Command, Namespace, Parameter
 
+from . import i18n
 from .codec import shown
 from .messages import t
 
@@ -66,7 +67,7 @@ def _problem(param: Parameter, value: Any) -> str | None:
     else:  # roles, channels, attachments ...: resolved objects, never plain values
         return t("error.bad_option.object") if isinstance(value, str | int | float) else None
     if param.choices and value not in {c.value for c in param.choices}:
-        return t("error.bad_option.choices", choices=", ".join(c.name for c in param.choices))
+        return t("error.bad_option.choices", choices=", ".join(_choice(c) for c in param.choices))
     if kind in _NUMERIC:
         lo, hi = param.min_value, param.max_value
         if (lo is not None and value < lo) or (hi is not None and value > hi):
@@ -77,7 +78,7 @@ def _problem(param: Parameter, value: Any) -> str | None:
 def _range(param: Parameter) -> str | None:
     lo, hi = param.min_value, param.max_value
     if param.choices:
-        return t("error.bad_option.choices", choices=", ".join(c.name for c in param.choices))
+        return t("error.bad_option.choices", choices=", ".join(_choice(c) for c in param.choices))
     if lo is not None and hi is not None:
         return t("error.bad_option.range", min=lo, max=hi)
     if lo is not None:
@@ -85,3 +86,10 @@ def _range(param: Parameter) -> str | None:
     if hi is not None:
         return t("error.bad_option.max", max=hi)
     return None
+
+
+def _choice(c: Any) -> str:
+    """A choice as the user's client shows it: its catalogue name in the current language
+    (choices of bot.translator.ls), else its name."""
+    key = getattr(getattr(c, "_locale_name", None), "extras", {}).get("key")
+    return t(key) if key and i18n.has(key) else str(c.name)

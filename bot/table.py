@@ -375,7 +375,8 @@ class TableService:
                     assert table.state is not None
                     outcome = self._play_outcome(table, table.state, [], actor=None,
                                                  kind="resume")
-                    outcome.lines = [t("resume.reposted", game=game.id)]
+                    with self.public(table):
+                        outcome.lines = [t("resume.reposted", game=game.id)]
                     self._enqueue(outcome)
             self._kick_ai(table)
         return ids

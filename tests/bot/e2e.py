@@ -28,7 +28,7 @@ from .fake_discord import FakeDiscord, Interaction, Message
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
-AVOID_OPS = {"cancel", "leave", "undo"}
+AVOID_OPS = {"cancel", "leave", "undo", "help"}  # help: a look-up, tested on its own
 
 
 @contextlib.asynccontextmanager

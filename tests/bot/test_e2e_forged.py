@@ -78,7 +78,7 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
                 ("new", {"seats": 99}, "`seats` cannot be 99. Use a whole number from 3 to 5"),
                 ("new", {"seats": "abc"}, "`seats` cannot be abc"),
                 ("new", {"seats": 4.5}, "`seats` cannot be 4.5"),
-                ("new", {"map": "moon"}, "`map` cannot be moon. Choose one of: random, place"),
+                ("new", {"map": "moon"}, "`map` cannot be moon. Choose one of: random map, players place the tiles"),
                 ("help", {"topic": "nope"}, "`topic` cannot be nope"),
                 ("place", {"hex": "C4", "rotation": 9}, "from 0 to 5"),
                 ("city", {"hex": "C4", "value": "x"}, "`value` cannot be x"),

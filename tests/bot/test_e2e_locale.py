@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
-from .e2e import bot_running, panel_message, prompt_users, settle
+from bot import i18n
+from bot.help import help_for_user
+
+from .e2e import _op, bot_running, panel_message, prompt_users, settle
 from .fake_discord import FakeDiscord, running
 
 POLISH, ENGLISH, THIRD = 11, 12, 13
@@ -68,6 +71,18 @@ async def test_replies_follow_each_users_language(tmp_path: Path) -> None:
         assert hint.text().startswith(head), hint.text()
         help_text = (await fake.slash(owing, ch, "help")).text()
         assert help_text.startswith("**Pomoc:" if owing != ENGLISH else "**Help:")
+
+        # the turn message follows the server's language; its "?" answers privately, in
+        # the language of whoever clicks
+        assert "startow" in msg.content and "starting token" not in msg.content, msg.content
+        help_id = next(c["custom_id"] for c in msg.controls() if _op(c["custom_id"]) == "help")
+        table = await bot.service.table(game)
+        for uid in (POLISH, ENGLISH):
+            click = await fake.click(uid, msg, help_id)
+            assert click.replies and all(m.where == "ephemeral" and m.to_user == uid
+                                         for m in click.replies), click.text()
+            with i18n.using(LOCALES[uid]):
+                assert click.text() == help_for_user(table, uid)
 
 
 @pytest.mark.asyncio
