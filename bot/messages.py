@@ -62,7 +62,8 @@ def join_names(names: list[str]) -> str:
     return t("list.and", first=", ".join(names[:-1]), last=names[-1])
 
 
-#: topics of ``/tempus rules`` (``rules.<topic>`` is the text, ``rules.topic.<topic>`` its name)
+#: topics of ``/tempus help topic:...`` (``rules.<topic>`` is the text, ``rules.topic.<topic>``
+#: its name)
 RULE_TOPICS = ("overview", "setup", "turn", "move", "grow", "attack", "city", "draw", "cards",
                "progress", "end", "commands", "glossary")
 
