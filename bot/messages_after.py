@@ -124,6 +124,7 @@ MESSAGES_AFTER: dict[str, str] = {
     "cmd.show.what": "result (default), record (the JSON file) or replay (an animation, "
     "posted in the channel)",
     "cmd.game": "Game number, like #12 (default: this channel's game)",
+    "cmd.board.full": "The whole board, sea included (default: the land, easier to read)",
     "cmd.board.at": "A moment of the game: era-5 = the end of era 5, start = after the setup",
     "cmd.stats": "A player's games, wins, points and rating, and the server's leaderboard",
     "cmd.stats.player": "Whose statistics (default: yours)",

@@ -801,12 +801,7 @@ class TableService:
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {s: panels.secret_panel(state, s) for s in fresh
                   if not seats[s].is_ai and _owes_hand_choice(state, s)}
-        undo = self.undo_seat(table)
-        panel = panels.public_panel(state, seats)
-        if undo is not None:
-            deciding = to_act(state)
-            panel = panels.with_undo(panel, None if deciding == [undo]
-                                     else CONTENT.colours[undo])
+        panel = self._turn_panel(table)
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
@@ -823,6 +818,28 @@ class TableService:
             outcome.finished = True
             outcome.record = self._record(table).to_json()
         return outcome
+
+    def _turn_panel(self, table: Table) -> Panel:
+        """The turn message's text and controls for the current state (with Undo when a
+        player may take back a step)."""
+        state = table.state
+        assert state is not None
+        panel = panels.public_panel(state, table.seats)
+        undo = self.undo_seat(table)
+        if undo is not None:
+            deciding = to_act(state)
+            panel = panels.with_undo(panel, None if deciding == [undo]
+                                     else CONTENT.colours[undo])
+        return panel
+
+    async def turn_panel(self, game_id: int) -> tuple[Panel | None, int]:
+        """The turn message's controls now and their version (None when the game is not
+        being played): for a private copy when the public one cannot be reached."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.state is None or table.game.status != ACTIVE:
+                return None, table.version
+            return self._turn_panel(table), table.version
 
     # ------------------------------------------------------------------ controls
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
