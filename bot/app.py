@@ -18,6 +18,7 @@ from . import images
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
+from .global_pace import install as install_global_pace
 from .messages import t
 from .offload import Offloader
 from .publisher import DiscordPublisher, fit
@@ -36,6 +37,8 @@ class TempusBot(commands.Bot):
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None)
+        #: every REST request that counts towards Discord's global limit waits its turn
+        self.global_pace = install_global_pace(self.http)
         self.settings = settings
         self._seed_source = seed_source
         self.storage: SqliteStorage | None = None
