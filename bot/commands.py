@@ -24,6 +24,7 @@ from .codec import decode_action, encode_action
 from .describe import status_text
 from .labels import action_label
 from .messages import RULE_TOPICS, t
+from .pace import DEFAULT_PACE
 from .panels import CARD_PLAYS
 from .table import TableError
 
@@ -116,10 +117,12 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
 
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=t("cmd.new"))
-    @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"))
+    @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"),
+                           pace=t("cmd.new.pace"))
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
-                  map: Literal["random", "place"] = "random") -> None:  # noqa: A002
+                  map: Literal["random", "place"] = "random",  # noqa: A002
+                  pace: Literal["live", "daily", "relaxed", "none"] = DEFAULT_PACE) -> None:
         async def work() -> str:
             if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
@@ -127,7 +130,8 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
                                           interaction.user.id, interaction.user.display_name,
                                           seats=seats, random_map=map == "random",
                                           in_thread=isinstance(interaction.channel,
-                                                               discord.Thread))
+                                                               discord.Thread),
+                                          pace_name=pace)
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 
@@ -139,12 +143,50 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             return t("lobby.joined", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name="leave", description=t("cmd.leave"))
+    @app_commands.command(name="leave", description=t("cmd.leave_any"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
+        async def work() -> str | None:
             game = await self._game(interaction)
+            confirm = await self.service.leave_panel(game, interaction.user.id)
+            if confirm is not None:  # a running game: ask first (privately)
+                panel, version = confirm
+                await self.bot.show_panel(interaction, panel, game, version)
+                return None
             await self.service.leave(game, interaction.user.id)
             return t("lobby.left", name=interaction.user.display_name, game=game)
+        await self._run(interaction, work)
+
+    @app_commands.command(name="pace", description=t("cmd.pace"))
+    @app_commands.describe(pace=t("cmd.pace.pace"))
+    async def pace(self, interaction: discord.Interaction[Any],
+                   pace: Literal["live", "daily", "relaxed", "none"]) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.set_pace(game, interaction.user.id, pace,
+                                            can_manage=bool(perms and perms.manage_channels))
+            return o.lines[-1]
+        await self._run(interaction, work)
+
+    @app_commands.command(name="remind", description=t("cmd.remind"))
+    @app_commands.describe(state=t("cmd.remind.state"))
+    async def remind(self, interaction: discord.Interaction[Any],
+                     state: Literal["on", "off"]) -> None:
+        async def work() -> str:
+            return await self.service.set_reminders(interaction.user.id, state == "on")
+        await self._run(interaction, work)
+
+    @app_commands.command(name="replace", description=t("cmd.replace"))
+    @app_commands.describe(seat=t("cmd.replace.seat"), player=t("cmd.replace.player"))
+    async def replace(self, interaction: discord.Interaction[Any], seat: discord.User,
+                      player: discord.User) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.replace(
+                game, interaction.user.id, seat.id, player.id, player.display_name,
+                new_is_bot=player.bot, can_manage=bool(perms and perms.manage_channels))
+            return o.lines[-1]
         await self._run(interaction, work)
 
     @app_commands.command(name="addbot", description=t("cmd.addbot"))
@@ -228,7 +270,8 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
             v, seats = await self.service.public_view(game)
             if v is None:
                 raise TableError("error.not_active", game=game)
-            return status_text(game, v, seats)
+            return "\n".join([status_text(game, v, seats),
+                              *await self.service.clock_lines(game)])
         await self._run(interaction, work)
 
     @app_commands.command(name="hand", description=t("cmd.hand"))

@@ -483,6 +483,7 @@ class TableService:
                 raise TableError("error.stale") from None
             table.game.version = version
             table.game.status = ACTIVE
+            table.game.options = options
             table.state = state
             table.since = since
             self._committed(table, rows)

@@ -75,7 +75,7 @@ def play_channel(fake: FakeDiscord, channel: int) -> int:
     """Where the game opened in ``channel`` is played: its newest thread, or the channel."""
     threads = getattr(fake, "threads", None) or {}
     for tid, thread in reversed(list(threads.items())):
-        if int(thread.get("parent_id") or 0) == channel:
+        if int(getattr(thread, "parent_id", 0) or 0) == channel:
             return int(tid)
     return channel
 
