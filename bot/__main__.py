@@ -1,4 +1,6 @@
-"""``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal.
+"""``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal;
+``python -m bot check-db [--db PATH]``: check the database (read-only; exit status 0 when
+all is well).
 
 Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
 ``tempus.db`` in the working directory), ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
@@ -13,6 +15,11 @@ import sys
 
 from .config import Settings
 from .messages import t
+from .storage import StorageUnavailable
+from .storelock import StoreInUse, holder
+
+#: exit status when the database cannot be used (in use by another process, unwritable)
+EXIT_STORE = 3
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -27,19 +34,47 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+def store_refusal(exc: StoreInUse | StorageUnavailable, path: str) -> str:
+    """Why the bot cannot start on ``path``, for the operator."""
+    if isinstance(exc, StorageUnavailable):
+        return t("error.store_open", path=path, reason=exc.detail or exc.reason)
+    if exc.pid is None:
+        who = t("error.store_in_use.unknown")
+    elif exc.host:
+        who = t("error.store_in_use.who_host", pid=exc.pid, host=exc.host)
+    else:
+        who = t("error.store_in_use.who", pid=exc.pid)
+    return t("error.store_in_use", path=path, who=who)
+
+
 def run_online(settings: Settings) -> int:
     if not settings.token:
         print(t("error.no_token"), file=sys.stderr)
         return 2
+    # refuse before connecting to Discord: a second process on one file answers every
+    # click twice (the storage takes the lock for good when the bot opens it)
+    busy = holder(settings.db)
+    if busy is not None:
+        print(store_refusal(busy, settings.db), file=sys.stderr)
+        return EXIT_STORE
     from .app import TempusBot
 
     point_at(settings.api_base, settings.gateway)
     bot = TempusBot(settings)
-    bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+    try:
+        bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+    except (StoreInUse, StorageUnavailable) as exc:
+        print(store_refusal(exc, settings.db), file=sys.stderr)
+        return EXIT_STORE
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["check-db"]:
+        from .dbcheck import main as check_db
+
+        return check_db(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",
@@ -60,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     off.add_argument("--out", default="boards", help="folder for board images (default boards)")
     off.add_argument("--ai-delay", type=float, default=0.0,
                      help="seconds computer players wait before acting")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     settings = Settings.from_env()
     if args.levels:
         from .players import levels
@@ -71,10 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         from .console import run_console
 
         logging.basicConfig(level=logging.WARNING)
-        return asyncio.run(run_console(
-            players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
-            random_map=not args.place_tiles, out_dir=args.out or None,
-            db=args.db or ":memory:", ai_delay=args.ai_delay))
+        try:
+            return asyncio.run(run_console(
+                players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
+                random_map=not args.place_tiles, out_dir=args.out or None,
+                db=args.db or ":memory:", ai_delay=args.ai_delay))
+        except (StoreInUse, StorageUnavailable) as exc:
+            print(store_refusal(exc, args.db or ":memory:"), file=sys.stderr)
+            return EXIT_STORE
     if args.db:
         settings.db = args.db
     if args.no_sync:

@@ -6,6 +6,7 @@ service and turns replies into messages. No game rules here.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -16,7 +17,7 @@ from discord.ext import commands
 from . import images
 from .clock import Clock, SystemClock
 from .codec import ComponentId
-from .components import TempusButton, TempusSelect, make_view, set_handler
+from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
 from .messages import t
 from .offload import Offloader
@@ -52,7 +53,8 @@ class TempusBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = await SqliteStorage.open(self.settings.db)
-        self.publisher = DiscordPublisher(self, self.storage, self.offloader)
+        self.publisher = DiscordPublisher(self, self.storage, self.offloader,
+                                          period=self.settings.outbox_period)
         # one scheduler for every game's reminders and deadlines (bot.turnclock)
         self.scheduler = Scheduler(self.clock)
         self.service = TableService(self.storage, self.publisher,
@@ -87,6 +89,15 @@ class TempusBot(commands.Bot):
         await super().close()
 
     # ------------------------------------------------------------------ clicks
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click that no control of ours receives (a forged or unknown id): a private
+        refusal rather than silence (issue 16)."""
+        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+            log.info("refused a click on an unknown control %r",
+                     str((interaction.data or {}).get("custom_id", ""))[:100])
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("error.bad_control"), ephemeral=True)
+
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
         msg = interaction.message
@@ -143,6 +154,9 @@ class TempusBot(commands.Bot):
         if panel.image is not None and panel.image_view is not None:
             if panel.image == "hand":
                 png = await self.offloader.run(images.hand_png, panel.image_view)
+            elif panel.image == "crop":
+                png = await self.offloader.run(images.crop_png, panel.image_view,
+                                               panel.focus, panel.highlight)
             else:
                 png = await self.offloader.run(images.board_png, panel.image_view,
                                                panel.highlight)
