@@ -24,7 +24,6 @@ from .commands_after import AfterCommands
 from .labels import action_label
 from .messages import RULE_TOPICS, t
 from .pace import DEFAULT_PACE
-from .panels import CARD_PLAYS
 from .table import TableError
 
 if TYPE_CHECKING:
@@ -48,6 +47,14 @@ def _hex_or_none(text: str | None) -> int | None:
         return parse_label(text or "")
     except ValueError:
         return None
+
+
+#: words ``/tempus play`` takes for the choices that need no detail (Discord allows 25
+#: subcommands per group, so these are not commands of their own)
+PLAY_WORDS: dict[str, type | tuple[type, ...]] = {
+    "draw": A.DrawCards,
+    "end": (A.EndTurn, A.EndMove, A.EndGrow),
+}
 
 
 class BadOption(app_commands.CheckFailure):
@@ -322,7 +329,13 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
         except ValueError:
             pass
         wanted = text.strip().lower()
-        for a in await self._legal(interaction):
+        legal = await self._legal(interaction)
+        if wanted in PLAY_WORDS:  # "draw", "end": the shortcuts for the Idea action and ends
+            found = [a for a in legal if isinstance(a, PLAY_WORDS[wanted])]
+            if not found:
+                raise TableError("error.no_options")
+            return found[0]
+        for a in legal:
             if action_label(a).lower() == wanted:
                 return a
         raise TableError("error.bad_choice", reason=text[:50])
@@ -436,36 +449,6 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
         values = sorted({a.value for a in await self._legal(interaction)
                          if isinstance(a, A.BuildCity) and (h is None or a.hex == h)})
         return [Choice(name=str(v), value=v) for v in values][:MAX_CHOICES]
-
-    @app_commands.command(name="draw", description=t("cmd.draw"))
-    async def draw(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [A.DrawCards()])
-        await self._run(interaction, work)
-
-    @app_commands.command(name="card", description=t("cmd.card"))
-    @app_commands.describe(choice=t("cmd.card.choice"))
-    async def card(self, interaction: discord.Interaction[Any], choice: str) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [await self._decode(interaction, choice)])
-        await self._run(interaction, work)
-
-    @card.autocomplete("choice")
-    async def _card_ac(self, interaction: discord.Interaction[Any], current: str
-                       ) -> list[Choice[str]]:
-        acts = [a for a in await self._legal(interaction) if isinstance(a, CARD_PLAYS)
-                or (isinstance(a, A.Attack) and a.leader is not None)]
-        return _filter([(action_label(a), encode_action(a)) for a in acts], current)
-
-    @app_commands.command(name="end", description=t("cmd.end"))
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            ends = [a for a in await self._legal(interaction)
-                    if isinstance(a, A.EndTurn | A.EndMove | A.EndGrow)]
-            if not ends:
-                raise TableError("error.no_options")
-            return await self._act(interaction, ends[:1])
-        await self._run(interaction, work)
 
     @app_commands.command(name="tile", description=t("cmd.tile"))
     @app_commands.describe(hex=t("cmd.hex"), rotation=t("cmd.tile.rotation"))

@@ -349,7 +349,8 @@ MESSAGES: dict[str, str] = {
     "places 3 starting tokens in one connected group, at most 2 per hex.",
     "rules.commands": "Playing: use the buttons under the newest board, or slash commands: "
     "`/tempus play` (every legal choice, with suggestions), `/tempus move`, `/tempus grow`, "
-    "`/tempus attack`, `/tempus city`, `/tempus draw`, `/tempus card`, `/tempus end`. "
+    "`/tempus attack`, `/tempus city`; `/tempus play draw` and `/tempus play end` for the "
+    "Idea action and ending a turn, move or growth; cards through `/tempus play` too. "
     "`/tempus hand` shows your cards privately.",
     # ------------------------------------------------------------ command descriptions
     "cmd.group": "Play the board game Tempus",
@@ -373,7 +374,7 @@ MESSAGES: dict[str, str] = {
     "cmd.hand": "Show your cards (only to you)",
     "cmd.rules": "Explain a rule briefly",
     "cmd.rules.topic": "What to explain",
-    "cmd.play": "Make any legal choice (type to filter the suggestions)",
+    "cmd.play": "Make any legal choice, a card too (type to filter; 'draw', 'end')",
     "cmd.play.choice": "What to do",
     "cmd.move": "Move a token (starts the Move action if needed)",
     "cmd.move.from": "Hex to move from",
@@ -385,10 +386,6 @@ MESSAGES: dict[str, str] = {
     "cmd.attack.to": "The hex to attack",
     "cmd.city": "Build a city",
     "cmd.city.value": "City value",
-    "cmd.draw": "Draw cards (the Idea action)",
-    "cmd.card": "Play a card from your hand",
-    "cmd.card.choice": "Card and target",
-    "cmd.end": "End your turn, move or growth",
     "cmd.tile": "Place the current map tile",
     "cmd.tile.rotation": "Rotation 0-5 (clockwise steps of 60°)",
     "cmd.token": "Place a starting token",
