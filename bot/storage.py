@@ -219,6 +219,10 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
     (a constraint, a programming error ...)."""
     if isinstance(exc, StorageUnavailable):
         return exc
+    if isinstance(exc, UnicodeDecodeError):
+        # results are decoded leniently (BadText): only SQLite's own error message can fail
+        # to decode, and it quotes damaged bytes of the file (e.g. a damaged schema)
+        return StorageUnavailable(CORRUPT, f"SQLite's error message is unreadable: {exc}")
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(exc, sqlite3.Error) or code is None:
         return None
@@ -599,7 +603,7 @@ class SqliteStorage:
                 except BaseException:
                     await self._rollback()
                     raise
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 mapped = unavailable(exc)
                 if mapped is None:
                     raise
@@ -617,7 +621,7 @@ class SqliteStorage:
         async with self._lock:
             try:
                 yield self._db
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 mapped = unavailable(exc)
                 if mapped is None:
                     raise
@@ -652,8 +656,10 @@ class SqliteStorage:
     async def integrity_problems(self) -> list[str]:
         """SQLite's ``PRAGMA integrity_check``: nothing when the file is sound."""
         async with self._reading() as db:
-            cur = await db.execute("PRAGMA integrity_check")
-            rows = [str(r[0]) for r in await cur.fetchall()]
+            # as bytes: the report may quote damaged text that is not valid UTF-8
+            cur = await db.execute(
+                "SELECT CAST(integrity_check AS BLOB) FROM pragma_integrity_check")
+            rows = [bytes(r[0]).decode("utf-8", "replace") for r in await cur.fetchall()]
         return [] if rows == ["ok"] else rows
 
     async def foreign_key_problems(self) -> list[tuple[Any, ...]]:
