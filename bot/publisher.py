@@ -78,6 +78,8 @@ class TurnMessage:
     message_id: int | None = None
     key: str | None = None
     lines: list[str] = field(default_factory=list)
+    #: how many of ``lines`` the message shows (the rest is still to be written)
+    shown_lines: int = 0
     #: the newest outcome to show, and the version the message shows now
     outcome: Outcome | None = None
     shown: int = -1
@@ -134,7 +136,11 @@ class DiscordPublisher:
         if o.turn_key != turn.key or o.kind == "resume":
             if turn.message_id is not None:
                 turn.retire.append(turn.message_id)
-            turn.message_id, turn.key, turn.lines = None, o.turn_key, list(o.lines)
+            # lines the old turn message never showed (a notice just before a move, e.g.
+            # a seat going on autopilot) open the new one instead of being lost
+            unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
+            turn.message_id, turn.key = None, o.turn_key
+            turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
         else:
             turn.lines += o.lines
         turn.outcome = o
@@ -242,6 +248,9 @@ class DiscordPublisher:
                 return True
             prompt = o.panel.text if o.panel else ""
             content = fit(turn.lines, prompt)
+            # taken from here on: a new turn that begins while this is written must not
+            # carry these lines again
+            turn.shown_lines = len(turn.lines)
             files = [discord.File(io.BytesIO(png), filename="board.png",
                                   description=_alt(o.public_view, o.lines))] if png else []
             view = make_view(o.panel, o.game_id, o.version)
