@@ -256,7 +256,6 @@ async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period
     table = await rig.svc.table(g)
     assert table.version > version
     assert table.clock[seat].strikes == 1
-    n = len(rig.sink.outcomes)
     # and once more: nothing fires twice
     await rig.close()
     rig = await Rig.open(db, start=T0 + 3600 + 20 + grace)
@@ -265,7 +264,6 @@ async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period
     assert _timeouts(rig.sink.outcomes) == []
     assert [o for o in rig.sink.outcomes if o.kind == "notice"] == []
     assert (await rig.svc.storage.deadlines(g))[seat].strikes == 1
-    del n
     await rig.close()
 
 
