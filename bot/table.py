@@ -911,8 +911,9 @@ class TableService:
             panel = panels.with_undo(panel, None if deciding == [undo]
                                      else CONTENT.colours[undo])
         due = self._due_line(table)
-        if due and table.game.status == ACTIVE:
-            panel.text = f"{panel.text}\n{due}"
+        if due and table.game.status == ACTIVE:  # above the prompt, which stays last
+            head, _, prompt = panel.text.rpartition("\n")
+            panel.text = "\n".join(x for x in (head, due, prompt) if x)
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
