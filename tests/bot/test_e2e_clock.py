@@ -194,3 +194,33 @@ async def test_bad_clock_commands_get_a_clear_private_answer(tmp_path: Path) -> 
         assert any("<@14>" in m.content for m in fake.channel_messages(thread))
         fake.check()
 
+
+
+@pytest.mark.asyncio
+async def test_a_reminder_falls_back_to_a_mention_in_the_thread_when_dms_are_closed(
+        tmp_path: Path) -> None:
+    clock = FakeClock(T0)
+    async with running(dm_closed={11}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=7, clock=clock) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3, pace="live")
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        await fake.slash(11, ch, "start")
+        await _settled(bot)
+        thread = play_channel(fake, ch)
+        turn = panel_message(fake, ch)
+        assert turn is not None
+        owing = prompt_users(turn)
+        assert len(owing) == 1
+        uid = owing[0]
+        if uid != 11:  # make the person who owes the first decision the one with closed DMs
+            fake.dm_closed.add(uid)
+        clock.set(T0 + LIVE / 2)
+        await _settled(bot)
+        reminders = [m for m in fake.channel_messages(thread)
+                     if f"<@{uid}>" in m.content and "a reminder" in m.content]
+        assert len(reminders) == 1 and uid in reminders[0].mentions, \
+            [m.content for m in fake.channel_messages(thread)]
+        assert not [m for m in fake.dms(uid) if m.content.startswith("⏰")]
+        fake.check()
