@@ -23,7 +23,7 @@ from .codec import decode_action, encode_action
 from .commands_after import AfterCommands
 from .labels import action_label
 from .messages import RULE_TOPICS, t
-from .panels import CARD_PLAYS
+from .pace import DEFAULT_PACE
 from .table import TableError
 
 if TYPE_CHECKING:
@@ -47,6 +47,14 @@ def _hex_or_none(text: str | None) -> int | None:
         return parse_label(text or "")
     except ValueError:
         return None
+
+
+#: words ``/tempus play`` takes for the choices that need no detail (Discord allows 25
+#: subcommands per group, so these are not commands of their own)
+PLAY_WORDS: dict[str, type | tuple[type, ...]] = {
+    "draw": A.DrawCards,
+    "end": (A.EndTurn, A.EndMove, A.EndGrow),
+}
 
 
 class BadOption(app_commands.CheckFailure):
@@ -152,11 +160,12 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=t("cmd.new"))
     @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"),
-                           city_protects=t("cmd.new.city_protects"))
+                           city_protects=t("cmd.new.city_protects"), pace=t("cmd.new.pace"))
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
                   map: Literal["random", "place"] = "random",  # noqa: A002
-                  city_protects: bool = False) -> None:
+                  city_protects: bool = False,
+                  pace: Literal["live", "daily", "relaxed", "none"] = DEFAULT_PACE) -> None:
         async def work() -> str:
             if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
@@ -165,7 +174,8 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
                                           seats=seats, random_map=map == "random",
                                           protection_counts_cities=city_protects,
                                           in_thread=isinstance(interaction.channel,
-                                                               discord.Thread))
+                                                               discord.Thread),
+                                          pace_name=pace)
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 
@@ -177,12 +187,50 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
             return t("lobby.joined", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name="leave", description=t("cmd.leave"))
+    @app_commands.command(name="leave", description=t("cmd.leave_any"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
+        async def work() -> str | None:
             game = await self._game(interaction)
+            confirm = await self.service.leave_panel(game, interaction.user.id)
+            if confirm is not None:  # a running game: ask first (privately)
+                panel, version = confirm
+                await self.bot.show_panel(interaction, panel, game, version)
+                return None
             await self.service.leave(game, interaction.user.id)
             return t("lobby.left", name=interaction.user.display_name, game=game)
+        await self._run(interaction, work)
+
+    @app_commands.command(name="pace", description=t("cmd.pace"))
+    @app_commands.describe(pace=t("cmd.pace.pace"))
+    async def pace(self, interaction: discord.Interaction[Any],
+                   pace: Literal["live", "daily", "relaxed", "none"]) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.set_pace(game, interaction.user.id, pace,
+                                            can_manage=bool(perms and perms.manage_channels))
+            return o.lines[-1]
+        await self._run(interaction, work)
+
+    @app_commands.command(name="remind", description=t("cmd.remind"))
+    @app_commands.describe(state=t("cmd.remind.state"))
+    async def remind(self, interaction: discord.Interaction[Any],
+                     state: Literal["on", "off"]) -> None:
+        async def work() -> str:
+            return await self.service.set_reminders(interaction.user.id, state == "on")
+        await self._run(interaction, work)
+
+    @app_commands.command(name="replace", description=t("cmd.replace"))
+    @app_commands.describe(seat=t("cmd.replace.seat"), player=t("cmd.replace.player"))
+    async def replace(self, interaction: discord.Interaction[Any], seat: discord.User,
+                      player: discord.User) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.replace(
+                game, interaction.user.id, seat.id, player.id, player.display_name,
+                new_is_bot=player.bot, can_manage=bool(perms and perms.manage_channels))
+            return o.lines[-1]
         await self._run(interaction, work)
 
     @app_commands.command(name="addbot", description=t("cmd.addbot"))
@@ -281,7 +329,13 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
         except ValueError:
             pass
         wanted = text.strip().lower()
-        for a in await self._legal(interaction):
+        legal = await self._legal(interaction)
+        if wanted in PLAY_WORDS:  # "draw", "end": the shortcuts for the Idea action and ends
+            found = [a for a in legal if isinstance(a, PLAY_WORDS[wanted])]
+            if not found:
+                raise TableError("error.no_options")
+            return found[0]
+        for a in legal:
             if action_label(a).lower() == wanted:
                 return a
         raise TableError("error.bad_choice", reason=text[:50])
@@ -395,36 +449,6 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
         values = sorted({a.value for a in await self._legal(interaction)
                          if isinstance(a, A.BuildCity) and (h is None or a.hex == h)})
         return [Choice(name=str(v), value=v) for v in values][:MAX_CHOICES]
-
-    @app_commands.command(name="draw", description=t("cmd.draw"))
-    async def draw(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [A.DrawCards()])
-        await self._run(interaction, work)
-
-    @app_commands.command(name="card", description=t("cmd.card"))
-    @app_commands.describe(choice=t("cmd.card.choice"))
-    async def card(self, interaction: discord.Interaction[Any], choice: str) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [await self._decode(interaction, choice)])
-        await self._run(interaction, work)
-
-    @card.autocomplete("choice")
-    async def _card_ac(self, interaction: discord.Interaction[Any], current: str
-                       ) -> list[Choice[str]]:
-        acts = [a for a in await self._legal(interaction) if isinstance(a, CARD_PLAYS)
-                or (isinstance(a, A.Attack) and a.leader is not None)]
-        return _filter([(action_label(a), encode_action(a)) for a in acts], current)
-
-    @app_commands.command(name="end", description=t("cmd.end"))
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            ends = [a for a in await self._legal(interaction)
-                    if isinstance(a, A.EndTurn | A.EndMove | A.EndGrow)]
-            if not ends:
-                raise TableError("error.no_options")
-            return await self._act(interaction, ends[:1])
-        await self._run(interaction, work)
 
     @app_commands.command(name="tile", description=t("cmd.tile"))
     @app_commands.describe(hex=t("cmd.hex"), rotation=t("cmd.tile.rotation"))

@@ -207,7 +207,8 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
         assert v is not None
     else:
         v = await run(final_view, await _record(service, g))
-    return Answer("\n".join([status_text(g.id, v, seats),
+    clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
+    return Answer("\n".join([status_text(g.id, v, seats), *clock,
                              *_over_lines(v, [s.name for s in seats])]))
 
 

@@ -349,7 +349,8 @@ MESSAGES: dict[str, str] = {
     "places 3 starting tokens in one connected group, at most 2 per hex.",
     "rules.commands": "Playing: use the buttons under the newest board, or slash commands: "
     "`/tempus play` (every legal choice, with suggestions), `/tempus move`, `/tempus grow`, "
-    "`/tempus attack`, `/tempus city`, `/tempus draw`, `/tempus card`, `/tempus end`. "
+    "`/tempus attack`, `/tempus city`; `/tempus play draw` and `/tempus play end` for the "
+    "Idea action and ending a turn, move or growth; cards through `/tempus play` too. "
     "`/tempus hand` shows your cards privately.",
     # ------------------------------------------------------------ command descriptions
     "cmd.group": "Play the board game Tempus",
@@ -373,7 +374,7 @@ MESSAGES: dict[str, str] = {
     "cmd.hand": "Show your cards (only to you)",
     "cmd.rules": "Explain a rule briefly",
     "cmd.rules.topic": "What to explain",
-    "cmd.play": "Make any legal choice (type to filter the suggestions)",
+    "cmd.play": "Make any legal choice, a card too (type to filter; 'draw', 'end')",
     "cmd.play.choice": "What to do",
     "cmd.move": "Move a token (starts the Move action if needed)",
     "cmd.move.from": "Hex to move from",
@@ -385,13 +386,83 @@ MESSAGES: dict[str, str] = {
     "cmd.attack.to": "The hex to attack",
     "cmd.city": "Build a city",
     "cmd.city.value": "City value",
-    "cmd.draw": "Draw cards (the Idea action)",
-    "cmd.card": "Play a card from your hand",
-    "cmd.card.choice": "Card and target",
-    "cmd.end": "End your turn, move or growth",
     "cmd.tile": "Place the current map tile",
     "cmd.tile.rotation": "Rotation 0-5 (clockwise steps of 60°)",
     "cmd.token": "Place a starting token",
+    # ============================================================ issue 11 (one block, for
+    # the merge with the gettext catalogues): turn clock, reminders, leaving, replacing
+    "pace.live": "live (3 minutes per decision)",
+    "pace.daily": "daily (24 hours per decision)",
+    "pace.relaxed": "relaxed (72 hours per decision)",
+    "pace.none": "no time limit",
+    "pace.short.live": "Live pace",
+    "pace.short.daily": "Daily pace",
+    "pace.short.relaxed": "Relaxed pace",
+    "pace.short.none": "No time limit",
+    "lobby.pace": "Pace: {pace}. Anyone whose time runs out is reminded first; then a "
+    "computer decides for them.",
+    "lobby.pace_none": "Pace: no time limit (the game waits for everyone).",
+    "clock.line": "⏰ {pace}: {due}",
+    "clock.due": "{colour} <t:{when}:R>",
+    "clock.status": "Pace: {pace}.",
+    "clock.status_due": "{colour} ({name}) must decide <t:{when}:R> (<t:{when}:f>); "
+    "deadlines missed in a row: {strikes}.",
+    "clock.status_covering": "{colour}: time ran out, a computer is deciding this turn.",
+    "clock.remind_dm.1": "⏰ Game #{game} in <#{channel}>: you ({colour}) have a decision to "
+    "make. Half of your time has passed; a computer decides for you <t:{when}:R>. "
+    "Your turn: {link}",
+    "clock.remind_dm.2": "⏰ Last call, game #{game} in <#{channel}>: you ({colour}) have a "
+    "decision to make; a computer decides for you <t:{when}:R>. Your turn: {link}",
+    "clock.remind_off_hint": "(`/tempus remind off` in the game's channel stops these "
+    "reminders.)",
+    "clock.remind_public": "<@{user}> ({colour}): a reminder, your decision is due "
+    "<t:{when}:R>; then a computer decides for you. (`/tempus remind off` stops reminders.)",
+    "clock.timeout": "⏰ Time is up for <@{user}> ({colour}): a computer ({level}) makes this "
+    "decision for them. Deadlines missed in a row: {n} of {limit}.",
+    "clock.autopilot": "⏰ <@{user}> ({colour}) missed {n} deadlines in a row: a computer "
+    "({level}) plays the seat until they come back with `/tempus autopilot on:False`.",
+    "clock.restart_late": "I was offline while the time of {who} ran out. A computer decides "
+    "<t:{when}:R> unless they act first.",
+    "clock.pace_changed": "<@{user}> changed the pace to {pace}.",
+    "remind.on": "Turn reminders are on for you: a direct message at half your time and "
+    "shortly before it runs out.",
+    "remind.off": "Turn reminders are off for you. `/tempus remind on` turns them on again.",
+    "error.unknown_pace": "Unknown pace {pace!r}; choose one of: {paces}.",
+    "error.pace_denied": "Only the host (<@{host}>) or someone who may manage this channel can "
+    "change the pace.",
+    "error.pace_same": "Game #{game} is already played at this pace ({pace}).",
+    "error.not_lobby_join": "Game #{game} has already started. To take over a seat, ask the "
+    "host (<@{host}>) to use `/tempus replace`.",
+    "error.left": "You left game #{game}; a computer plays {colour} to the end.",
+    "error.left_other": "<@{user}> left game #{game}; the seat stays with the computer. The "
+    "host can give it to someone with `/tempus replace`.",
+    "error.replace_lobby": "Game #{game} has not started yet: <@{old}> can `/tempus leave` and "
+    "<@{new}> can `/tempus join`.",
+    "error.replace_denied": "Only the host (<@{host}>) or someone who may manage this channel "
+    "can give a seat to someone else.",
+    "error.replace_seated": "<@{user}> already has a seat in game #{game}; choose someone "
+    "without one.",
+    "error.replace_bot": "<@{user}> is a bot. Only people can take a seat; to let a computer "
+    "play it, use `/tempus autopilot`.",
+    "leave.confirm": "Leave game #{game}? A computer ({level}) plays your seat ({colour}) for "
+    "the rest of the game and your cards stay hidden. You cannot take the seat back yourself.",
+    "btn.leave_game": "Yes, leave the game",
+    "leave.done": "You left game #{game}. Thank you for playing!",
+    "leave.public": "<@{user}> ({colour}) left the game: a computer ({level}) plays the seat "
+    "to the end.",
+    "replace.done": "<@{new}> takes over {colour} from <@{old}>; the cards come by direct "
+    "message.",
+    "replace.ack": "<@{new}> now plays {colour} in game #{game}.",
+    "menu.expired": "(No longer current: this decision has been made.)",
+    "cmd.new.pace": "Time per decision: live 3 min, daily 24 h, relaxed 72 h, or none",
+    "cmd.leave_any": "Give up your seat (during a game a computer takes it over)",
+    "cmd.pace": "Change the time per decision (host or channel managers)",
+    "cmd.pace.pace": "live 3 min, daily 24 h, relaxed 72 h, or none",
+    "cmd.remind": "Turn reminders by direct message: on or off (for you, in every game)",
+    "cmd.remind.state": "on or off",
+    "cmd.replace": "Give a player's seat to another person (host or channel managers)",
+    "cmd.replace.seat": "The player whose seat changes hands",
+    "cmd.replace.player": "The person who takes the seat over",
 }
 
 MESSAGES.update(MESSAGES_AFTER)  # issue 13's sentences (bot/messages_after.py)

@@ -20,6 +20,7 @@ ACT = "act"  # arg (button) or the chosen value (select) is an encoded action
 CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no cards)
 MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
 UNDO = "undo"  # take back the last step of this turn
+QUIT = "quit"  # leave a running game for good (from the confirmation /tempus leave shows)
 JOIN, LEAVE, ADDBOT, START, CANCEL = "join", "leave", "addbot", "start", "cancel"
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
 
