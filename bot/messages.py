@@ -243,6 +243,10 @@ MESSAGES: dict[str, str] = {
     "hand.card": "• **{name}** ({terrain}): {text}",
     "hand.drawn": "New: {what}",
     "hand.spectator": "You are not playing in game #{game}, so you have no hand.",
+    "notice.posts_refused": "Discord is refusing my posts in <#{channel}> at the moment, so "
+                            "game #{game}'s board there may lag behind. Nothing is lost: I "
+                            "keep trying. To play on meanwhile, use `/tempus board` there: it "
+                            "shows you the board and the turn's buttons privately.",
     "dm.failed": "<@{user}>, I could not send you a direct message. Use `/tempus hand` to see "
     "your cards, or allow direct messages from server members (Server menu → Privacy Settings).",
     "secret.intro": "Game #{game}: {prompt}",

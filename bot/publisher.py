@@ -357,7 +357,26 @@ class DiscordPublisher:
         return True
 
     async def _trouble(self, channel_id: int, exc: BaseException) -> None:
+        """Discord has refused this channel's writes several times in a row (the outbox goes
+        on retrying): tell the people of the games played there, once per run, by DM, and
+        how to play on meanwhile (``/tempus board`` brings the controls privately)."""
         log.warning("channel %s: Discord is refusing posts (%s)", channel_id, exc)
+        for turn in [x for x in self._turns.values() if x.channel_id == channel_id]:
+            try:
+                seats = await self.storage.seats(turn.game_id)
+            except Exception:
+                log.exception("game %s: cannot read its seats", turn.game_id)
+                continue
+            for seat in seats:
+                if seat.user_id is None:
+                    continue
+                try:
+                    dm = await self._dm_channel(seat.user_id)
+                    await dm.send(t("notice.posts_refused", game=turn.game_id,
+                                    channel=channel_id))
+                except discord.HTTPException as dm_exc:
+                    log.warning("game %s: could not tell %s: %s", turn.game_id,
+                                seat.user_id, dm_exc)
 
     # ------------------------------------------------------------------ the end
     def _final(self, o: Outcome, play: int) -> None:
