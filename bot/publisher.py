@@ -317,7 +317,10 @@ class DiscordPublisher:
     # ------------------------------------------------------------------ turn clock
     async def _notice(self, o: Outcome) -> None:
         """A reminder (by DM, else a mention in the game's thread) or a notice there."""
-        game = await self.storage.game(o.game_id)
+        try:
+            game = await self.storage.game(o.game_id)
+        except Exception:  # a damaged game's notice still reaches its channel
+            game = None
         play = game.play_channel_id if game is not None else o.play_channel_id or o.channel_id
         if o.lines:
             self._post(play, "\n".join(o.lines), mention=o.mention)

@@ -389,7 +389,12 @@ class TableService:
                 log.error("game %s: not resumed, the storage is unavailable: %s", ref.id, exc)
                 continue
             except TableError:
-                continue  # set aside, logged
+                aside = self.set_aside.get(ref.id)
+                if aside is not None:  # set aside, logged: its channel is told once
+                    where = ref.thread_id or ref.channel_id
+                    self._queue(Outcome(ref.id, ref.channel_id, ref.guild_id, 0, "notice",
+                                        [aside.notice()], play_channel_id=where))
+                continue
             except Exception:
                 log.exception("game %s: cannot be loaded", ref.id)
                 continue
