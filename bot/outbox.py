@@ -5,8 +5,11 @@ exact buckets are announced in rate-limit headers) and answers 429 past that. di
 waits and retries a 429 itself, but then the board lags behind the game and a burst of
 computer moves piles up stale edits. The outbox instead:
 
-* **paces** itself: at most ``limit`` writes in any ``period`` seconds per channel, so a
-  429 is never provoked;
+* **paces** itself: at most ``limit`` posts and ``limit`` edits in any ``period`` seconds
+  per channel (Discord keeps a bucket for each route: creating messages, editing them), so
+  a 429 is never provoked. An item may say which it will do (``kind``: "post" or "edit",
+  or a function that tells just before it runs); an item that does not say counts
+  against both;
 * **coalesces**: an item submitted with a ``key`` while an item with the same key still
   waits is merged into it (the waiting one runs once, with whatever is newest when it
   runs). The table's turn message is synced this way, so three quick edits become one;
@@ -53,6 +56,9 @@ STALL_AFTER = 20.0
 TROUBLE_AFTER = 3
 
 Write = Callable[[], Awaitable[bool]]
+POST, EDIT = "post", "edit"
+#: what an item's next write will be: "post", "edit", or None (either: both buckets)
+Kind = str | Callable[[], str | None] | None
 
 
 class Pacer:
@@ -82,6 +88,11 @@ class Pacer:
 class _Item:
     write: Write
     key: str | None
+    kind: Kind = None
+
+    def routes(self) -> tuple[str, ...]:
+        kind = self.kind() if callable(self.kind) else self.kind
+        return (kind,) if kind in (POST, EDIT) else (POST, EDIT)
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
 
@@ -103,7 +114,7 @@ class ChannelOutbox:
                  stall_after: float = STALL_AFTER) -> None:
         self.channel_id = channel_id
         self.stall_after = stall_after
-        self.pacer = Pacer(limit, period, clock)
+        self.pacers = {POST: Pacer(limit, period, clock), EDIT: Pacer(limit, period, clock)}
         self.on_trouble = on_trouble
         self._items: collections.deque[_Item] = collections.deque()
         self._wake = asyncio.Event()
@@ -114,15 +125,16 @@ class ChannelOutbox:
         self._stalled = False  # the last write took longer than ``stall_after``
         self._troubled = False
 
-    def submit(self, write: Write, key: str | None = None) -> asyncio.Future[None]:
+    def submit(self, write: Write, key: str | None = None, kind: Kind = None
+               ) -> asyncio.Future[None]:
         """Queue ``write``; with a ``key`` already waiting, the waiting item stands for both
         (its write must read the newest state when it runs)."""
         if key is not None:
             for item in self._items:
                 if item.key == key:
-                    item.write = write
+                    item.write, item.kind = write, kind
                     return item.done
-        item = _Item(write, key)
+        item = _Item(write, key, kind)
         self._items.append(item)
         self._wake.set()
         if self._task is None or self._task.done():
@@ -148,7 +160,8 @@ class ChannelOutbox:
         backoff = 1.0
         while self._items:
             item = self._items[0]
-            wait = self.pacer.delay()
+            routes = item.routes()
+            wait = max(self.pacers[r].delay() for r in routes)
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
@@ -158,7 +171,7 @@ class ChannelOutbox:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.pacer.note()
+                self._note(routes)
                 if retryable(exc):
                     self.failures += 1
                     self._streak += 1
@@ -174,7 +187,7 @@ class ChannelOutbox:
             # noted when the write is done, not when it starts: a write may first draw its
             # board, so its request leaves later; counting from the end keeps any five
             # requests at least one period apart however long the drawing took
-            self.pacer.note()
+            self._note(routes)
             backoff = 1.0
             self._streak = 0
             if not self._stalled:  # a prompt write ends the run of trouble
@@ -184,6 +197,10 @@ class ChannelOutbox:
                 if not item.done.done():
                     item.done.set_result(None)
 
+
+    def _note(self, routes: tuple[str, ...]) -> None:
+        for r in routes:
+            self.pacers[r].note()
 
     async def _write(self, item: _Item) -> bool:
         """Run one write; past ``stall_after`` seconds (discord.py retries 429s and 5xx
@@ -230,9 +247,9 @@ class Outboxes:
                 stall_after=STALL_AFTER * self.period / DEFAULT_PERIOD)
         return box
 
-    def submit(self, channel_id: int, write: Write, key: str | None = None
-               ) -> asyncio.Future[None]:
-        return self[channel_id].submit(write, key)
+    def submit(self, channel_id: int, write: Write, key: str | None = None,
+               kind: Kind = None) -> asyncio.Future[None]:
+        return self[channel_id].submit(write, key, kind)
 
     async def drain(self) -> None:
         for box in list(self._boxes.values()):

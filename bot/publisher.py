@@ -39,7 +39,7 @@ from .components import make_view
 from .describe import board_alt_text, hand_text
 from .messages import t
 from .offload import Offloader, Superseded
-from .outbox import Outboxes
+from .outbox import EDIT, POST, Outboxes
 from .private_menus import PrivateMenus, retirer
 from .storage import Storage
 from .table import Outcome, Reminder
@@ -144,7 +144,8 @@ class DiscordPublisher:
         else:
             turn.lines += o.lines
         turn.outcome = o
-        self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}")
+        self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
+                             kind=lambda: self._sync_kind(turn))
         await self._dms(play, o)
         if o.finished:
             self._final(o, play)
@@ -234,6 +235,14 @@ class DiscordPublisher:
             self._turns[game_id] = turn
         return turn
 
+    @staticmethod
+    def _sync_kind(turn: TurnMessage) -> str | None:
+        """What :meth:`_sync` will do next: post the new turn message or edit one (for
+        the outbox's buckets)."""
+        if turn.outcome is None:
+            return None
+        return POST if turn.message_id is None else EDIT
+
     async def _sync(self, turn: TurnMessage) -> bool:
         """One write that brings the turn message closer to the newest outcome: post the
         new turn message, edit it, or take the controls off an old one."""
@@ -300,7 +309,7 @@ class DiscordPublisher:
             await self._strip(channel_id, message_id, content)
             return False
 
-        self.outboxes.submit(channel_id, write)
+        self.outboxes.submit(channel_id, write, kind=EDIT)
 
     def _post(self, channel_id: int, content: str, *, mention: list[int] | None = None,
               files: Callable[[], list[discord.File]] | None = None) -> None:
@@ -312,7 +321,7 @@ class DiscordPublisher:
             await ch.send(content, files=files() if files else [], allowed_mentions=allowed)
             return False
 
-        self.outboxes.submit(channel_id, write)
+        self.outboxes.submit(channel_id, write, kind=POST)
 
     # ------------------------------------------------------------------ turn clock
     async def _notice(self, o: Outcome) -> None:

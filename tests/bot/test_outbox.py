@@ -175,3 +175,30 @@ async def test_a_write_that_stalls_is_reported_once_and_still_awaited() -> None:
     box.submit(lambda: slow(3))
     await asyncio.wait_for(box.drain(), 10)
     assert len(troubles) == 1 and done == [1, 2, 3]
+
+
+@pytest.mark.asyncio
+async def test_posts_and_edits_are_paced_in_their_own_buckets() -> None:
+    """Discord counts creating and editing messages in separate buckets: five of each may
+    go in one period; an item that does not say what it does counts against both."""
+    box = ChannelOutbox(1, limit=5, period=0.4)
+    sent: list[tuple[float, str]] = []
+
+    def writer(kind: str):  # type: ignore[no-untyped-def]
+        async def write() -> bool:
+            sent.append((time.monotonic(), kind))
+            return False
+        return write
+
+    t0 = time.monotonic()
+    for i in range(10):
+        box.submit(writer("post" if i % 2 else "edit"), kind="post" if i % 2 else "edit")
+    await asyncio.wait_for(box.drain(), 10)
+    assert time.monotonic() - t0 < 0.3, "five posts and five edits fit in one period"
+    for kind in ("post", "edit"):
+        assert max_in_window([t for t, k in sent if k == kind], 0.4) <= 5
+    sent.clear()
+    t1 = time.monotonic()
+    box.submit(writer("either"))  # counts against both: both buckets are full now
+    await asyncio.wait_for(box.drain(), 10)
+    assert sent[0][0] - t1 >= 0.3
