@@ -20,16 +20,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import i18n, images
+from .clock import Clock, SystemClock
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
+from .global_pace import install as install_global_pace
 from .messages import t
 from .offload import Offloader
+from .private_menus import retirer
 from .publisher import DiscordPublisher, fit
+from .scheduler import Scheduler
 from .storage import SqliteStorage
 from .table import TableError, TableService
 from .translator import CatalogueTranslator
-from .ui import HELP, MENU, Panel
+from .ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +56,15 @@ class TempusTree(app_commands.CommandTree):
 class TempusBot(commands.Bot):
     """discord.py client with the table service attached (no privileged intents)."""
 
-    def __init__(self, settings: Settings, *, seed_source: Any = None) -> None:
+    def __init__(self, settings: Settings, *, seed_source: Any = None,
+                 clock: Clock | None = None) -> None:
+        """``clock``: the time source of the turn clock (tests drive a FakeClock)."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=TempusTree)
+        #: every REST request that counts towards Discord's global limit waits its turn
+        self.global_pace = install_global_pace(self.http)
         self.settings = settings
         self._seed_source = seed_source
         self.storage: SqliteStorage | None = None
@@ -64,16 +72,21 @@ class TempusBot(commands.Bot):
         self.offloader = Offloader(settings.workers)
         self.ai_offloader = Offloader(settings.ai_workers)
         self.publisher: DiscordPublisher | None = None
+        self.clock: Clock = clock or SystemClock()
+        self.scheduler: Scheduler | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await SqliteStorage.open(self.settings.db)
         self.publisher = DiscordPublisher(self, self.storage, self.offloader,
                                           period=self.settings.outbox_period)
+        # one scheduler for every game's reminders and deadlines (bot.turnclock)
+        self.scheduler = Scheduler(self.clock)
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
                                     ai_budget_s=self.settings.ai_budget_s,
                                     offloader=self.ai_offloader,
-                                    seed_source=self._seed_source)
+                                    seed_source=self._seed_source,
+                                    scheduler=self.scheduler)
         self.publisher.on_thread = self.service.moved
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
@@ -88,6 +101,8 @@ class TempusBot(commands.Bot):
         log.info("ready: %d active game(s) resumed", len(resumed))
 
     async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.close()
         if self.service is not None:
             await self.service.close()
         if self.publisher is not None:
@@ -122,14 +137,21 @@ class TempusBot(commands.Bot):
         except discord.HTTPException:
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
-        assert self.service is not None
+        assert self.service is not None and self.publisher is not None
         user = interaction.user
         perms = interaction.permissions
+        # a private menu used for a decision says itself what happened: it must not also
+        # be retired as "no longer current" by the announcement of that very decision
+        taken = None
+        if in_place and msg is not None and cid.op in (ACT, CARDS, QUIT, UNDO):
+            taken = self.publisher.menus.take(msg.id)
         try:
             reply = await self.service.use(
                 cid.game, cid.version, user.id, user.display_name, cid.op, cid.arg, values,
                 can_manage=bool(perms and perms.manage_channels))
         except TableError as exc:
+            if taken is not None and msg is not None:
+                self.publisher.menus.put_back(msg.id, taken)
             await self._followup(interaction, str(exc))
             return
         except Exception:
@@ -170,10 +192,19 @@ class TempusBot(commands.Bot):
         view = make_view(panel, game_id, version)
         content = fit(panel.text.splitlines())
         if edit:
-            await interaction.edit_original_response(content=content, view=view,
-                                                     attachments=files)
-            return
-        kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.followup.send(content, **kwargs)
+            msg: Any = await interaction.edit_original_response(content=content, view=view,
+                                                                attachments=files)
+        else:
+            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
+            if view is not None:
+                kwargs["view"] = view
+            msg = await interaction.followup.send(content, **kwargs)
+        if view is not None and msg is not None and self.publisher is not None:
+            # retired ("no longer current") once the decision it is for has passed: a DM
+            # through its channel (no time limit), an ephemeral reply through the
+            # interaction's token (15 minutes)
+            in_dm = interaction.guild_id is None and interaction.message is not None
+            edit_with = interaction.message.edit if in_dm else msg.edit  # type: ignore[union-attr]
+            self.publisher.menus.remember(
+                msg.id, game_id, interaction.user.id, version,
+                retirer(edit_with, content, t("menu.expired")), ephemeral=not in_dm)

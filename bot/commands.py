@@ -27,9 +27,9 @@ from . import hint as hinting
 from . import i18n, options, players
 from .codec import decode_action, encode_action
 from .commands_after import AfterCommands
-from .labels import action_label
+from .labels import action_label, colour_name
 from .messages import RULE_TOPICS, rule_text, t
-from .panels import CARD_PLAYS
+from .pace import DEFAULT_PACE
 from .table import TableError
 from .translator import ls
 
@@ -58,6 +58,28 @@ def _hex_or_none(text: str | None) -> int | None:
 
 def _levels(current: str) -> list[Choice[str]]:
     return _filter([(t(f"level.{lv}"), lv) for lv in players.levels()], current)
+
+
+#: words ``/tempus play`` takes for the choices that need no detail (Discord allows 25
+#: subcommands per group, so these are not commands of their own)
+PLAY_WORDS: dict[str, type | tuple[type, ...]] = {
+    "draw": A.DrawCards,
+    "end": (A.EndTurn, A.EndMove, A.EndGrow),
+}
+
+#: the paces a game can be played at, named in each client's language
+PACE_CHOICES = [Choice(name=ls(f"pace.{p}"), value=p)
+                for p in ("live", "daily", "relaxed", "none")]
+
+
+def _play_word(text: str) -> str | None:
+    """The :data:`PLAY_WORDS` key ``text`` names, in English or in the user's language
+    (``play.word.draw``: "dobierz" in Polish)."""
+    wanted = text.strip().lower()
+    for word in PLAY_WORDS:
+        if wanted in (word, t(f"play.word.{word}").lower()):
+            return word
+    return None
 
 
 class BadOption(app_commands.CheckFailure):
@@ -164,15 +186,18 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
     @app_commands.command(name=ls("cmd.new.name"), description=ls("cmd.new"))
     @app_commands.rename(seats=ls("cmd.new.seats.name"), map=ls("cmd.new.map.name"),
                          hints=ls("cmd.new.hints.name"),
-                         city_protects=ls("cmd.new.city_protects.name"))
+                         city_protects=ls("cmd.new.city_protects.name"),
+                         pace=ls("cmd.new.pace.name"))
     @app_commands.describe(seats=ls("cmd.new.seats"), map=ls("cmd.new.map"),
-                           hints=ls("cmd.new.hints"), city_protects=ls("cmd.new.city_protects"))
+                           hints=ls("cmd.new.hints"), city_protects=ls("cmd.new.city_protects"),
+                           pace=ls("cmd.new.pace"))
     @app_commands.choices(map=[Choice(name=ls("cmd.new.map.random"), value="random"),
-                               Choice(name=ls("cmd.new.map.place"), value="place")])
+                               Choice(name=ls("cmd.new.map.place"), value="place")],
+                          pace=PACE_CHOICES)
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
                   map: str = "random", hints: bool = True,  # noqa: A002
-                  city_protects: bool = False) -> None:
+                  city_protects: bool = False, pace: str = DEFAULT_PACE) -> None:
         async def work() -> str:
             if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
@@ -185,7 +210,8 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
                                           protection_counts_cities=city_protects,
                                           in_thread=isinstance(interaction.channel,
                                                                discord.Thread),
-                                          extra={"hints": hints, "locale": locale})
+                                          extra={"hints": hints, "locale": locale},
+                                          pace_name=pace)
             return t("lobby.created", game=o.game_id)
         await self._run(interaction, work)
 
@@ -197,12 +223,56 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
             return t("lobby.joined", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
-    @app_commands.command(name=ls("cmd.leave.name"), description=ls("cmd.leave"))
+    @app_commands.command(name=ls("cmd.leave.name"), description=ls("cmd.leave_any"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
+        async def work() -> str | None:
             game = await self._game(interaction)
+            confirm = await self.service.leave_panel(game, interaction.user.id)
+            if confirm is not None:  # a running game: ask first (privately)
+                panel, version = confirm
+                await self.bot.show_panel(interaction, panel, game, version)
+                return None
             await self.service.leave(game, interaction.user.id)
             return t("lobby.left", name=interaction.user.display_name, game=game)
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.pace.name"), description=ls("cmd.pace"))
+    @app_commands.rename(pace=ls("cmd.pace.pace.name"))
+    @app_commands.describe(pace=ls("cmd.pace.pace"))
+    @app_commands.choices(pace=PACE_CHOICES)
+    async def pace(self, interaction: discord.Interaction[Any], pace: str) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            await self.service.set_pace(game, interaction.user.id, pace,
+                                        can_manage=bool(perms and perms.manage_channels))
+            # the channel is told in the game's language; this reply is in the user's
+            return t("clock.pace_changed", user=interaction.user.id, pace=t(f"pace.{pace}"))
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.remind.name"), description=ls("cmd.remind"))
+    @app_commands.rename(state=ls("cmd.remind.state.name"))
+    @app_commands.describe(state=ls("cmd.remind.state"))
+    @app_commands.choices(state=[Choice(name=ls("cmd.remind.state.on"), value="on"),
+                                 Choice(name=ls("cmd.remind.state.off"), value="off")])
+    async def remind(self, interaction: discord.Interaction[Any], state: str) -> None:
+        async def work() -> str:
+            return await self.service.set_reminders(interaction.user.id, state == "on")
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.replace.name"), description=ls("cmd.replace"))
+    @app_commands.rename(seat=ls("cmd.replace.seat.name"), player=ls("cmd.replace.player.name"))
+    @app_commands.describe(seat=ls("cmd.replace.seat"), player=ls("cmd.replace.player"))
+    async def replace(self, interaction: discord.Interaction[Any], seat: discord.User,
+                      player: discord.User) -> None:
+        async def work() -> str:
+            game = await self._game(interaction)
+            perms = interaction.permissions
+            o = await self.service.replace(
+                game, interaction.user.id, seat.id, player.id, player.display_name,
+                new_is_bot=player.bot, can_manage=bool(perms and perms.manage_channels))
+            seat_no = next(s.seat for s in o.seats if s.user_id == player.id)
+            return t("replace.ack", new=player.id, colour=colour_name(seat_no), game=game)
         await self._run(interaction, work)
 
     @app_commands.command(name=ls("cmd.addbot.name"), description=ls("cmd.addbot"))
@@ -322,7 +392,14 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
         except ValueError:
             pass
         wanted = text.strip().lower()
-        for a in await self._legal(interaction):
+        legal = await self._legal(interaction)
+        word = _play_word(text)
+        if word is not None:  # "draw", "end": the shortcuts for the Idea action and ends
+            found = [a for a in legal if isinstance(a, PLAY_WORDS[word])]
+            if not found:
+                raise TableError("error.no_options")
+            return found[0]
+        for a in legal:
             if action_label(a).lower() == wanted:
                 return a
         raise TableError("error.bad_choice", reason=text[:50])
@@ -438,37 +515,6 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
         values = sorted({a.value for a in await self._legal(interaction)
                          if isinstance(a, A.BuildCity) and (h is None or a.hex == h)})
         return [Choice(name=str(v), value=v) for v in values][:MAX_CHOICES]
-
-    @app_commands.command(name=ls("cmd.draw.name"), description=ls("cmd.draw"))
-    async def draw(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [A.DrawCards()])
-        await self._run(interaction, work)
-
-    @app_commands.command(name=ls("cmd.card.name"), description=ls("cmd.card"))
-    @app_commands.rename(choice=ls("cmd.card.choice.name"))
-    @app_commands.describe(choice=ls("cmd.card.choice"))
-    async def card(self, interaction: discord.Interaction[Any], choice: str) -> None:
-        async def work() -> str:
-            return await self._act(interaction, [await self._decode(interaction, choice)])
-        await self._run(interaction, work)
-
-    @card.autocomplete("choice")
-    async def _card_ac(self, interaction: discord.Interaction[Any], current: str
-                       ) -> list[Choice[str]]:
-        acts = [a for a in await self._legal(interaction) if isinstance(a, CARD_PLAYS)
-                or (isinstance(a, A.Attack) and a.leader is not None)]
-        return _filter([(action_label(a), encode_action(a)) for a in acts], current)
-
-    @app_commands.command(name=ls("cmd.end.name"), description=ls("cmd.end"))
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            ends = [a for a in await self._legal(interaction)
-                    if isinstance(a, A.EndTurn | A.EndMove | A.EndGrow)]
-            if not ends:
-                raise TableError("error.no_options")
-            return await self._act(interaction, ends[:1])
-        await self._run(interaction, work)
 
     @app_commands.command(name=ls("cmd.place.name"), description=ls("cmd.place"))
     @app_commands.rename(hex=ls("cmd.place.hex.name"), rotation=ls("cmd.place.rotation.name"))

@@ -34,6 +34,7 @@ from engine.timeline import END, SETUP, era_end, eras_played, snapshots
 
 from . import history as hist
 from . import i18n, images, results
+from .components import make_view
 from .describe import status_text
 from .labels import colour_name
 from .messages import t
@@ -42,6 +43,7 @@ from .results import Attachment
 from .storage import ACTIVE, FINISHED, GameRow
 from .table import TableError
 from .translator import ls
+from .ui import Panel
 
 if TYPE_CHECKING:
     from .table import TableService
@@ -69,6 +71,9 @@ class Asker:
 class Answer:
     text: str
     files: list[Attachment] = field(default_factory=list)
+    #: controls to send with it (the turn message's, privately) and their game and version
+    panel: Panel | None = None
+    game_version: tuple[int, int] = (0, 0)
 
 
 async def _thread(fn: Callable[..., Any], *args: Any) -> Any:
@@ -95,10 +100,10 @@ def view_at(record: dict[str, Any], moment: str | int) -> tuple[dict[str, Any] |
     return (None if shot is None else shot.view), done
 
 
-def board_png_at(record: dict[str, Any], moment: str | int
-                 ) -> tuple[dict[str, Any] | None, int, bytes | None]:
+def board_png_at(record: dict[str, Any], moment: str | int, full: bool = False,
+                 lang: str = i18n.SOURCE) -> tuple[dict[str, Any] | None, int, bytes | None]:
     v, done = view_at(record, moment)
-    return v, done, None if v is None else images.board_png(v)
+    return v, done, None if v is None else images.board_png(v, (), None, full, lang)
 
 
 def replay_gif(record: dict[str, Any]) -> tuple[bytes, int] | None:
@@ -168,29 +173,36 @@ def _hints(g: GameRow) -> bool:
 
 
 async def board_answer(service: TableService, asker: Asker, game: str | None = None,
-                       at: str | None = None, run: Runner | None = None) -> Answer:
+                       at: str | None = None, run: Runner | None = None,
+                       full: bool = False) -> Answer:
     """The board of a game now (the channel's running or last finished game by default),
-    or at a moment of it replayed from the stored log."""
+    or at a moment of it replayed from the stored log; ``full``: the whole 13 x 12 board
+    rather than the land. A game being played comes with the turn message's controls, so
+    it can be played from here when its thread cannot be reached (issue 16)."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)
     seats = await service.storage.seats(g.id)
     names = [s.name for s in seats]
+    panel, version = None, 0
     if at is None and g.status == ACTIVE:
         v, _ = await service.public_view(g.id)
         assert v is not None
-        png = await run(images.board_png, v, ())
+        png = await run(images.board_png, v, (), None, full, i18n.current())
+        panel, version = await service.turn_panel(g.id)
         caption = []
     else:
         moment = "end" if at is None else parse_moment(at)
-        v, done, png = await run(board_png_at, await _record(service, g), moment)
+        v, done, png = await run(board_png_at, await _record(service, g), moment, full,
+                                 i18n.current())
         if v is None:
             raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
         caption = ([t("board.at_start", game=g.id)] if moment == "start" else
                    [] if moment == "end" else [t("board.at_era", game=g.id, era=moment)])
     status = status_text(g.id, v, seats, hints=_hints(g))
     text = "\n".join([*caption, status, *_over_lines(v, names)])
-    files = [Attachment("board.png", png, t("file.board"))] if png else []
-    return Answer(text, files)
+    alt = images.board_alt(v, None, i18n.current()) or t("file.board")
+    files = [Attachment("board.png", png, alt)] if png else []
+    return Answer(text, files, panel, (g.id, version))
 
 
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
@@ -204,7 +216,8 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
         assert v is not None
     else:
         v = await run(final_view, await _record(service, g))
-    return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)),
+    clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
+    return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)), *clock,
                              *_over_lines(v, [s.name for s in seats])]))
 
 
@@ -403,9 +416,14 @@ class AfterCommands:
             log.exception("/tempus %s in channel %s failed",
                           getattr(interaction.command, "name", "?"), interaction.channel_id)
             answer = Answer(t("error.internal"))
+        kwargs: dict[str, Any] = {}
+        view = make_view(answer.panel, *answer.game_version)
+        if view is not None:
+            kwargs["view"] = view
         try:
             await interaction.followup.send(answer.text, files=_files(answer), ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none())
+                                            allowed_mentions=discord.AllowedMentions.none(),
+                                            **kwargs)
         except discord.HTTPException:
             log.warning("could not reply to /%s", interaction.command)
 
@@ -451,12 +469,13 @@ class AfterCommands:
         return [Choice(name=n, value=v) for n, v in items]
 
     @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
-    @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"))
-    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"))
+    @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"),
+                         full=ls("cmd.board.full.name"))
+    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"))
     async def board(self, interaction: discord.Interaction[Any], game: str | None = None,
-                    at: str | None = None) -> None:
+                    at: str | None = None, full: bool = False) -> None:
         await self._answer(interaction, lambda: board_answer(
-            self.service, _asker(interaction), game, at, self._run_cpu))
+            self.service, _asker(interaction), game, at, self._run_cpu, full))
 
     @board.autocomplete("game")
     async def _board_game_ac(self, interaction: discord.Interaction[Any], current: str

@@ -5,15 +5,19 @@ exact buckets are announced in rate-limit headers) and answers 429 past that. di
 waits and retries a 429 itself, but then the board lags behind the game and a burst of
 computer moves piles up stale edits. The outbox instead:
 
-* **paces** itself: at most ``limit`` writes in any ``period`` seconds per channel, so a
-  429 is never provoked;
+* **paces** itself: at most ``limit`` posts and ``limit`` edits in any ``period`` seconds
+  per channel (Discord keeps a bucket for each route: creating messages, editing them), so
+  a 429 is never provoked. An item may say which it will do (``kind``: "post" or "edit",
+  or a function that tells just before it runs); an item that does not say counts
+  against both;
 * **coalesces**: an item submitted with a ``key`` while an item with the same key still
   waits is merged into it (the waiting one runs once, with whatever is newest when it
   runs). The table's turn message is synced this way, so three quick edits become one;
 * **keeps order**: items run in submission order; nothing without a key is ever dropped;
 * **retries** a write that Discord refused for a passing reason (429, 5xx, a network
-  error) with exponential backoff for as long as it takes, and reports the first failure
-  of a run once (``on_trouble``) so the players can be told.
+  error) with exponential backoff for as long as it takes, and reports a run of
+  ``TROUBLE_AFTER`` refusals in a row once (``on_trouble``) so the players can be told (a
+  single passing 429 or 500 is not worth a message).
 
 An item is a coroutine function that performs **one** write and returns whether it has
 more writes to make (e.g. post the new turn message, then take the controls off the old
@@ -46,8 +50,15 @@ DEFAULT_PERIOD = 5.0
 #: a little slack so that clock differences never make the sixth write land too early
 SLACK = 0.25
 MAX_BACKOFF = 60.0
+#: a write still unanswered after this long counts as trouble (reported, still awaited)
+STALL_AFTER = 20.0
+#: refusals in a row (about 7 s of backoff) before the players are told
+TROUBLE_AFTER = 3
 
 Write = Callable[[], Awaitable[bool]]
+POST, EDIT = "post", "edit"
+#: what an item's next write will be: "post", "edit", or None (either: both buckets)
+Kind = str | Callable[[], str | None] | None
 
 
 class Pacer:
@@ -77,6 +88,11 @@ class Pacer:
 class _Item:
     write: Write
     key: str | None
+    kind: Kind = None
+
+    def routes(self) -> tuple[str, ...]:
+        kind = self.kind() if callable(self.kind) else self.kind
+        return (kind,) if kind in (POST, EDIT) else (POST, EDIT)
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
 
@@ -94,26 +110,31 @@ class ChannelOutbox:
     def __init__(self, channel_id: int, *, limit: int = DEFAULT_LIMIT,
                  period: float = DEFAULT_PERIOD,
                  on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 stall_after: float = STALL_AFTER) -> None:
         self.channel_id = channel_id
-        self.pacer = Pacer(limit, period, clock)
+        self.stall_after = stall_after
+        self.pacers = {POST: Pacer(limit, period, clock), EDIT: Pacer(limit, period, clock)}
         self.on_trouble = on_trouble
         self._items: collections.deque[_Item] = collections.deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.writes = 0
         self.failures = 0
+        self._streak = 0  # refusals in a row
+        self._stalled = False  # the last write took longer than ``stall_after``
         self._troubled = False
 
-    def submit(self, write: Write, key: str | None = None) -> asyncio.Future[None]:
+    def submit(self, write: Write, key: str | None = None, kind: Kind = None
+               ) -> asyncio.Future[None]:
         """Queue ``write``; with a ``key`` already waiting, the waiting item stands for both
         (its write must read the newest state when it runs)."""
         if key is not None:
             for item in self._items:
                 if item.key == key:
-                    item.write = write
+                    item.write, item.kind = write, kind
                     return item.done
-        item = _Item(write, key)
+        item = _Item(write, key, kind)
         self._items.append(item)
         self._wake.set()
         if self._task is None or self._task.done():
@@ -139,25 +160,25 @@ class ChannelOutbox:
         backoff = 1.0
         while self._items:
             item = self._items[0]
-            wait = self.pacer.delay()
+            routes = item.routes()
+            wait = max(self.pacers[r].delay() for r in routes)
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
             self.writes += 1
             try:
-                more = await item.write()
+                more = await self._write(item)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.pacer.note()
+                self._note(routes)
                 if retryable(exc):
                     self.failures += 1
+                    self._streak += 1
                     log.warning("channel %s: write refused (%s); retrying in %.0f s",
                                 self.channel_id, exc, backoff)
-                    if not self._troubled and self.on_trouble is not None:
-                        self._troubled = True
-                        with contextlib.suppress(Exception):
-                            await self.on_trouble(self.channel_id, exc)
+                    if self._streak >= TROUBLE_AFTER:
+                        await self._report(exc)
                     await asyncio.sleep(backoff)
                     backoff = min(MAX_BACKOFF, backoff * 2)
                     continue
@@ -166,13 +187,45 @@ class ChannelOutbox:
             # noted when the write is done, not when it starts: a write may first draw its
             # board, so its request leaves later; counting from the end keeps any five
             # requests at least one period apart however long the drawing took
-            self.pacer.note()
+            self._note(routes)
             backoff = 1.0
-            self._troubled = False
+            self._streak = 0
+            if not self._stalled:  # a prompt write ends the run of trouble
+                self._troubled = False
             if not more:
                 self._items.popleft()
                 if not item.done.done():
                     item.done.set_result(None)
+
+
+    def _note(self, routes: tuple[str, ...]) -> None:
+        for r in routes:
+            self.pacers[r].note()
+
+    async def _write(self, item: _Item) -> bool:
+        """Run one write; past ``stall_after`` seconds (discord.py retries 429s and 5xx
+        itself before it gives up, so a refused write may just take long) report trouble
+        and go on waiting."""
+        task = asyncio.ensure_future(item.write())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.stall_after)
+            self._stalled = not done
+            if not done:
+                await self._report(TimeoutError(f"a write waited {self.stall_after:.0f} s"))
+            return await task
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+
+    async def _report(self, exc: BaseException) -> None:
+        """Tell ``on_trouble`` once per run of trouble."""
+        if self._troubled or self.on_trouble is None:
+            return
+        self._troubled = True
+        try:
+            await self.on_trouble(self.channel_id, exc)
+        except Exception:
+            log.exception("channel %s: reporting trouble failed", self.channel_id)
 
 
 class Outboxes:
@@ -190,12 +243,13 @@ class Outboxes:
         box = self._boxes.get(channel_id)
         if box is None:
             box = self._boxes[channel_id] = ChannelOutbox(
-                channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble)
+                channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble,
+                stall_after=STALL_AFTER * self.period / DEFAULT_PERIOD)
         return box
 
-    def submit(self, channel_id: int, write: Write, key: str | None = None
-               ) -> asyncio.Future[None]:
-        return self[channel_id].submit(write, key)
+    def submit(self, channel_id: int, write: Write, key: str | None = None,
+               kind: Kind = None) -> asyncio.Future[None]:
+        return self[channel_id].submit(write, key, kind)
 
     async def drain(self) -> None:
         for box in list(self._boxes.values()):

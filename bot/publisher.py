@@ -16,6 +16,10 @@ table in Discord (DESIGN.md, "The table in a channel"):
 Everything posted is built from the outcome's views and texts; DMs carry only the receiving
 seat's own view. A DM that cannot be delivered never stops the game: the player is told in
 the game's thread (without any detail) to use ``/tempus hand``.
+
+Turn-clock reminders go by DM to the one who owes the decision, with a link to the turn
+message (falling back to a mention in the game's thread); private menus that no longer
+belong to a pending decision are edited to say so (:mod:`bot.private_menus`).
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ import discord
 from . import history, i18n, images, results
 from .components import make_view
 from .describe import board_alt_text, hand_text
+from .labels import colour_name
 from .messages import t
 from .offload import Offloader, Superseded
-from .outbox import Outboxes
+from .outbox import EDIT, POST, Outboxes
+from .private_menus import PrivateMenus, retirer
 from .storage import Storage
-from .table import Outcome
+from .table import Outcome, Reminder
 from .ui import Panel
 
 log = logging.getLogger(__name__)
@@ -73,6 +79,8 @@ class TurnMessage:
     message_id: int | None = None
     key: str | None = None
     lines: list[str] = field(default_factory=list)
+    #: how many of ``lines`` the message shows (the rest is still to be written)
+    shown_lines: int = 0
     #: the newest outcome to show, and the version the message shows now
     outcome: Outcome | None = None
     shown: int = -1
@@ -91,6 +99,8 @@ class DiscordPublisher:
         self._lobbies: dict[int, int] = {}
         self._dm_failed: set[int] = set()
         self._dm_channels: dict[int, discord.abc.Messageable] = {}
+        #: DM menus and ephemeral menus sent, to retire when their decision passes
+        self.menus = PrivateMenus()
         #: called when a game moves into its thread: (game id, thread id)
         self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
         #: called with (outcome, seconds from commit to the board posted); for benchmarks
@@ -116,6 +126,10 @@ class DiscordPublisher:
         if o.kind == "lobby":
             self._lobby(o)
             return
+        if o.kind in ("remind", "notice"):
+            await self._notice(o)
+            return
+        await self.menus.retire_stale(o.game_id, o.seats, o.since)
         game = await self.storage.game(o.game_id)
         if o.kind == "start" and game is not None and game.thread_id is None:
             await self._open_thread(o)
@@ -128,11 +142,16 @@ class DiscordPublisher:
         if o.turn_key != turn.key or o.kind == "resume":
             if turn.message_id is not None:
                 turn.retire.append(turn.message_id)
-            turn.message_id, turn.key, turn.lines = None, o.turn_key, list(o.lines)
+            # lines the old turn message never showed (a notice just before a move, e.g.
+            # a seat going on autopilot) open the new one instead of being lost
+            unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
+            turn.message_id, turn.key = None, o.turn_key
+            turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
         else:
             turn.lines += o.lines
         turn.outcome = o
-        self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}")
+        self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
+                             kind=lambda: self._sync_kind(turn))
         await self._dms(play, o)
         if o.finished:
             self._final(o, play)
@@ -222,6 +241,14 @@ class DiscordPublisher:
             self._turns[game_id] = turn
         return turn
 
+    @staticmethod
+    def _sync_kind(turn: TurnMessage) -> str | None:
+        """What :meth:`_sync` will do next: post the new turn message or edit one (for
+        the outbox's buckets)."""
+        if turn.outcome is None:
+            return None
+        return POST if turn.message_id is None else EDIT
+
     async def _sync(self, turn: TurnMessage) -> bool:
         """One write that brings the turn message closer to the newest outcome: post the
         new turn message, edit it, or take the controls off an old one."""
@@ -242,6 +269,9 @@ class DiscordPublisher:
                 return True
             prompt = o.panel.text if o.panel else ""
             content = fit(turn.lines, prompt)
+            # taken from here on: a new turn that begins while this is written must not
+            # carry these lines again
+            turn.shown_lines = len(turn.lines)
             files = [discord.File(io.BytesIO(png), filename="board.png",
                                   description=_alt(o.public_view, o.lines, o.locale))
                      ] if png else []
@@ -292,7 +322,7 @@ class DiscordPublisher:
             await self._strip(channel_id, message_id, content)
             return False
 
-        self.outboxes.submit(channel_id, write)
+        self.outboxes.submit(channel_id, write, kind=EDIT)
 
     def _post(self, channel_id: int, content: str, *, mention: list[int] | None = None,
               files: Callable[[], list[discord.File]] | None = None) -> None:
@@ -304,10 +334,80 @@ class DiscordPublisher:
             await ch.send(content, files=files() if files else [], allowed_mentions=allowed)
             return False
 
-        self.outboxes.submit(channel_id, write)
+        self.outboxes.submit(channel_id, write, kind=POST)
+
+    # ------------------------------------------------------------------ turn clock
+    async def _notice(self, o: Outcome) -> None:
+        """A reminder (by DM, else a mention in the game's thread) or a notice there."""
+        try:
+            game = await self.storage.game(o.game_id)
+        except Exception:  # a damaged game's notice still reaches its channel
+            game = None
+        play = game.play_channel_id if game is not None else o.play_channel_id or o.channel_id
+        if o.lines:
+            self._post(play, "\n".join(o.lines), mention=o.mention)
+        for r in o.reminders:
+            link = await self.turn_link(o.game_id, o.guild_id, play)
+            with i18n.using(i18n.user_locale(r.user_id, o.locale)):  # the person's language
+                text = "\n".join([t(f"clock.remind_dm.{r.stage}", game=o.game_id,
+                                    channel=play, colour=colour_name(r.seat),
+                                    when=int(r.due_at), link=link),
+                                  t("clock.remind_off_hint")])
+            if not await self._dm(r.user_id, o.game_id, text):
+                self._remind_in_thread(play, r)
+
+    def _remind_in_thread(self, play: int, r: Reminder) -> None:
+        """The reminder as a mention in the game's thread: public, so in the game's
+        language (the current one, see :meth:`publish`)."""
+        self._post(play, t("clock.remind_public", user=r.user_id, colour=colour_name(r.seat),
+                           when=int(r.due_at)), mention=[r.user_id])
+
+    async def turn_link(self, game_id: int, guild_id: int | None, play: int) -> str:
+        """A link to the game's turn message (or to its thread, if there is none yet)."""
+        turn = self._turns.get(game_id)
+        message = turn.message_id if turn is not None and turn.channel_id == play else None
+        if message is None:
+            game = await self.storage.game(game_id)
+            message = game.panel_message_id if game is not None and game.turn_key else None
+        where = "@me" if guild_id is None else str(guild_id)
+        tail = f"/{message}" if message is not None else ""
+        return f"https://discord.com/channels/{where}/{play}{tail}"
+
+    async def _dm(self, user_id: int, game_id: int, text: str) -> bool:
+        """A plain DM; False if it cannot be delivered."""
+        try:
+            dm = await self._dm_channel(user_id)
+            await dm.send(text[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
+        except (discord.Forbidden, discord.NotFound):
+            return False
+        except discord.HTTPException as exc:
+            log.warning("game %s: DM to %s failed: %s", game_id, user_id, exc)
+            return False
+        return True
 
     async def _trouble(self, channel_id: int, exc: BaseException) -> None:
+        """Discord has refused this channel's writes several times in a row (the outbox goes
+        on retrying): tell the people of the games played there, once per run, by DM, and
+        how to play on meanwhile (``/tempus board`` brings the controls privately)."""
         log.warning("channel %s: Discord is refusing posts (%s)", channel_id, exc)
+        for turn in [x for x in self._turns.values() if x.channel_id == channel_id]:
+            try:
+                seats = await self.storage.seats(turn.game_id)
+            except Exception:
+                log.exception("game %s: cannot read its seats", turn.game_id)
+                continue
+            for seat in seats:
+                if seat.user_id is None:
+                    continue
+                try:
+                    dm = await self._dm_channel(seat.user_id)
+                    game_lang = turn.outcome.locale if turn.outcome is not None else None
+                    with i18n.using(i18n.user_locale(seat.user_id, game_lang)):
+                        text = t("notice.posts_refused", game=turn.game_id, channel=channel_id)
+                    await dm.send(text)
+                except discord.HTTPException as dm_exc:
+                    log.warning("game %s: could not tell %s: %s", turn.game_id,
+                                seat.user_id, dm_exc)
 
     # ------------------------------------------------------------------ the end
     def _final(self, o: Outcome, play: int) -> None:
@@ -395,17 +495,21 @@ class DiscordPublisher:
             if png:
                 files.append(discord.File(io.BytesIO(png), filename="hand.png"))
         view = make_view(panel, game_id, version)
+        content = fit(lines)
         try:
             dm = await self._dm_channel(user_id)
             kwargs: dict[str, Any] = {"files": files}
             if view is not None:
                 kwargs["view"] = view
-            await dm.send(fit(lines), **kwargs)
+            msg = await dm.send(content, **kwargs)
         except (discord.Forbidden, discord.NotFound):
             return False
         except discord.HTTPException as exc:
             log.warning("game %s: DM to %s failed: %s", game_id, user_id, exc)
             return False
+        if view is not None:
+            self.menus.remember(msg.id, game_id, user_id, version,
+                                retirer(msg.edit, content, t("menu.expired")))
         return True
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:

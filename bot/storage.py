@@ -26,7 +26,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -138,6 +138,32 @@ MIGRATIONS: list[str] = [
         finished_at TEXT NOT NULL
     );
     """,
+    # 6: the turn clock (issue 11). One row per seat of an active game that owes a decision
+    # with a deadline or has missed one: since = the game version since which the seat owes
+    # it, started_at/due_at in Unix seconds (NULL due_at: no deadline now), reminded = the
+    # reminders sent for it (0, 1 at half time, 2 shortly before), strikes = deadlines
+    # missed in a row. Rewritten in the same transaction as the change that made them.
+    # user_settings: per-person choices (reminders 0 = muted). seats.left_game: the person
+    # left mid-game; a computer plays the seat for the rest of the game.
+    # PostgreSQL: REAL -> DOUBLE PRECISION, INTEGER ids -> BIGINT; the rest is the same.
+    """
+    CREATE TABLE deadlines (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        since INTEGER,
+        started_at REAL,
+        due_at REAL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        strikes INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX deadlines_due ON deadlines (due_at) WHERE due_at IS NOT NULL;
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        reminders INTEGER NOT NULL DEFAULT 1
+    );
+    ALTER TABLE seats ADD COLUMN left_game INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -193,6 +219,10 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
     (a constraint, a programming error ...)."""
     if isinstance(exc, StorageUnavailable):
         return exc
+    if isinstance(exc, UnicodeDecodeError):
+        # results are decoded leniently (BadText): only SQLite's own error message can fail
+        # to decode, and it quotes damaged bytes of the file (e.g. a damaged schema)
+        return StorageUnavailable(CORRUPT, f"SQLite's error message is unreadable: {exc}")
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(exc, sqlite3.Error) or code is None:
         return None
@@ -295,6 +325,8 @@ class SeatRow:
     name: str
     #: a person's seat played by a computer of this level while they are away
     autopilot: str | None = None
+    #: the person left the game: the computer (``autopilot``) plays it to the end
+    left: bool = False
 
     @property
     def is_ai(self) -> bool:
@@ -345,6 +377,26 @@ class RatingRow:
     games: int
 
 
+@dataclass(frozen=True)
+class DeadlineRow:
+    """A seat's turn clock (table ``deadlines``, see migration 6)."""
+
+    seat: int
+    #: the game version since which the seat owes its decision (None: owes none now)
+    since: int | None = None
+    #: Unix seconds: when the decision began, when the computer takes it (None: no limit)
+    started_at: float | None = None
+    due_at: float | None = None
+    #: reminders sent for this decision (0 none, 1 at half time, 2 shortly before)
+    reminded: int = 0
+    #: deadlines missed in a row (reset when the person decides themselves)
+    strikes: int = 0
+
+
+#: a game's complete set of turn-clock rows, written with a change (None: leave them)
+Deadlines = Sequence[DeadlineRow] | None
+
+
 class Storage(Protocol):
     async def close(self) -> None: ...
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
@@ -360,12 +412,26 @@ class Storage(Protocol):
                        ai_level: str | None, name: str) -> int: ...
     async def remove_seat(self, game_id: int, version: int, seat: int) -> int: ...
     async def start(self, game_id: int, version: int, options: dict[str, Any],
-                    state: dict[str, Any]) -> int: ...
-    async def set_status(self, game_id: int, version: int, status: str) -> int: ...
+                    state: dict[str, Any], deadlines: Deadlines = None) -> int: ...
+    async def set_status(self, game_id: int, version: int, status: str,
+                         deadlines: Deadlines = None) -> int: ...
     async def set_autopilot(self, game_id: int, version: int, seat: int,
-                            level: str | None) -> int: ...
+                            level: str | None, deadlines: Deadlines = None) -> int: ...
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
-                            action: dict[str, Any], state: dict[str, Any], status: str) -> int: ...
+                            action: dict[str, Any], state: dict[str, Any], status: str,
+                            deadlines: Deadlines = None) -> int: ...
+    async def set_options(self, game_id: int, version: int, options: dict[str, Any],
+                          deadlines: Deadlines = None) -> int: ...
+    async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
+                           name: str, deadlines: Deadlines = None) -> int: ...
+    async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
+                         deadlines: Deadlines = None) -> int: ...
+    async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None: ...
+    async def deadlines(self, game_id: int) -> list[DeadlineRow]: ...
+    async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
+                              due_at: float | None, reminded: int) -> bool: ...
+    async def reminders_on(self, user_id: int) -> bool: ...
+    async def set_reminders(self, user_id: int, on: bool) -> None: ...
     async def actions(self, game_id: int) -> list[ActionRow]: ...
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None: ...
     async def set_panel_message(self, game_id: int, message_id: int | None,
@@ -537,7 +603,7 @@ class SqliteStorage:
                 except BaseException:
                     await self._rollback()
                     raise
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 mapped = unavailable(exc)
                 if mapped is None:
                     raise
@@ -555,7 +621,7 @@ class SqliteStorage:
         async with self._lock:
             try:
                 yield self._db
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 mapped = unavailable(exc)
                 if mapped is None:
                     raise
@@ -590,8 +656,10 @@ class SqliteStorage:
     async def integrity_problems(self) -> list[str]:
         """SQLite's ``PRAGMA integrity_check``: nothing when the file is sound."""
         async with self._reading() as db:
-            cur = await db.execute("PRAGMA integrity_check")
-            rows = [str(r[0]) for r in await cur.fetchall()]
+            # as bytes: the report may quote damaged text that is not valid UTF-8
+            cur = await db.execute(
+                "SELECT CAST(integrity_check AS BLOB) FROM pragma_integrity_check")
+            rows = [bytes(r[0]).decode("utf-8", "replace") for r in await cur.fetchall()]
         return [] if rows == ["ok"] else rows
 
     async def foreign_key_problems(self) -> list[tuple[Any, ...]]:
@@ -686,10 +754,10 @@ class SqliteStorage:
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._reading() as db:
             cur = await db.execute(
-                "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = ? "
-                "ORDER BY seat", (game_id,))
+                "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
+                "WHERE game_id = ? ORDER BY seat", (game_id,))
             rows = await cur.fetchall()
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The log of a game; raises :class:`GameUnreadable` if an entry is damaged."""
@@ -765,28 +833,36 @@ class SqliteStorage:
         return new
 
     async def start(self, game_id: int, version: int, options: dict[str, Any],
-                    state: dict[str, Any]) -> int:
+                    state: dict[str, Any], deadlines: Deadlines = None) -> int:
         async with self._tx() as db:
-            return await self._bump(db, game_id, version,
-                                    "status = 'active', options = ?, state = ?",
-                                    (_dumps(options), _dumps(state)))
+            new = await self._bump(db, game_id, version,
+                                   "status = 'active', options = ?, state = ?",
+                                   (_dumps(options), _dumps(state)))
+            await self._write_deadlines(db, game_id, deadlines)
+        return new
 
-    async def set_status(self, game_id: int, version: int, status: str) -> int:
+    async def set_status(self, game_id: int, version: int, status: str,
+                         deadlines: Deadlines = None) -> int:
         async with self._tx() as db:
-            return await self._bump(db, game_id, version, "status = ?", (status,))
+            new = await self._bump(db, game_id, version, "status = ?", (status,))
+            await self._write_deadlines(db, game_id, deadlines)
+        return new
 
     async def set_autopilot(self, game_id: int, version: int, seat: int,
-                            level: str | None) -> int:
+                            level: str | None, deadlines: Deadlines = None) -> int:
         """Let a computer of ``level`` play a person's seat (None: the person again)."""
         async with self._tx() as db:
             new = await self._bump(db, game_id, version)
             await db.execute("UPDATE seats SET autopilot = ? WHERE game_id = ? AND seat = ? "
                              "AND user_id IS NOT NULL", (level, game_id, seat))
+            await self._write_deadlines(db, game_id, deadlines)
         return new
 
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
-                            action: dict[str, Any], state: dict[str, Any], status: str) -> int:
-        """One accepted action: log it and store the new snapshot, in one transaction."""
+                            action: dict[str, Any], state: dict[str, Any], status: str,
+                            deadlines: Deadlines = None) -> int:
+        """One accepted action: log it, store the new snapshot and (if given) the game's
+        turn clocks, in one transaction."""
         async with self._tx() as db:
             new = await self._bump(db, game_id, version, "state = ?, status = ?",
                                    (_dumps(state), status))
@@ -794,7 +870,97 @@ class SqliteStorage:
                 "INSERT INTO actions (game_id, seq, seat, action, at, version) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, seat, _dumps(action), _now(), version + 1))
+            await self._write_deadlines(db, game_id, deadlines)
         return new
+
+    async def set_options(self, game_id: int, version: int, options: dict[str, Any],
+                          deadlines: Deadlines = None) -> int:
+        """New game options (e.g. the pace) and the turn clocks they imply."""
+        async with self._tx() as db:
+            new = await self._bump(db, game_id, version, "options = ?", (_dumps(options),))
+            await self._write_deadlines(db, game_id, deadlines)
+        return new
+
+    async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
+                           name: str, deadlines: Deadlines = None) -> int:
+        """Another person takes over a person's seat (any autopilot or leave ends)."""
+        async with self._tx() as db:
+            new = await self._bump(db, game_id, version)
+            cur = await db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, autopilot = NULL, left_game = 0 "
+                "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
+                (user_id, name, game_id, seat))
+            if cur.rowcount != 1:
+                raise StorageError(f"game {game_id} has no person's seat {seat}")
+            await self._write_deadlines(db, game_id, deadlines)
+        return new
+
+    async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
+                         deadlines: Deadlines = None) -> int:
+        """The person leaves mid-game: a computer of ``level`` plays the seat to the end."""
+        async with self._tx() as db:
+            new = await self._bump(db, game_id, version)
+            await db.execute("UPDATE seats SET autopilot = ?, left_game = 1 "
+                             "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
+                             (level, game_id, seat))
+            await self._write_deadlines(db, game_id, deadlines)
+        return new
+
+    # ------------------------------------------------------------------ turn clocks
+    # Plain SQL on purpose (one DELETE + INSERTs, one guarded UPDATE, an upsert): the same
+    # statements work on PostgreSQL with $1.. placeholders.
+    @staticmethod
+    async def _write_deadlines(db: aiosqlite.Connection, game_id: int,
+                               rows: Deadlines) -> None:
+        """Replace the game's turn clocks by ``rows`` (None: leave them as they are); the
+        caller's transaction makes it part of the change that implied them."""
+        if rows is None:
+            return
+        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        for r in rows:
+            await db.execute(
+                "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
+                "strikes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes))
+
+    async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
+        """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
+        async with self._tx() as db:
+            await self._write_deadlines(db, game_id, deadlines)
+
+    async def deadlines(self, game_id: int) -> list[DeadlineRow]:
+        async with self._reading() as db:
+            cur = await db.execute(
+                "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
+                "WHERE game_id = ? ORDER BY seat", (game_id,))
+            rows = await cur.fetchall()
+        return [DeadlineRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+
+    async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
+                              due_at: float | None, reminded: int) -> bool:
+        """Note a reminder sent or a deadline moved (not a game change: no version bump),
+        only while the seat owes the same decision; False if it no longer does."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE deadlines SET due_at = ?, reminded = ? "
+                "WHERE game_id = ? AND seat = ? AND since IS NOT DISTINCT FROM ?",
+                (due_at, reminded, game_id, seat, since))
+            return cur.rowcount == 1
+
+    async def reminders_on(self, user_id: int) -> bool:
+        """Whether the person wants turn reminders (the default: yes)."""
+        async with self._reading() as db:
+            cur = await db.execute(
+                "SELECT reminders FROM user_settings WHERE user_id = ?", (user_id,))
+            row = await cur.fetchone()
+        return row is None or bool(row[0])
+
+    async def set_reminders(self, user_id: int, on: bool) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO user_settings (user_id, reminders) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders",
+                (user_id, int(on)))
 
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         async with self._tx() as db:

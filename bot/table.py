@@ -24,8 +24,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import engine
@@ -43,19 +43,22 @@ from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
+from . import deadlines, i18n, panels, players, rematch
 from . import help as guide
-from . import i18n, panels, players, rematch
 from .codec import decode_action, shown
 from .event_text import event_text
 from .labels import action_label, colour_name
 from .messages import t
 from .offload import Offloader
+from .pace import PACES, Pace, UnknownPace, pace, reminder_stage
+from .scheduler import Scheduler
 from .storage import (
     ACTIVE,
     CANCELLED,
     FINISHED,
     LOBBY,
     ChannelBusy,
+    DeadlineRow,
     GameRow,
     GameUnreadable,
     SeatRow,
@@ -63,6 +66,7 @@ from .storage import (
     StorageUnavailable,
     VersionConflict,
 )
+from .turnclock import TurnClock
 from .ui import (
     ACT,
     ADDBOT,
@@ -72,6 +76,7 @@ from .ui import (
     JOIN,
     LEAVE,
     MENU,
+    QUIT,
     START,
     UNDO,
     Button,
@@ -155,6 +160,17 @@ class Sink(Protocol):
     async def publish(self, outcome: Outcome) -> None: ...
 
 
+@dataclass(frozen=True)
+class Reminder:
+    """A player owes a decision and its deadline is near (``stage``: see bot.pace)."""
+
+    user_id: int
+    seat: int
+    colour: str
+    due_at: float
+    stage: int
+
+
 @dataclass
 class Outcome:
     """What happened, for announcing: built from views only (never from the raw state)."""
@@ -186,6 +202,11 @@ class Outcome:
     #: the language of the game's public posts (the server's, stored at create); DMs follow
     #: each person's own (bot.i18n.user_locale)
     locale: str = i18n.DEFAULT
+    #: for each seat owing a decision, the version since which it owes it (private menus
+    #: made before that, or for a seat not in here, are no longer current)
+    since: dict[int, int] = field(default_factory=dict)
+    #: kind "remind": who to remind (by DM, else in the game's thread)
+    reminders: list[Reminder] = field(default_factory=list)
 
     def merge(self, later: Outcome) -> Outcome:
         """This outcome followed by ``later`` as one announcement."""
@@ -201,7 +222,8 @@ class Outcome:
             mention=later.mention, highlight=later.highlight or self.highlight,
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
-            committed_at=self.committed_at, locale=later.locale,
+            committed_at=self.committed_at, locale=later.locale, since=later.since,
+            reminders=[*self.reminders, *later.reminders],
         )
 
 
@@ -227,6 +249,11 @@ class Table:
     timeline: Timeline = field(default_factory=Timeline)
     #: entries in the stored action log (moves plus undos)
     log_len: int = 0
+    #: each seat's turn clock (bot.deadlines), as stored
+    clock: dict[int, DeadlineRow] = field(default_factory=dict)
+    #: seats whose time ran out: a computer decides for them while they still owe a
+    #: decision in this turn (seat -> the turn key)
+    covering: dict[int, str] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -237,6 +264,7 @@ class Table:
         return self.game.version
 
     def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id`` (also one they left: they may not take another)."""
         for s in self.seats:
             if s.user_id == user_id:
                 return s.seat
@@ -259,7 +287,10 @@ class TableService:
         ai_budget_s: float | None = None,
         offloader: Offloader | None = None,
         seed_source: Callable[[], int] | None = None,
+        scheduler: Scheduler | None = None,
     ) -> None:
+        """``scheduler``: the one scheduler of the process; with it, tables have a pace and
+        nobody waits forever (bot.turnclock). None: no deadlines (tests, the console)."""
         self.storage: Storage = _Refusing(storage)  # type: ignore[assignment]
         self.sink = sink
         self.ai_delay = ai_delay
@@ -274,6 +305,13 @@ class TableService:
         self._publishers: dict[int, asyncio.Task[None]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: dict[int, Outcome] = {}
+        self.turnclock: TurnClock | None = None
+        if scheduler is not None:
+            self.turnclock = TurnClock(scheduler)
+            self.turnclock.on_remind = self.remind
+            self.turnclock.on_deadline = self.timeout
+        #: who muted their reminders (cache of storage.reminders_on)
+        self._reminders_on: dict[int, bool] = {}
         #: games that could not be loaded, by id: refused with a clear message until a
         #: restart; the application tells each channel once (``SetAside.notice``)
         self.set_aside: dict[int, SetAside] = {}
@@ -363,7 +401,12 @@ class TableService:
                 log.error("game %s: not resumed, the storage is unavailable: %s", ref.id, exc)
                 continue
             except TableError:
-                continue  # set aside, logged
+                aside = self.set_aside.get(ref.id)
+                if aside is not None:  # set aside, logged: its channel is told once
+                    where = ref.thread_id or ref.channel_id
+                    self._queue(Outcome(ref.id, ref.channel_id, ref.guild_id, 0, "notice",
+                                        [aside.notice()], play_channel_id=where))
+                continue
             except Exception:
                 log.exception("game %s: cannot be loaded", ref.id)
                 continue
@@ -378,8 +421,31 @@ class TableService:
                     with self.public(table):
                         outcome.lines = [t("resume.reposted", game=game.id)]
                     self._enqueue(outcome)
+            if self.turnclock is not None:
+                await self._resume_clock(table)
             self._kick_ai(table)
         return ids
+
+    async def _resume_clock(self, table: Table) -> None:
+        """Re-arm the game's deadlines; announce the ones that passed while we were down."""
+        assert self.turnclock is not None
+        async with table.lock:
+            try:
+                late = await self.turnclock.resume(table, self.storage)
+            except Exception:
+                log.exception("game %s: cannot re-arm its deadlines", table.id)
+                return
+            if not late:
+                return
+            due = min(table.clock[s].due_at or 0 for s in late)
+            with self.public(table):
+                who = ", ".join(f"<@{table.seats[s].user_id}> ({colour_name(s)})" for s in late)
+                line = t("clock.restart_late", who=who, when=int(due))
+            self._queue(Outcome(
+                table.id, table.game.channel_id, table.game.guild_id, table.version, "notice",
+                [line], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
+                mention=[table.seats[s].user_id for s in late],  # type: ignore[misc]
+                since=dict(table.since), locale=self.locale_of(table)))
 
     def _record(self, table: Table) -> Record:
         o = table.game.options
@@ -406,16 +472,19 @@ class TableService:
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
                      host_plays: bool = True, in_thread: bool = False,
                      protection_counts_cities: bool = False,
-                     extra: dict[str, Any] | None = None) -> Outcome:
+                     extra: dict[str, Any] | None = None,
+                     pace_name: str | None = None) -> Outcome:
         """A new lobby; the host takes the first seat unless ``host_plays`` is False.
         ``protection_counts_cities`` is the table option R-OPT-1; ``extra``: more table
         options stored with the game: ``hints`` (bool, default on), ``locale`` (the
         language of its channel and thread posts: the server's preferred one), a rematch's
-        invitations (bot/rematch.py)."""
+        invitations (bot/rematch.py); ``pace_name``: time per decision (bot.pace; None: the
+        default)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
         options: dict[str, Any] = {"hints": True, **(extra or {}), "max_seats": seats,
                                    "random_map": random_map,
-                                   "protection_counts_cities": protection_counts_cities}
+                                   "protection_counts_cities": protection_counts_cities,
+                                   "pace": self._check_pace(pace_name).name}
         if seed is not None:
             options["seed"] = seed
         try:
@@ -456,6 +525,8 @@ class TableService:
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
         table = await self.table(game_id)
         async with table.lock:
+            if table.game.status == ACTIVE:
+                raise TableError("error.not_lobby_join", game=table.id, host=table.game.host_id)
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise TableError("error.already_seated", game=table.id)
@@ -532,16 +603,19 @@ class TableService:
             state, events = new_game(len(table.seats), int(options["seed"]),
                                      random_map=bool(options["random_map"]),
                                      rules_version=rules_version, options=table_options)
+            since = next_since({}, state, None, table.version + 1)
+            rows = self._plan(table, since)
             try:
                 version = await self.storage.start(table.id, table.version, options,
-                                                   state.to_json())
+                                                   state.to_json(), rows)
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.game.version = version
             table.game.status = ACTIVE
             table.game.options = options
             table.state = state
-            table.since = next_since({}, state, None, version)
+            table.since = since
+            self._committed(table, rows)
             outcome = self._play_outcome(table, None, events, actor=None, kind="start")
             with self.public(table):
                 colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
@@ -564,11 +638,14 @@ class TableService:
             if user_id != table.game.host_id and not can_manage:
                 raise TableError("error.cancel_denied", host=table.game.host_id)
             try:
-                table.game.version = await self.storage.set_status(table.id, table.version,
-                                                                   CANCELLED)
+                table.game.version = await self.storage.set_status(
+                    table.id, table.version, CANCELLED,
+                    [] if self.turnclock is not None else None)
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.game.status = CANCELLED
+            table.since = {}
+            self._committed(table, [] if self.turnclock is not None else None)
             with self.public(table):
                 line = t("lobby.cancelled", game=table.id, user=user_id)
             outcome = Outcome(table.id, table.game.channel_id, table.game.guild_id,
@@ -620,19 +697,27 @@ class TableService:
                 raise TableError("error.not_seated_other", user=target, game=table.id)
             if target != user_id and user_id != table.game.host_id and not can_manage:
                 raise TableError("error.autopilot_denied", host=table.game.host_id)
+            if table.seats[seat].left:
+                raise TableError("error.left_other", user=target, game=table.id)
             current = table.seats[seat].autopilot
             if (current is not None) == on:
                 raise TableError("error.autopilot_already" if on else "error.autopilot_not_on",
                                  user=target)
+            after = _with_seat(table.seats, seat, autopilot=level if on else None)
+            since = table.since if on else {  # the person decides again from now on
+                s: table.version + 1 if s == seat else v for s, v in table.since.items()}
+            covering = {s: k for s, k in table.covering.items() if s != seat}
+            rows = self._plan(table, since, seats=after, person=None if on else seat,
+                              computer=covering)
             try:
                 table.game.version = await self.storage.set_autopilot(
-                    table.id, table.version, seat, level if on else None)
+                    table.id, table.version, seat, level if on else None, rows)
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.seats = await self.storage.seats(table.id)
-            if not on:  # the person decides again from this version on
-                table.since = {s: table.version if s == seat else v
-                               for s, v in table.since.items()}
+            table.since = since
+            table.covering = covering
+            self._committed(table, rows)
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
             key = "autopilot.on" if on else "autopilot.off"
@@ -659,6 +744,10 @@ class TableService:
                 lines.append(kept[i - len(table.seats)])
             else:
                 lines.append(t("lobby.empty", n=i + 1))
+        if self.turnclock is not None:
+            p = self.turnclock.pace_of(table)
+            lines.append(t("lobby.pace", pace=t(f"pace.{p.name}")) if p.seconds is not None
+                         else t("lobby.pace_none"))
         lines.append(t("lobby.hint", min=CONTENT.min_players))
         buttons = [Button(t("btn.join"), JOIN, style="primary"), Button(t("btn.leave"), LEAVE),
                    Button(t("btn.addbot"), ADDBOT), Button(t("btn.start"), START, style="success"),
@@ -700,6 +789,8 @@ class TableService:
             raise TableError("error.not_your_turn", waiting=self.waiting(table))
         if version is not None and not table.since[seat] <= version <= table.version:
             raise TableError("error.stale")
+        if table.seats[seat].left:
+            raise TableError("error.left", game=table.id, colour=colour_name(seat))
         if table.seats[seat].autopilot is not None:
             raise TableError("error.on_autopilot")
         return seat
@@ -716,6 +807,7 @@ class TableService:
         try:
             async with table.lock:
                 seat = self._check_turn(table, user_id, version)
+                table.covering.pop(seat, None)  # the person is back: the computer stops
                 outcome = await self._apply(table, seat, action)
                 self._enqueue(outcome)
         finally:
@@ -730,6 +822,7 @@ class TableService:
         try:
             async with table.lock:
                 seat = self._check_turn(table, user_id, None)
+                table.covering.pop(seat, None)
                 trial = table.state
                 assert trial is not None
                 try:  # all or nothing: a refused last step must not spend the marker
@@ -764,17 +857,21 @@ class TableService:
                     raise TableError("error.not_seated", game=table.id)
                 if version is not None and version != table.version:
                     raise TableError("error.stale")
-                if table.seats[seat].autopilot is not None:
+                if table.seats[seat].is_ai:
                     raise TableError("error.on_autopilot")
                 if not table.timeline.undo_allowed(seat):
                     raise TableError("error.undo_refused", reason=table.timeline.reason(seat))
                 assert table.state is not None
                 before = table.timeline.steps[-1].before
                 status = ACTIVE
+                since = next_since(table.since, before, seat, table.version + 1)
+                table.covering.pop(seat, None)
+                covering = self._still_covered(table, before, since)
+                rows = self._plan(table, since, person=seat, computer=covering)
                 try:
                     new_version = await self.storage.append_action(
                         table.id, table.version, table.log_len, seat, dict(UNDO_JSON),
-                        before.to_json(), status)
+                        before.to_json(), status, rows)
                 except VersionConflict:
                     raise TableError("error.stale") from None
                 try:
@@ -785,7 +882,9 @@ class TableService:
                 table.game.version = new_version
                 table.log_len += 1
                 table.state = restored
-                table.since = next_since(table.since, restored, seat, new_version)
+                table.since = since
+                table.covering = covering
+                self._committed(table, rows)
                 outcome = self._play_outcome(table, None, [], actor=seat)
                 with self.public(table):
                     outcome.lines = [t("undo.done", colour=colour_name(seat),
@@ -802,8 +901,11 @@ class TableService:
             return None
         return seat
 
-    async def _apply(self, table: Table, seat: int, action: Action) -> Outcome:
-        """Validate, store (one transaction), update the cache; caller holds the lock."""
+    async def _apply(self, table: Table, seat: int, action: Action, *,
+                     person: bool = True) -> Outcome:
+        """Validate, store (one transaction, with the turn clocks it implies), update the
+        cache; caller holds the lock. ``person``: the seat's person decided (not a
+        computer), so their missed deadlines no longer count."""
         before = table.state
         assert before is not None
         try:
@@ -811,10 +913,14 @@ class TableService:
         except IllegalAction as exc:
             raise TableError("error.illegal", reason=str(exc).rstrip(".")) from None
         status = FINISHED if new.phase == OVER else ACTIVE
+        since = next_since(table.since, new, seat, table.version + 1)
+        covering = self._still_covered(table, new, since)
+        rows = self._plan(table, since, person=seat if person else None, computer=covering,
+                          over=status == FINISHED)
         try:
             version = await self.storage.append_action(
                 table.id, table.version, table.log_len, seat, action.to_json(),
-                new.to_json(), status)
+                new.to_json(), status, rows)
         except VersionConflict:
             raise TableError("error.stale") from None
         table.game.version = version
@@ -823,7 +929,9 @@ class TableService:
         table.timeline.record(before, seat, action, events, new)
         table.state = new
         table.moves.append((seat, action))
-        table.since = next_since(table.since, new, seat, version)
+        table.since = since
+        table.covering = covering
+        self._committed(table, rows)
         outcome = self._play_outcome(table, before, events, actor=seat)
         outcome.last_move = last_move_of(action)
         return outcome
@@ -841,7 +949,8 @@ class TableService:
         hand_views = {}
         for s, p in enumerate(state.players):
             old = before.players[s].hand if before is not None else []
-            if sorted(old) != sorted(p.hand) and seats[s].user_id is not None:
+            if sorted(old) != sorted(p.hand) and seats[s].user_id is not None \
+                    and not seats[s].left:
                 hand_views[s] = view(state, s)
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {}
@@ -859,14 +968,7 @@ class TableService:
                         fresh: list[int]) -> Outcome:
         """The public part of an outcome, written in the current (the game's) language."""
         seats = table.seats
-        undo = self.undo_seat(table)
-        panel = panels.public_panel(state, seats)
-        if undo is not None:
-            deciding = to_act(state)
-            panel = panels.with_undo(panel, None if deciding == [undo]
-                                     else colour_name(undo))
-        if state.phase != OVER:
-            panel = panels.with_help(panel)
+        panel = self._turn_panel(table)
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
@@ -878,11 +980,40 @@ class TableService:
             mention=[seats[s].user_id for s in sorted(fresh)  # type: ignore[misc]
                      if s != actor and not seats[s].is_ai],
             highlight=_event_hexes(events), actor=actor, locale=self.locale_of(table),
+            since=dict(table.since),
         )
         if state.phase == OVER:
             outcome.finished = True
             outcome.record = self._record(table).to_json()
         return outcome
+
+    def _turn_panel(self, table: Table) -> Panel:
+        """The turn message's text and controls for the current state (with Undo when a
+        player may take back a step)."""
+        state = table.state
+        assert state is not None
+        panel = panels.public_panel(state, table.seats)
+        undo = self.undo_seat(table)
+        if undo is not None:
+            deciding = to_act(state)
+            panel = panels.with_undo(panel, None if deciding == [undo]
+                                     else colour_name(undo))
+        if state.phase != OVER:
+            panel = panels.with_help(panel)
+        due = self._due_line(table)
+        if due and table.game.status == ACTIVE:  # above the prompt, which stays last
+            head, _, prompt = panel.text.rpartition("\n")
+            panel.text = "\n".join(x for x in (head, due, prompt) if x)
+        return panel
+
+    async def turn_panel(self, game_id: int) -> tuple[Panel | None, int]:
+        """The turn message's controls now and their version (None when the game is not
+        being played): for a private copy when the public one cannot be reached."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.state is None or table.game.status != ACTIVE:
+                return None, table.version
+            return self._turn_panel(table), table.version
 
     # ------------------------------------------------------------------ controls
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
@@ -898,6 +1029,9 @@ class TableService:
             return Reply(outcome=await self.start(game_id, user_id))
         if op == CANCEL:
             return Reply(outcome=await self.cancel(game_id, user_id, can_manage=can_manage))
+        if op == QUIT:
+            outcome = await self.leave_game(game_id, user_id)
+            return Reply(text=t("leave.done", game=game_id), outcome=outcome)
         if op == UNDO:
             outcome = await self.undo(game_id, user_id, version)
             return Reply(text=outcome.lines[0], outcome=outcome)
@@ -942,6 +1076,9 @@ class TableService:
                 seat = table.seat_of(user_id)
                 if seat is None or table.state is None:
                     raise TableError("hand.spectator", game=table.id)
+                if table.seats[seat].left:
+                    raise TableError("error.left", game=table.id,
+                                     colour=colour_name(seat))
             else:
                 seat = self._check_turn(table, user_id, version)
             try:
@@ -985,6 +1122,294 @@ class TableService:
         self._by_channel[channel_id] = game.id
         return game.id
 
+    # ------------------------------------------------------------------ turn clock
+    def _check_pace(self, name: str | None) -> Pace:
+        try:
+            return pace(name)
+        except UnknownPace:
+            raise TableError("error.unknown_pace", pace=str(name)[:30],
+                             paces=", ".join(PACES)) from None
+
+    def _plan(self, table: Table, since: dict[int, int], *,
+              seats: list[SeatRow] | None = None, person: int | None = None,
+              computer: Collection[int] = (), over: bool = False,
+              clock: dict[int, DeadlineRow] | None = None) -> list[DeadlineRow] | None:
+        """The game's turn clocks after a change, to store with it (None: no clocks)."""
+        if self.turnclock is None:
+            return None
+        return self.turnclock.plan(table, since, seats=seats, person=person,
+                                   computer=computer, over=over, clock=clock)
+
+    def _committed(self, table: Table, rows: list[DeadlineRow] | None) -> None:
+        if self.turnclock is not None:
+            self.turnclock.committed(table, rows)
+
+    @staticmethod
+    def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
+        """The seats a computer still decides for after a change: those that owe a
+        decision in the same turn as when their time ran out."""
+        key = _key_text(state)
+        return {s: k for s, k in table.covering.items() if s in since and k == key}
+
+    def _due_line(self, table: Table) -> str:
+        """The turn message's clock line: the pace and each pending deadline."""
+        if self.turnclock is None:
+            return ""
+        rows = deadlines.pending(table.clock)
+        if not rows:
+            return ""
+        due = ", ".join(t("clock.due", colour=colour_name(r.seat), when=int(r.due_at or 0))
+                        for r in rows)
+        return t("clock.line", pace=t(f"pace.short.{self.turnclock.pace_of(table).name}"),
+                 due=due)
+
+    async def clock_lines(self, game_id: int) -> list[str]:
+        """For ``/tempus status``: the pace and each pending decision's deadline."""
+        if self.turnclock is None:
+            return []
+        table = await self.table(game_id)
+        lines = [t("clock.status", pace=t(f"pace.{self.turnclock.pace_of(table).name}"))]
+        if table.game.status == ACTIVE:
+            for r in deadlines.pending(table.clock):
+                lines.append(t("clock.status_due", colour=colour_name(r.seat),
+                               name=table.seats[r.seat].name, when=int(r.due_at or 0),
+                               strikes=r.strikes))
+            for s in sorted(table.covering):
+                lines.append(t("clock.status_covering", colour=colour_name(s)))
+        return lines
+
+    async def wants_reminders(self, user_id: int) -> bool:
+        on = self._reminders_on.get(user_id)
+        if on is None:
+            on = self._reminders_on[user_id] = await self.storage.reminders_on(user_id)
+        return on
+
+    async def set_reminders(self, user_id: int, on: bool) -> str:
+        """``/tempus remind on|off``: turn reminders by DM on or off for this person."""
+        await self.storage.set_reminders(user_id, on)
+        self._reminders_on[user_id] = on
+        return t("remind.on" if on else "remind.off")
+
+    async def set_pace(self, game_id: int, user_id: int, name: str, *,
+                       can_manage: bool = False) -> Outcome:
+        """The host (or a channel manager) changes the time per decision; pending decisions
+        keep their start, so a longer pace extends them (see bot.deadlines.repace)."""
+        p = self._check_pace(name)
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status not in (LOBBY, ACTIVE):
+                raise TableError("error.not_active", game=table.id)
+            if user_id != table.game.host_id and not can_manage:
+                raise TableError("error.pace_denied", host=table.game.host_id)
+            if table.game.options.get("pace") == p.name:
+                raise TableError("error.pace_same", game=table.id, pace=t(f"pace.{p.name}"))
+            options = {**table.game.options, "pace": p.name}
+            with self.public(table):
+                line = t("clock.pace_changed", user=user_id, pace=t(f"pace.{p.name}"))
+            if table.game.status == LOBBY:
+                async def change() -> int:
+                    version = await self.storage.set_options(table.id, table.version, options)
+                    table.game.options = options
+                    return version
+                return await self._lobby_change(table, change, line)
+            rows = self.turnclock.repace(table, p) if self.turnclock is not None else None
+            try:
+                table.game.version = await self.storage.set_options(table.id, table.version,
+                                                                    options, rows)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.game.options = options
+            self._committed(table, rows)
+            assert table.state is not None
+            outcome = self._play_outcome(table, table.state, [], actor=None)
+            outcome.lines = [line]
+            self._enqueue(outcome)
+        return outcome
+
+    async def remind(self, game_id: int, seat: int) -> None:
+        """The scheduler: a reminder may be due for ``seat``. Noted before it is sent, so
+        it is sent at most once; a person who muted reminders gets none."""
+        assert self.turnclock is not None
+        table = await self.table(game_id)
+        async with table.lock:
+            row = table.clock.get(seat)
+            if table.game.status != ACTIVE or row is None or row.due_at is None \
+                    or row.started_at is None:
+                return
+            stage = reminder_stage(row.started_at, row.due_at, self.turnclock.now(),
+                                   self.turnclock.pace_of(table))
+            if stage <= row.reminded:  # not yet (the deadline moved): wait again
+                self.turnclock.arm(table)
+                return
+            if not await self.storage.update_deadline(table.id, seat, row.since,
+                                                      due_at=row.due_at, reminded=stage):
+                log.warning("game %s: seat %s's clock is not the stored one", table.id, seat)
+                return
+            table.clock[seat] = replace(row, reminded=stage)
+            self.turnclock.arm(table)
+            user = table.seats[seat].user_id
+            if user is None or not await self.wants_reminders(user):
+                return
+            self._queue(Outcome(
+                table.id, table.game.channel_id, table.game.guild_id, table.version, "remind",
+                [], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
+                since=dict(table.since), locale=self.locale_of(table),
+                reminders=[Reminder(user, seat, colour_name(seat), row.due_at, stage)]))
+
+    async def timeout(self, game_id: int, seat: int) -> None:
+        """The scheduler: ``seat``'s time may be up. A computer then decides for the seat
+        while it owes a decision in this turn (announced in the game's thread); after
+        ``turnclock.strikes`` missed deadlines in a row the seat stays on autopilot until
+        its person takes it back."""
+        assert self.turnclock is not None
+        table = await self.table(game_id)
+        async with table.lock:
+            row = table.clock.get(seat)
+            state = table.state
+            if table.game.status != ACTIVE or state is None or row is None \
+                    or row.due_at is None:
+                return
+            if row.due_at > self.turnclock.now():  # moved meanwhile: wait again
+                self.turnclock.arm(table)
+                return
+            if seat not in table.since or table.seats[seat].is_ai:
+                return  # no clock runs for such a seat (bot.deadlines): nothing to do
+            strikes = row.strikes + 1
+            user = table.seats[seat].user_id
+            level = self.turnclock.level
+            if strikes >= self.turnclock.strikes:
+                after = _with_seat(table.seats, seat, autopilot=level)
+                covering = {s: k for s, k in table.covering.items() if s != seat}
+                rows = self._plan(table, table.since, seats=after, computer=covering,
+                                  clock={**table.clock, seat: replace(row, strikes=strikes)})
+                try:
+                    table.game.version = await self.storage.set_autopilot(
+                        table.id, table.version, seat, level, rows)
+                except VersionConflict:
+                    log.error("game %s: changed outside its lock", table.id)
+                    return
+                table.seats = await self.storage.seats(table.id)
+                table.covering = covering
+                self._committed(table, rows)
+                outcome = self._play_outcome(table, state, [], actor=None)
+                with self.public(table):
+                    outcome.lines = [t("clock.autopilot", user=user, colour=colour_name(seat),
+                                       level=level, n=strikes)]
+                self._enqueue(outcome)
+            else:
+                # stored with the computer's first step (a crash before it: the deadline
+                # fires again after the restart, and is counted once)
+                table.clock[seat] = replace(row, due_at=None, strikes=strikes)
+                table.covering[seat] = _key_text(state)
+                self.turnclock.arm(table)
+                outcome = self._play_outcome(table, state, [], actor=seat)
+                with self.public(table):
+                    outcome.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
+                                       level=level, n=strikes, limit=self.turnclock.strikes)]
+                self._hold(outcome, more=True)  # announced with the computer's decision
+        self._kick_ai(table)
+
+    # ------------------------------------------------------------------ leaving, replacing
+    async def leave_panel(self, game_id: int, user_id: int) -> tuple[Panel, int] | None:
+        """``/tempus leave`` during a game: the private confirmation to show (None: the
+        game has not started, a plain leave applies)."""
+        table = await self.table(game_id)
+        if table.game.status == LOBBY:
+            return None
+        if table.game.status != ACTIVE:
+            raise TableError("error.not_active", game=table.id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("error.not_seated", game=table.id)
+        if table.seats[seat].left:
+            raise TableError("error.left", game=table.id, colour=colour_name(seat))
+        panel = Panel(t("leave.confirm", game=table.id, colour=colour_name(seat),
+                        level=self._leave_level()),
+                      [(Button(t("btn.leave_game"), QUIT, style="danger"),)])
+        return panel, table.version
+
+    def _leave_level(self) -> str:
+        return self.turnclock.level if self.turnclock is not None else players.default_level()
+
+    async def leave_game(self, game_id: int, user_id: int) -> Outcome:
+        """The person leaves a running game: a computer plays their seat to the end and
+        their cards go to nobody (the seat's hand is never shown again)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status != ACTIVE:
+                raise TableError("error.not_active", game=table.id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("error.not_seated", game=table.id)
+            if table.seats[seat].left:
+                raise TableError("error.left", game=table.id, colour=colour_name(seat))
+            level = self._leave_level()
+            after = _with_seat(table.seats, seat, autopilot=level, left=True)
+            covering = {s: k for s, k in table.covering.items() if s != seat}
+            rows = self._plan(table, table.since, seats=after, computer=covering)
+            try:
+                table.game.version = await self.storage.leave_seat(table.id, table.version,
+                                                                   seat, level, rows)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.seats = await self.storage.seats(table.id)
+            table.covering = covering
+            self._committed(table, rows)
+            assert table.state is not None
+            outcome = self._play_outcome(table, table.state, [], actor=None)
+            with self.public(table):
+                outcome.lines = [t("leave.public", user=user_id, colour=colour_name(seat),
+                                   level=level)]
+            self._enqueue(outcome)
+        self._kick_ai(table)
+        return outcome
+
+    async def replace(self, game_id: int, user_id: int, old_user: int, new_user: int,
+                      new_name: str, *, new_is_bot: bool = False,
+                      can_manage: bool = False) -> Outcome:
+        """The host (or a channel manager) gives ``old_user``'s seat to ``new_user``, who
+        gets the hand by DM and decides from now on (with a fresh clock)."""
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status == LOBBY:
+                raise TableError("error.replace_lobby", game=table.id, old=old_user,
+                                 new=new_user)
+            if table.game.status != ACTIVE:
+                raise TableError("error.not_active", game=table.id)
+            if user_id != table.game.host_id and not can_manage:
+                raise TableError("error.replace_denied", host=table.game.host_id)
+            if new_is_bot:
+                raise TableError("error.replace_bot", user=new_user)
+            seat = table.seat_of(old_user)
+            if seat is None:
+                raise TableError("error.not_seated_other", user=old_user, game=table.id)
+            if table.seat_of(new_user) is not None:
+                raise TableError("error.replace_seated", user=new_user, game=table.id)
+            after = _with_seat(table.seats, seat, user_id=new_user, name=new_name,
+                               autopilot=None, left=False)
+            since = {s: table.version + 1 if s == seat else v for s, v in table.since.items()}
+            covering = {s: k for s, k in table.covering.items() if s != seat}
+            clock = {s: r for s, r in table.clock.items() if s != seat}  # no strikes
+            rows = self._plan(table, since, seats=after, computer=covering, clock=clock)
+            try:
+                table.game.version = await self.storage.replace_seat(
+                    table.id, table.version, seat, new_user, new_name, rows)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.seats = await self.storage.seats(table.id)
+            table.since = since
+            table.covering = covering
+            self._committed(table, rows)
+            state = table.state
+            assert state is not None
+            outcome = self._play_outcome(table, state, [], actor=None)
+            outcome.hand_views = {seat: view(state, seat)}
+            with self.public(table):
+                outcome.lines = [t("replace.done", old=old_user, new=new_user,
+                                   colour=colour_name(seat))]
+            self._enqueue(outcome)
+        self._kick_ai(table)
+        return outcome
     async def last_game_in_channel(self, channel_id: int) -> int:
         """For looking (board, status, record): the channel's running game, else its last
         finished one (so the final position stays visible until a new game starts), else
@@ -998,7 +1423,8 @@ class TableService:
 
     # ------------------------------------------------------------------ computer players
     def _kick_ai(self, table: Table) -> None:
-        if table.game.status != ACTIVE or not any(s.is_ai for s in table.seats):
+        if table.game.status != ACTIVE or not (any(s.is_ai for s in table.seats)
+                                               or table.covering):
             return
         task = self._ai_tasks.get(table.id)
         if task is not None and not task.done():
@@ -1011,6 +1437,10 @@ class TableService:
             return None
         for s in to_act(table.state):
             if table.seats[s].is_ai:
+                return s
+        key = _key_text(table.state)
+        for s in to_act(table.state):
+            if table.covering.get(s) == key:
                 return s
         return None
 
@@ -1035,7 +1465,7 @@ class TableService:
                         if table.since.get(seat, version + 1) > version:
                             continue  # the position changed under us: think again
                         try:
-                            outcome = await self._apply(table, seat, action)
+                            outcome = await self._apply(table, seat, action, person=False)
                         except StorageRefusal:
                             raise
                         except TableError as exc:
@@ -1043,7 +1473,7 @@ class TableService:
                                       seat, action.to_json(), exc)
                             assert table.state is not None
                             fallback = players.random_action(table.state, seat, version)
-                            outcome = await self._apply(table, seat, fallback)
+                            outcome = await self._apply(table, seat, fallback, person=False)
                         assert table.state is not None
                         self._hold(outcome, more=set(to_act(table.state)) == {seat})
                     failures = 0
@@ -1070,7 +1500,9 @@ class TableService:
             self._flush(table.id)
 
     async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
-        level = table.seats[seat].level or players.RANDOM
+        level = table.seats[seat].level or (
+            self.turnclock.level if self.turnclock is not None and seat in table.covering
+            else players.RANDOM)
         # one-way, so that nothing about the game seed (hence the deck order) reaches an AI
         digest = hashlib.sha256(f"{table.game.options.get('seed', 0)}:{version}:{seat}".encode())
         seed = int.from_bytes(digest.digest()[:4], "big") % 2**31
@@ -1110,6 +1542,10 @@ class TableService:
         held = self._held.pop(outcome.game_id, None)
         if held is not None:
             outcome = held.merge(outcome)
+        self._queue(outcome)
+
+    def _queue(self, outcome: Outcome) -> None:
+        """Queue an outcome as it is (a reminder or notice: never merged into a move)."""
         if self.sink is None:
             return
         queue = self._outboxes.get(outcome.game_id)
@@ -1160,6 +1596,11 @@ class TableService:
                              return_exceptions=True)
         self._ai_tasks.clear()
         self._publishers.clear()
+
+
+def _with_seat(seats: list[SeatRow], seat: int, **changes: Any) -> list[SeatRow]:
+    """The seats with ``seat`` changed (what the table will look like after a commit)."""
+    return [replace(s, **changes) if s.seat == seat else s for s in seats]
 
 
 def _key_text(state: State) -> str:

@@ -21,6 +21,7 @@ CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no car
 MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
 UNDO = "undo"  # take back the last step of this turn
 HELP = "help"  # the "?" button: /tempus help, privately
+QUIT = "quit"  # leave a running game for good (from the confirmation /tempus leave shows)
 JOIN, LEAVE, ADDBOT, START, CANCEL = "join", "leave", "addbot", "start", "cancel"
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
 

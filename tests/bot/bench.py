@@ -11,7 +11,8 @@ line:
   (the turn message edited, or a new one posted) in the game's thread;
 - ``posts``/``edits``: channel-route writes in the game's thread and its channel (not
   interaction replies), ``posts_per_turn`` (turns and phases counted by replaying the game
-  record with ``engine.undo.turn_key``), ``max_writes_5s`` (the busiest 5 s in any channel)
+  record with ``engine.undo.turn_key``), ``max_posts_5s``/``max_edits_5s`` (the busiest
+  bucket period in any channel: Discord counts posts and edits in buckets of their own)
   and ``rate_limited`` (429s the fake answered).
 
 Render work runs in ``--workers`` processes as in production (0: threads).
@@ -94,7 +95,7 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
                 for k in totals:
                     totals[k] += one[k]  # type: ignore[operator]
             fake.check()
-            busiest = fake.max_writes_5s(window=period)
+            busiest = {k: fake.max_writes_5s(window=period, kinds=(k,)) for k in ("post", "edit")}
             refused = fake.rate_limited()
     return {
         "games": games, "workers": workers, "bucket_s": period,
@@ -105,7 +106,8 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
         "update_ms_p95": round(pct(updates, .95), 1),
         "posts_per_turn": round(totals["posts"] / max(1, totals["turns"]), 2),
         "posts_per_action": round(totals["posts"] / max(1, totals["actions"]), 2),
-        "max_writes_5s": busiest, "rate_limited": refused,
+        "max_posts_5s": busiest["post"], "max_edits_5s": busiest["edit"],
+        "rate_limited": refused,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 

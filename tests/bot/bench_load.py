@@ -142,6 +142,18 @@ class Table:
         return inter.sent_at if _op(control["custom_id"]) in ("act", "cards") else None
 
 
+def refused_where(fake: FakeDiscord) -> dict[str, int]:
+    """The fake's 429s by the kind of place they were for."""
+    out: dict[str, int] = {}
+    for r in fake.refusals:
+        cid = r.channel_id
+        kind = ("global" if r.is_global else "thread" if cid in fake.threads
+                else "dm" if cid in fake.dm_channels else "channel" if cid in fake.channel_ids
+                else f"{r.route}")
+        out[f"{kind}:{r.route}"] = out.get(f"{kind}:{r.route}", 0) + 1
+    return out
+
+
 async def quiet(fake: FakeDiscord, seconds: float, limit: float = 600) -> None:
     end = time.perf_counter() + limit
     while time.perf_counter() - fake.last_change < seconds and time.perf_counter() < end:
@@ -209,7 +221,7 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
         "bot_cpu_ms_per_action": round((cpu1[0] - cpu0[0]) * 1000 / per, 1),
         "worker_cpu_ms_per_action": round((cpu1[1] - cpu0[1]) * 1000 / per, 1),
         "rss_kb_per_idle_game": round((idle_rss - base_rss) / games, 1),
-        "rate_limited": fake.rate_limited(),
+        "rate_limited": fake.rate_limited(), "rate_limited_where": refused_where(fake),
         "bot_errors_logged": log.count("Traceback"),
     }
 

@@ -21,6 +21,7 @@ import discord.http
 import yarl
 
 from bot.app import TempusBot
+from bot.clock import Clock
 from bot.config import Settings
 
 from .fake_discord import FakeDiscord, Interaction, Message
@@ -33,17 +34,20 @@ AVOID_OPS = {"cancel", "leave", "undo", "help"}  # help: a look-up, tested on it
 
 @contextlib.asynccontextmanager
 async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
-                      seed: int | None = None, workers: int = 0) -> AsyncIterator[TempusBot]:
-    """Start the unchanged bot against ``fake``; stop it (and restore discord.py) after."""
+                      seed: int | None = None, workers: int = 0, clock: Clock | None = None,
+                      ai_budget_s: float | None = None) -> AsyncIterator[TempusBot]:
+    """Start the unchanged bot against ``fake``; stop it (and restore discord.py) after.
+    ``clock``: the turn clock's time source (a FakeClock the test drives)."""
     old_base = discord.http.Route.BASE
     old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
                         outbox_period=fake.limiter.limits.post_per,
-                        ai_delay=ai_delay, sync_commands=True)
+                        ai_delay=ai_delay, sync_commands=True, ai_budget_s=ai_budget_s)
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
-    bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None)
+    bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None,
+                    clock=clock)
     runner = asyncio.create_task(bot.start("fake-token"))
     try:
         await asyncio.wait_for(_until_ready(bot, runner), 30)

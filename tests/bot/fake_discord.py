@@ -234,6 +234,8 @@ class FakeDiscord:
         self.dm_closed = set(dm_closed or ())
         self.managers = set(managers or ())
         self.app_id = 900
+        #: other users that are bots (``user.bot``), e.g. for a seat that cannot be given
+        self.bots: set[int] = set()
         self.bot_user = {"id": "901", "username": "tempus", "discriminator": "0",
                          "global_name": "Tempus", "avatar": None, "bot": True}
         self._ids = itertools.count(10_000_000)
@@ -472,8 +474,13 @@ class FakeDiscord:
         }
 
     def user(self, uid: int) -> dict[str, Any]:
-        return {"id": str(uid), "username": self.users.get(uid, f"user{uid}"),
-                "discriminator": "0", "global_name": self.users.get(uid), "avatar": None}
+        if str(uid) == self.bot_user["id"]:
+            return dict(self.bot_user)
+        out = {"id": str(uid), "username": self.users.get(uid, f"user{uid}"),
+               "discriminator": "0", "global_name": self.users.get(uid), "avatar": None}
+        if uid in self.bots:
+            out["bot"] = True
+        return out
 
     # ------------------------------------------------------------------ threads
     def _thread_json(self, t: Thread) -> dict[str, Any]:

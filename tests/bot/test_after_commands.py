@@ -119,6 +119,34 @@ async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
     await _close(svc)
 
 
+def _png_size(data: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(data)).size
+
+
+@pytest.mark.asyncio
+async def test_board_full_and_the_turn_controls_in_private() -> None:
+    """Issue 12: ``full`` shows the whole board (the default shows the land); issue 16: the
+    board of a running game comes with the turn message's controls, so the game can go on
+    when its thread cannot be reached; a finished one has none."""
+    svc, g = await _setup()
+    asker = Asker(ANN, GUILD, 10)
+    land = await board_answer(svc, asker, f"#{g}")
+    whole = await board_answer(svc, asker, f"#{g}", full=True)
+    (lw, lh), (ww, wh) = _png_size(land.files[0].data), _png_size(whole.files[0].data)
+    assert lh > lw and ww > lw, "the whole board is wider than the land alone"
+    assert land.panel is None, "a finished game has no controls"
+    assert land.files[0].description and land.files[0].description != t("file.board")
+    era = await board_answer(svc, asker, f"#{g}", "era-3", full=True)
+    assert _png_size(era.files[0].data) == (ww, wh)
+    live = await store_game(svc.storage, [ANN, BOB, CY], 8, channel=11, stop_after=40)
+    b = await board_answer(svc, Asker(BOB, GUILD, 11))
+    assert b.panel is not None and b.panel.rows
+    game, version = b.game_version
+    table = await svc.table(live)
+    assert game == live and version == table.version
+    await _close(svc)
+
+
 @pytest.mark.asyncio
 async def test_refusals_name_the_problem() -> None:
     svc, g = await _setup()

@@ -120,10 +120,13 @@ async def test_a_damaged_file_fails_the_check(tmp_path: Path) -> None:
         raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page = raw.execute("PRAGMA page_size").fetchone()[0]
         pages = raw.execute("PRAGMA page_count").fetchone()[0]
+        # the schema may need more than the first page (dbstat counts pages from 1)
+        schema = {r[0] - 1 for r in raw.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")} | {0}
     assert pages > 4
     data = bytearray(db.read_bytes())
     rng = random.Random(3)
-    for p in range(2, pages):  # scribble over the middle of every page but the schema
+    for p in set(range(2, pages)) - schema:  # scribble over every page but the schema's
         at = p * page + page // 3
         data[at:at + 64] = bytes(rng.randrange(256) for _ in range(64))
     db.write_bytes(bytes(data))
@@ -133,3 +136,25 @@ async def test_a_damaged_file_fails_the_check(tmp_path: Path) -> None:
     assert "integrity check: " in out.stdout and ("problem" in out.stdout
                                                  or "Cannot open" in out.stdout)
     assert os.path.getsize(db) == len(data)
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_schema_is_reported_without_a_traceback(tmp_path: Path) -> None:
+    """Scribbles on the schema's pages too: SQLite then quotes damaged bytes in its error
+    message, which is not UTF-8; still a clear refusal, no traceback."""
+    db = tmp_path / "t.db"
+    await games(str(db), (10, 11, 12), moves=20)
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = raw.execute("PRAGMA page_size").fetchone()[0]
+        pages = raw.execute("PRAGMA page_count").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    rng = random.Random(3)
+    for p in range(2, pages):
+        at = p * page + page // 3
+        data[at:at + 64] = bytes(rng.randrange(256) for _ in range(64))
+    db.write_bytes(bytes(data))
+    out = check_db(db)
+    assert "Traceback" not in out.stderr, out.stderr[-800:]
+    assert out.returncode in (1, 2), out.stdout
+    assert "Cannot open" in out.stdout or "integrity check: " in out.stdout, out.stdout

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot import i18n, i18n_tool, players
+from bot.commands import PLAY_WORDS
 from bot.event_text import RENDER
 from bot.history import OPENING_KINDS
 from bot.messages import RULE_TOPICS, t, t_in
+from bot.pace import PACES
 from bot.panels import HAND_KINDS
 from bot.storage import BUSY, CORRUPT, FULL, GONE, IO, READONLY
 from engine import actions as A
@@ -117,6 +119,9 @@ def _dynamic_keys() -> set[str]:
              for w in ("channel", "server")}
     keys |= {f"cmd.show.what.{w}" for w in ("result", "record", "replay")}
     keys |= {f"opening.{k}" for k in OPENING_KINDS.values()}
+    keys |= {f"{p}{name}" for p in ("pace.", "pace.short.") for name in PACES}
+    keys |= {f"clock.remind_dm.{stage}" for stage in (1, 2)}
+    keys |= {f"play.word.{w}" for w in PLAY_WORDS}
     return keys
 
 
@@ -168,6 +173,7 @@ def test_polish_is_translated() -> None:
     are the same in both languages."""
     same_ok = {"card.TRA.name", "cmd.start.name", "cmd.group.name", "cmd.autopilot.name",
                "btn.start", "btn.help", "lobby.seat", "lobby.seat_colour", "status.start_mark",
+               "clock.due",
                "event.score", "help.count", "hex.tokens", "secret.intro",
                # formats and symbols (issue 13's results)
                "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",

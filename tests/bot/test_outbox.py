@@ -79,10 +79,12 @@ async def test_waiting_writes_with_one_key_coalesce_to_the_newest() -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_refused_write_is_retried_and_reported_once() -> None:
+async def test_a_refused_write_is_retried_and_a_run_of_refusals_reported_once() -> None:
+    import bot.outbox as ob
     box = ChannelOutbox(1, limit=50, period=1.0)
     troubles: list[int] = []
     attempts = {"n": 0}
+    failing = {"until": 2}
 
     async def trouble(channel: int, exc: BaseException) -> None:
         troubles.append(channel)
@@ -91,19 +93,23 @@ async def test_a_refused_write_is_retried_and_reported_once() -> None:
 
     async def flaky() -> bool:
         attempts["n"] += 1
-        if attempts["n"] <= 2:
-            raise http_error(500 if attempts["n"] == 1 else 429)
+        if attempts["n"] <= failing["until"]:
+            raise http_error(500 if attempts["n"] % 2 else 429)
         return False
 
-    import bot.outbox as ob
     old = ob.MAX_BACKOFF
     try:
         ob.MAX_BACKOFF = 0.05
         box.submit(flaky)
         await asyncio.wait_for(box.drain(), 10)
+        assert attempts["n"] == 3 and troubles == [], "two passing refusals: nobody told"
+        attempts["n"], failing["until"] = 0, ob.TROUBLE_AFTER + 3
+        box.submit(flaky)
+        box.submit(flaky)
+        await asyncio.wait_for(box.drain(), 10)
     finally:
         ob.MAX_BACKOFF = old
-    assert attempts["n"] == 3 and troubles == [1]
+    assert troubles == [1], "a run of refusals is reported once"
 
 
 @pytest.mark.asyncio
@@ -143,3 +149,56 @@ async def test_a_write_with_more_to_do_runs_again_before_the_next_item() -> None
     box.submit(after)
     await asyncio.wait_for(box.drain(), 10)
     assert out == ["step2", "step1", "after"]
+
+
+@pytest.mark.asyncio
+async def test_a_write_that_stalls_is_reported_once_and_still_awaited() -> None:
+    """discord.py retries 429s and 5xx itself: a refused write shows as a slow one."""
+    troubles: list[BaseException] = []
+
+    async def trouble(channel: int, exc: BaseException) -> None:
+        troubles.append(exc)
+
+    box = ChannelOutbox(1, limit=50, period=1.0, on_trouble=trouble, stall_after=0.05)
+    done: list[int] = []
+
+    async def slow(n: int) -> bool:
+        await asyncio.sleep(0.2)
+        done.append(n)
+        return False
+
+    box.submit(lambda: slow(1))
+    box.submit(lambda: slow(2))
+    await asyncio.wait_for(box.drain(), 10)
+    assert done == [1, 2], "nothing dropped, in order"
+    assert len(troubles) == 1, "reported once while each write stalled"
+    box.submit(lambda: slow(3))
+    await asyncio.wait_for(box.drain(), 10)
+    assert len(troubles) == 1 and done == [1, 2, 3]
+
+
+@pytest.mark.asyncio
+async def test_posts_and_edits_are_paced_in_their_own_buckets() -> None:
+    """Discord counts creating and editing messages in separate buckets: five of each may
+    go in one period; an item that does not say what it does counts against both."""
+    box = ChannelOutbox(1, limit=5, period=0.4)
+    sent: list[tuple[float, str]] = []
+
+    def writer(kind: str):  # type: ignore[no-untyped-def]
+        async def write() -> bool:
+            sent.append((time.monotonic(), kind))
+            return False
+        return write
+
+    t0 = time.monotonic()
+    for i in range(10):
+        box.submit(writer("post" if i % 2 else "edit"), kind="post" if i % 2 else "edit")
+    await asyncio.wait_for(box.drain(), 10)
+    assert time.monotonic() - t0 < 0.3, "five posts and five edits fit in one period"
+    for kind in ("post", "edit"):
+        assert max_in_window([t for t, k in sent if k == kind], 0.4) <= 5
+    sent.clear()
+    t1 = time.monotonic()
+    box.submit(writer("either"))  # counts against both: both buckets are full now
+    await asyncio.wait_for(box.drain(), 10)
+    assert sent[0][0] - t1 >= 0.3

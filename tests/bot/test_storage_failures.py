@@ -296,6 +296,12 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
     assert "end turn" in svc2.set_aside[bad_log].reason
     assert svc2.set_aside[bad_log].channel_id == 12
     assert "could not be loaded" in aside.notice() and f"#{bad_options}" in aside.notice()
+    await svc2.idle()
+    told = [(o.game_id, o.play_channel_id, o.lines) for o in sink2.outcomes
+            if o.kind == "notice"]
+    assert sorted(told) == sorted([(bad_options, 10, [aside.notice()]),
+                                   (bad_log, 12, [svc2.set_aside[bad_log].notice()])]), \
+        "each set-aside game's channel is told once"
     # the snapshot is only a cache: a damaged one is rebuilt from the log
     assert (await svc2.table(bad_state)).state.to_json() == states[bad_state]
     assert (await svc2.storage.game(bad_state)).state == states[bad_state]

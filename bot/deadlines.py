@@ -1,0 +1,114 @@
+"""The turn clocks of one game, worked out from who owes a decision (pure functions).
+
+A seat has a clock (:class:`~bot.storage.DeadlineRow`) while its **person** owes a decision
+and the table has a pace: from ``since`` (the game version since which the seat owes it,
+see :func:`bot.table.next_since`) it runs from ``started_at`` to ``due_at``. Seats played by
+a computer (computer players, autopilot, a seat the computer covers after a missed
+deadline) have no clock. A row also carries the seat's **strikes** (deadlines missed in a
+row), so a seat that owes nothing keeps a row while it has strikes.
+
+The table service calls :func:`plan` before every commit and stores the result in the same
+transaction as the change; :func:`repace` when the host changes the pace; :func:`restart`
+when the bot starts again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+
+from .pace import LAST, Pace, reminder_stage
+from .storage import DeadlineRow, SeatRow
+
+Rows = dict[int, DeadlineRow]
+
+
+def _clocked(seat: int, seats: Sequence[SeatRow], computer: Collection[int]) -> bool:
+    """Whether the seat's person decides (so a clock runs for them)."""
+    return seat < len(seats) and not seats[seat].is_ai and seat not in computer
+
+
+def _idle(row: DeadlineRow | None, seat: int) -> DeadlineRow | None:
+    """What is left of a clock when its seat owes nothing: its strikes, if any."""
+    strikes = row.strikes if row is not None else 0
+    return DeadlineRow(seat, strikes=strikes) if strikes else None
+
+
+def plan(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
+         p: Pace, now: float, *, person: int | None = None,
+         computer: Collection[int] = ()) -> Rows:
+    """The clocks after a change: a decision owed since the same version keeps its clock,
+    a new one starts now with the full pace. ``person``: a seat whose person has just
+    decided themselves (their strikes end). ``computer``: seats a computer covers now."""
+    out: Rows = {}
+    for seat in sorted({*old, *since}):
+        row = old.get(seat)
+        if person == seat and row is not None:
+            row = replace(row, strikes=0)
+        if seat in since and _clocked(seat, seats, computer) and p.seconds is not None:
+            if row is not None and row.since == since[seat] and row.due_at is not None:
+                out[seat] = row
+            else:
+                out[seat] = DeadlineRow(seat, since[seat], now, now + p.seconds, 0,
+                                        row.strikes if row else 0)
+        else:
+            idle = _idle(row, seat)
+            if idle is not None:
+                out[seat] = idle
+    return out
+
+
+def repace(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
+           p: Pace, now: float, *, computer: Collection[int] = ()) -> Rows:
+    """The clocks under a new pace: each pending decision is due ``started + new pace``
+    but at least half the new pace from now (a shorter pace never fires at once);
+    reminders whose time has passed are not sent late."""
+    out: Rows = {}
+    for seat in sorted({*old, *since}):
+        row = old.get(seat)
+        if seat in since and _clocked(seat, seats, computer) and p.seconds is not None:
+            started = row.started_at if row is not None and row.since == since[seat] \
+                and row.started_at is not None else now
+            due = max(started + p.seconds, now + p.seconds / 2)
+            out[seat] = DeadlineRow(seat, since[seat], started, due,
+                                    reminder_stage(started, due, now, p),
+                                    row.strikes if row else 0)
+        else:
+            idle = _idle(row, seat)
+            if idle is not None:
+                out[seat] = idle
+    return out
+
+
+def restart(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
+            p: Pace, now: float) -> tuple[Rows, list[int]]:
+    """The clocks after a restart, and the seats whose deadline passed while the bot was
+    down: those are due ``grace`` after now (announced; no more reminders), so they fire
+    once, shortly after start-up. A pending decision without a clock (a game from before
+    the turn clock) gets one starting now."""
+    out: Rows = {}
+    late: list[int] = []
+    for seat in sorted({*old, *since}):
+        row = old.get(seat)
+        if seat in since and _clocked(seat, seats, ()) and p.seconds is not None:
+            if row is None or row.due_at is None or row.started_at is None:
+                out[seat] = DeadlineRow(seat, since[seat], now, now + p.seconds, 0,
+                                        row.strikes if row else 0)
+            elif row.due_at <= now:
+                out[seat] = replace(row, since=since[seat], due_at=now + p.grace,
+                                    reminded=LAST)
+                late.append(seat)
+            else:
+                # the stored 'since' may be newer than the one rebuilt from the log (an
+                # autopilot that ended): the decision is the same, keep its clock
+                out[seat] = replace(row, since=since[seat])
+        else:
+            idle = _idle(row, seat)
+            if idle is not None:
+                out[seat] = idle
+    return out, late
+
+
+def pending(rows: Mapping[int, DeadlineRow]) -> list[DeadlineRow]:
+    """The clocks that run now (a decision with a deadline), by seat."""
+    return [r for _, r in sorted(rows.items()) if r.due_at is not None]

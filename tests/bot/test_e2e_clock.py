@@ -1,0 +1,226 @@
+"""End to end with the turn clock (issue 11): the real bot against the fake Discord, its
+time driven by a FakeClock (nobody sleeps for a deadline).
+
+Five seats, two people who never answer: they are reminded by DM with a link to the turn
+message, the computer decides for them at each deadline, after three in a row their seats
+go on autopilot, and the game finishes with nothing secret in public. Bad input to the
+clock's commands gets a clear private answer and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.app import TempusBot
+from bot.clock import FakeClock
+from bot.messages import t
+from bot.pace import PACES
+
+from .e2e import (
+    FakePlayer,
+    bot_running,
+    check_no_leaks,
+    game_over,
+    panel_message,
+    play_channel,
+    prompt_users,
+    settle,
+)
+from .fake_discord import FakeDiscord, Forged, UserOption, running
+
+T0 = 1_800_000_000.0
+LIVE = PACES["live"].seconds or 0.0
+PRESENT, ABSENT = (11, 12, 13), (14, 15)
+LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
+EXPIRED = t("menu.expired")
+
+
+async def _settled(bot: TempusBot) -> None:
+    assert bot.scheduler is not None
+    await bot.scheduler.settle()
+    await settle(bot)
+
+
+async def _play_on_the_clock(fake: FakeDiscord, bot: TempusBot, clock: FakeClock, ch: int,
+                             people: dict[int, FakePlayer], max_steps: int = 4000) -> int:
+    """Present people act whenever the turn message names one of them; when it names
+    only absent people, the clock moves to the scheduler's next entry (a reminder or a
+    deadline). Returns how many times the clock moved."""
+    assert bot.scheduler is not None
+    moves = 0
+    for _ in range(max_steps):
+        await _settled(bot)
+        if game_over(fake, ch):
+            return moves
+        msg = panel_message(fake, ch)
+        assert msg is not None
+        owing = [u for u in prompt_users(msg) if u in people]
+        if owing:
+            await people[owing[0]].act_on(msg)
+            continue
+        due = bot.scheduler.next_due()
+        if due is None:  # a post or a computer is still on its way
+            await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
+            continue
+        clock.set(due)
+        moves += 1
+    raise AssertionError(f"the game did not end in {max_steps} steps")
+
+
+def _thread_lines(fake: FakeDiscord, thread: int, needle: str) -> list[str]:
+    return [line for m in fake.channel_messages(thread) for line in m.content.splitlines()
+            if needle in line]
+
+
+@pytest.mark.asyncio
+async def test_five_seats_two_never_answer_and_the_game_still_finishes(tmp_path: Path) -> None:
+    clock = FakeClock(T0)
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=7, clock=clock,
+                                              ai_budget_s=0.05) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=5, pace="live")
+        for u in (*PRESENT[1:], *ABSENT):
+            await fake.slash(u, ch, "join")
+        await fake.slash(11, ch, "start")
+        await _settled(bot)
+        thread = play_channel(fake, ch)
+        assert thread != ch
+        turn = panel_message(fake, ch)
+        assert turn is not None and f"<t:{int(T0 + LIVE)}:R>" in turn.content
+
+        rng = random.Random(3)
+        people = {u: FakePlayer(fake, u, ch, rng) for u in PRESENT}
+        t0 = time.perf_counter()
+        moved = await _play_on_the_clock(fake, bot, clock, ch, people)
+        print("clock moves", moved, "seconds", round(time.perf_counter() - t0, 1),
+              "messages", len(fake.order))
+
+        timeouts = _thread_lines(fake, thread, "Time is up for")
+        autopilots = _thread_lines(fake, thread, "deadlines in a row")
+        for u in ABSENT:
+            # two deadlines decided for the seat, the third puts it on autopilot
+            assert len([x for x in timeouts if f"<@{u}>" in x]) == 2, timeouts
+            assert len([x for x in autopilots if f"<@{u}>" in x]) == 1, autopilots
+            # a reminder at half time and shortly before each of the three deadlines, by
+            # DM, with a link to a message of the game's thread (the turn message)
+            reminders = [m for m in fake.dms(u) if m.content.startswith("⏰")]
+            assert len(reminders) == 6, [m.content for m in reminders]
+            for m in reminders:
+                found = LINK.search(m.content)
+                assert found is not None, m.content
+                guild, where, message = map(int, found.groups())
+                assert (guild, where) == (fake.guild_id, thread)
+                assert fake.messages[message].channel_id == thread
+                assert "remind off" in m.content
+        # nobody present missed a deadline or got a reminder
+        for u in PRESENT:
+            assert not [x for x in timeouts + autopilots if f"<@{u}>" in x]
+            assert not [m for m in fake.dms(u) if m.content.startswith("⏰")]
+        # every private menu of the finished game was retired ("no longer current")
+        live = [m for m in fake.order if m.where in ("dm", "ephemeral") and m.components
+                and m.to_user in (*PRESENT, *ABSENT)]
+        assert not live, [(m.where, m.to_user, m.content[:60]) for m in live]
+        assert any(EXPIRED in m.content for m in fake.order if m.where == "dm")
+        assert check_no_leaks(fake, ch, {u: i for i, u in enumerate((*PRESENT, *ABSENT))})
+        assert fake.rate_limited() == 0
+        fake.check()
+
+
+def _private(inter_text: str, key: str, **kw: object) -> None:
+    assert inter_text.strip() == t(key, **kw).strip(), inter_text
+
+
+@pytest.mark.asyncio
+async def test_bad_clock_commands_get_a_clear_private_answer(tmp_path: Path) -> None:
+    clock = FakeClock(T0)
+    async with running(managers={16}, users={11: "ada", 12: "brian", 13: "chen",
+                                             14: "dora", 16: "mod"}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=7, clock=clock) as bot:
+        fake.bots.add(77)
+        ch = fake.channel_ids[0]
+        bad = await fake.slash(11, ch, "new", seats=3, pace=Forged("fast"))
+        assert bad.ephemeral and "pace" in bad.text() and "live" in bad.text(), bad.text()
+        assert not fake.threads_in(ch)
+        await fake.slash(11, ch, "new", seats=3, pace="live")
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        await fake.slash(11, ch, "start")
+        await _settled(bot)
+        thread = play_channel(fake, ch)
+        before = len(fake.channel_messages(thread))
+        assert bot.service is not None
+        g = await bot.service.channel_game_id(ch)
+        table = await bot.service.table(g)
+        version, seats = table.version, list(table.seats)
+
+        cases = [
+            (12, dict(seat=UserOption(13), player=UserOption(14)), "error.replace_denied"),
+            (11, dict(seat=UserOption(13), player=UserOption(12)), "error.replace_seated"),
+            (11, dict(seat=UserOption(13), player=UserOption(77)), "error.replace_bot"),
+            (11, dict(seat=UserOption(14), player=UserOption(16)), "error.not_seated_other"),
+        ]
+        for uid, opts, key in cases:
+            inter = await fake.slash(uid, thread, "replace", **opts)
+            assert inter.ephemeral, key
+            head = t(key, host=11, user=opts["player"].id, game=g,
+                     old=opts["seat"].id, new=opts["player"].id)
+            if key == "error.not_seated_other":
+                head = t(key, user=14, game=g)
+            assert head.split("<@")[0] in inter.text(), (key, inter.text())
+        forged = await fake.slash(11, thread, "pace", pace=Forged("hourly"))
+        assert forged.ephemeral and "hourly" in forged.text()
+        denied = await fake.slash(12, thread, "pace", pace="daily")
+        assert denied.ephemeral and "host" in denied.text()
+        same = await fake.slash(11, thread, "pace", pace="live")
+        assert same.ephemeral and "already" in same.text()
+
+        await _settled(bot)
+        assert table.version == version and table.seats == seats
+        assert len(fake.channel_messages(thread)) == before, "nothing public was posted"
+
+        # a channel manager may give a seat; the new player gets the hand by DM
+        done = await fake.slash(16, thread, "replace", seat=UserOption(13),
+                                player=UserOption(14))
+        assert "<@14>" in done.text()
+        await _settled(bot)
+        assert table.seats[2].user_id == 14
+        assert any(a.filename == "hand.png" for m in fake.dms(14) for a in m.attachments)
+        # announced in the thread (the turn message carries the line)
+        assert any("<@14>" in m.content for m in fake.channel_messages(thread))
+        fake.check()
+
+
+
+@pytest.mark.asyncio
+async def test_a_reminder_falls_back_to_a_mention_in_the_thread_when_dms_are_closed(
+        tmp_path: Path) -> None:
+    clock = FakeClock(T0)
+    async with running(dm_closed={11}) as fake, \
+            bot_running(fake, tmp_path / "t.db", seed=7, clock=clock) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3, pace="live")
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        await fake.slash(11, ch, "start")
+        await _settled(bot)
+        thread = play_channel(fake, ch)
+        turn = panel_message(fake, ch)
+        assert turn is not None
+        owing = prompt_users(turn)
+        assert len(owing) == 1
+        uid = owing[0]
+        if uid != 11:  # make the person who owes the first decision the one with closed DMs
+            fake.dm_closed.add(uid)
+        clock.set(T0 + LIVE / 2)
+        await _settled(bot)
+        reminders = [m for m in fake.channel_messages(thread)
+                     if f"<@{uid}>" in m.content and "a reminder" in m.content]
+        assert len(reminders) == 1 and uid in reminders[0].mentions, \
+            [m.content for m in fake.channel_messages(thread)]
+        assert not [m for m in fake.dms(uid) if m.content.startswith("⏰")]
+        fake.check()
