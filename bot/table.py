@@ -503,14 +503,17 @@ class TableService:
         return outcome
 
     async def _lobby_change(self, table: Table, change: Callable[[], Awaitable[int]],
-                            key: str, **kwargs: Any) -> Outcome:
+                            key: str | Callable[[], str], **kwargs: Any) -> Outcome:
+        """Store a lobby change and announce it: ``key`` and ``kwargs`` (or ``key()``, for a
+        line made of several messages) are written in the game's language."""
         try:
             table.game.version = await change()
         except VersionConflict:
             raise TableError("error.stale") from None
         table.seats = await self.storage.seats(table.id)
         with self.public(table):
-            outcome = self._lobby_outcome(table, t(key, **kwargs))
+            line = key() if callable(key) else t(key, **kwargs)
+            outcome = self._lobby_outcome(table, line)
         self._enqueue(outcome)
         return outcome
 
@@ -1204,14 +1207,15 @@ class TableService:
             if table.game.options.get("pace") == p.name:
                 raise TableError("error.pace_same", game=table.id, pace=t(f"pace.{p.name}"))
             options = {**table.game.options, "pace": p.name}
-            with self.public(table):
-                line = t("clock.pace_changed", user=user_id, pace=t(f"pace.{p.name}"))
+
+            def said() -> str:
+                return t("clock.pace_changed", user=user_id, pace=t(f"pace.{p.name}"))
             if table.game.status == LOBBY:
                 async def change() -> int:
                     version = await self.storage.set_options(table.id, table.version, options)
                     table.game.options = options
                     return version
-                return await self._lobby_change(table, change, line)
+                return await self._lobby_change(table, change, said)
             rows = self.turnclock.repace(table, p) if self.turnclock is not None else None
             try:
                 table.game.version = await self.storage.set_options(table.id, table.version,
@@ -1222,7 +1226,8 @@ class TableService:
             self._committed(table, rows)
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
-            outcome.lines = [line]
+            with self.public(table):
+                outcome.lines = [said()]
             self._enqueue(outcome)
         return outcome
 
