@@ -14,37 +14,45 @@ import discord
 from discord.ext import commands
 
 from . import images
+from .cluster import Cluster, attach
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, make_view, set_handler
 from .config import Settings
 from .messages import t
 from .offload import Offloader
 from .publisher import DiscordPublisher, fit
-from .storage import SqliteStorage
+from .storage import Storage
+from .storage_factory import open_storage
 from .table import TableError, TableService
 from .ui import MENU, Panel
 
 log = logging.getLogger(__name__)
 
 
-class TempusBot(commands.Bot):
-    """discord.py client with the table service attached (no privileged intents)."""
+class TempusBot(commands.AutoShardedBot):
+    """discord.py client with the table service attached (no privileged intents).
+
+    Sharded: ``settings.shard_ids`` of ``settings.shard_count`` shards run here (None: all
+    of them, as many as Discord recommends); other processes may run the others
+    (``bot.cluster``)."""
 
     def __init__(self, settings: Settings, *, seed_source: Any = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None)
+                         help_command=None, shard_ids=settings.shard_ids,
+                         shard_count=settings.shard_count)
         self.settings = settings
         self._seed_source = seed_source
-        self.storage: SqliteStorage | None = None
+        self.storage: Storage | None = None
+        self.cluster: Cluster | None = None
         self.service: TableService | None = None
         self.offloader = Offloader(settings.workers)
         self.ai_offloader = Offloader(settings.ai_workers)
         self.publisher: DiscordPublisher | None = None
 
     async def setup_hook(self) -> None:
-        self.storage = await SqliteStorage.open(self.settings.db)
+        self.storage = await open_storage(self.settings.db)
         self.publisher = DiscordPublisher(self, self.storage, self.offloader)
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
@@ -52,6 +60,7 @@ class TempusBot(commands.Bot):
                                     offloader=self.ai_offloader,
                                     seed_source=self._seed_source)
         self.publisher.on_thread = self.service.moved
+        self.service.owns = self.settings.ownership.owns  # games of this process's shards
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
@@ -62,8 +71,11 @@ class TempusBot(commands.Bot):
             await self.tree.sync()
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
+        self.cluster = await attach(self.service, self.storage, self.settings.ownership)
 
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
         if self.service is not None:
             await self.service.close()
         if self.publisher is not None:

@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 import engine
@@ -51,6 +51,7 @@ from .storage import (
     CANCELLED,
     FINISHED,
     LOBBY,
+    ActionRow,
     ChannelBusy,
     GameRow,
     SeatRow,
@@ -210,6 +211,9 @@ class TableService:
         self._publishers: dict[int, asyncio.Task[None]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: dict[int, Outcome] = {}
+        #: whether this process works for a game of this server (computer players,
+        #: announcements); set by bot.cluster when processes share the shards
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
 
     # ------------------------------------------------------------------ loading
     async def table(self, game_id: int) -> Table:
@@ -263,6 +267,8 @@ class TableService:
         """Load every active game and let computer players go on; returns the game ids."""
         ids = []
         for game in await self.storage.games_with_status(ACTIVE):
+            if not self.owns(game.guild_id):
+                continue  # its owner resumes it
             try:
                 table = await self.table(game.id)
             except Exception:
@@ -272,13 +278,15 @@ class TableService:
             if game.announced_version is None or game.announced_version < game.version:
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
-                    assert table.state is not None
-                    outcome = self._play_outcome(table, table.state, [], actor=None,
-                                                 kind="resume")
-                    outcome.lines = [t("resume.reposted", game=game.id)]
-                    self._enqueue(outcome)
+                    self._repost(table)
             self._kick_ai(table)
         return ids
+
+    def _repost(self, table: Table) -> None:
+        assert table.state is not None
+        outcome = self._play_outcome(table, table.state, [], actor=None, kind="resume")
+        outcome.lines = [t("resume.reposted", game=table.id)]
+        self._enqueue(outcome)
 
     def _record(self, table: Table) -> Record:
         o = table.game.options
@@ -693,7 +701,25 @@ class TableService:
     # ------------------------------------------------------------------ controls
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
                   values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
-        """One use of a control (button or select) described by a :class:`~bot.ui.Panel`."""
+        """One use of a control (button or select) described by a :class:`~bot.ui.Panel`.
+
+        A click refused as stale is tried once more if the game had changed in another
+        process (this process's copy was behind); a game of another process is brought up
+        to date before its menus are shown."""
+        cached = self._tables.get(game_id)
+        if cached is not None and not self.owns(cached.game.guild_id):
+            await self.refresh(game_id)
+        try:
+            return await self._use(game_id, version, user_id, name, op, arg, values,
+                                   can_manage=can_manage)
+        except TableError as exc:
+            if exc.key != "error.stale" or not await self.refresh(game_id):
+                raise
+        return await self._use(game_id, version, user_id, name, op, arg, values,
+                               can_manage=can_manage)
+
+    async def _use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
+                   values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
         if op == JOIN:
             return Reply(outcome=await self.join(game_id, user_id, name))
         if op == LEAVE:
@@ -789,6 +815,8 @@ class TableService:
     def _kick_ai(self, table: Table) -> None:
         if table.game.status != ACTIVE or not any(s.is_ai for s in table.seats):
             return
+        if not self.owns(table.game.guild_id):
+            return  # the owner's computer players play it
         task = self._ai_tasks.get(table.id)
         if task is not None and not task.done():
             return
@@ -826,6 +854,9 @@ class TableService:
                         try:
                             outcome = await self._apply(table, seat, action)
                         except TableError as exc:
+                            if exc.key == "error.stale":  # changed in another process
+                                await self._catch_up(table)
+                                continue
                             log.error("game %s: computer seat %s chose %s: %s", table.id,
                                       seat, action.to_json(), exc)
                             assert table.state is not None
@@ -889,8 +920,8 @@ class TableService:
         held = self._held.pop(outcome.game_id, None)
         if held is not None:
             outcome = held.merge(outcome)
-        if self.sink is None:
-            return
+        if self.sink is None or not self.owns(outcome.guild_id):
+            return  # another process owns the game: storage notified it, it announces
         queue = self._outboxes.get(outcome.game_id)
         if queue is None:
             queue = self._outboxes[outcome.game_id] = asyncio.Queue()
@@ -931,6 +962,105 @@ class TableService:
                 await drain()
             if not any(not t.done() for t in self._ai_tasks.values()):
                 return
+
+    # ------------------------------------------------------------------ other processes
+    async def refresh(self, game_id: int, version: int | None = None) -> bool:
+        """Catch up with what another process committed to ``game_id`` (bot.cluster):
+        read it from storage, announce it if this process owns the game, let the computer
+        players go on. ``version``: the version it made, if known (nothing to do if this
+        process has it already). Returns whether anything changed."""
+        table = self._tables.get(game_id)
+        if table is None:  # not loaded here: loading reads it fresh anyway
+            game = await self.storage.game(game_id)
+            if (game is None or game.status != ACTIVE or not self.owns(game.guild_id)
+                    or (game.announced_version or 0) >= game.version):
+                return False
+            table = await self.table(game_id)
+            async with table.lock:
+                self._repost(table)
+            self._kick_ai(table)
+            return True
+        if version is not None and table.version >= version:
+            return False
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self._kick_ai(table)
+        return changed
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Bring ``table`` (lock held) up to the stored game: the new log entries one by
+        one when that is all that changed (announced like local ones), else a full reload
+        announced as the position."""
+        game = await self.storage.game(table.id)
+        if game is None or game.version <= table.version:
+            return False
+        owned = self.owns(game.guild_id)
+        seats = await self.storage.seats(table.id)
+        rows = (await self.storage.actions(table.id))[table.log_len:]
+        outcome: Outcome | None = None
+        stepwise = (table.state is not None and table.game.status == ACTIVE
+                    and seats == table.seats and bool(rows)
+                    and [r.version for r in rows]
+                    == list(range(table.version + 1, game.version + 1)))
+        if stepwise:
+            try:
+                for row in rows:
+                    step = self._replay_step(table, row, announce=owned)
+                    if step is not None:
+                        outcome = step if outcome is None else outcome.merge(step)
+            except Exception:
+                log.exception("game %s: catching up step by step failed; reloading", table.id)
+                stepwise = False
+        if stepwise:
+            table.game = game
+        else:
+            fresh = await self._load(game)
+            for f in fields(Table):
+                if f.name != "lock":
+                    setattr(table, f.name, getattr(fresh, f.name))
+            outcome = None
+            if owned and game.status == LOBBY:
+                outcome = self._lobby_outcome(table, "")
+                outcome.lines = []
+            elif owned and game.status == CANCELLED:
+                outcome = Outcome(table.id, game.channel_id, game.guild_id, table.version,
+                                  "cancel", [], panel=Panel(""), seats=list(table.seats))
+            elif owned and table.state is not None:
+                outcome = self._play_outcome(table, table.state, [], actor=None)
+        if outcome is not None:
+            self._enqueue(outcome)
+        return True
+
+    def _replay_step(self, table: Table, row: ActionRow, *, announce: bool) -> Outcome | None:
+        """Apply one stored log entry made elsewhere to ``table``; its outcome if
+        ``announce``."""
+        before = table.state
+        assert before is not None and row.version is not None
+        if is_undo(row.action):
+            table.state = table.timeline.undo(row.seat)
+            _, undone = table.moves.pop()
+            events: list[Event] = []
+            action: Action | None = None
+        else:
+            action = action_from_json(row.action)
+            table.state, events = engine.apply(before, row.seat, action)
+            table.timeline.record(before, row.seat, action, events, table.state)
+            table.moves.append((row.seat, action))
+        table.game.version = row.version
+        table.game.status = FINISHED if table.state.phase == OVER else ACTIVE
+        table.log_len += 1
+        table.since = next_since(table.since, table.state, row.seat, row.version)
+        if not announce:
+            return None
+        if action is None:
+            outcome = self._play_outcome(table, None, [], actor=row.seat)
+            outcome.lines = [t("undo.done", colour=CONTENT.colours[row.seat],
+                               what=action_label(undone))]
+        else:
+            outcome = self._play_outcome(table, before, events, actor=row.seat)
+            outcome.last_move = last_move_of(action)
+        return outcome
 
     async def close(self) -> None:
         for task in [*self._ai_tasks.values(), *self._publishers.values()]:

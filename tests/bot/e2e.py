@@ -40,7 +40,8 @@ async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
-                        ai_delay=ai_delay, sync_commands=True)
+                        ai_delay=ai_delay, sync_commands=True,
+                        shard_count=1)  # the fake's /gateway/bot names no shard count
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
     bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None)
     runner = asyncio.create_task(bot.start("fake-token"))
