@@ -1,0 +1,401 @@
+"""Storage, the same tests on both backends: SQLite (a file) and PostgreSQL (a real server
+started by the ``pg_server`` fixture). Versions, the one-open-game-per-channel rule, the
+append-only log, serialisation of two writers on the same version across connections,
+migrations run once by two processes starting together, and the two schemas kept alike."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+import pytest_asyncio
+
+from bot import notify_pg
+from bot.storage import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    ChannelBusy,
+    SqliteStorage,
+    Storage,
+    VersionConflict,
+)
+from bot.storage_factory import is_postgres_url, open_storage
+from bot.storage_pg import PG_SCHEMA_VERSION, PgStorage
+
+
+@dataclass
+class Backend:
+    name: str
+    target: str  # the TEMPUS_DB value: a file or a postgresql:// URL
+    #: what a broken constraint or the append-only trigger raises
+    integrity: tuple[type[BaseException], ...]
+    opened: list[Storage] = field(default_factory=list)
+
+    async def open(self) -> Storage:
+        store = await open_storage(self.target)
+        self.opened.append(store)
+        return store
+
+    async def raw(self, store: Storage, sql: str) -> None:
+        """Run SQL around the storage class (as a careless tool would)."""
+        if isinstance(store, SqliteStorage):
+            await store._db.execute(sql)
+        else:
+            assert isinstance(store, PgStorage)
+            await store._pool.execute(sql)
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "sqlite":
+        b = Backend("sqlite", str(tmp_path / "t.db"), (sqlite3.IntegrityError,))
+    else:
+        url = request.getfixturevalue("pg_url")
+        b = Backend("postgresql", url, (asyncpg.IntegrityConstraintViolationError,))
+    yield b
+    for store in b.opened:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_factory_picks_the_backend(backend: Backend) -> None:
+    store = await backend.open()
+    expected = PgStorage if backend.name == "postgresql" else SqliteStorage
+    assert isinstance(store, expected)
+    assert is_postgres_url(backend.target) == (backend.name == "postgresql")
+
+
+@pytest.mark.asyncio
+async def test_one_open_game_per_channel(backend: Backend) -> None:
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {"max_seats": 3})
+    assert (g.status, g.version, g.options, g.state) == (LOBBY, 0, {"max_seats": 3}, None)
+    with pytest.raises(ChannelBusy):
+        await store.create_game(1, 10, 101, "Bob", {})
+    other = await store.create_game(1, 11, 101, "Bob", {})  # another channel is fine
+    await store.set_status(g.id, g.version, CANCELLED)
+    again = await store.create_game(1, 10, 102, "Cy", {})  # a closed game frees the channel
+    assert len({g.id, other.id, again.id}) == 3
+    assert (await store.open_game_in_channel(10)).id == again.id
+    assert [x.id for x in await store.games_with_status(CANCELLED)] == [g.id]
+    assert [x.id for x in await store.games_with_status(LOBBY)] == [other.id, again.id]
+    host_only = await store.create_game(None, 12, 103, None, {})  # a host who does not play
+    assert host_only.guild_id is None and await store.seats(host_only.id) == []
+    assert await store.game(10_000) is None
+
+
+@pytest.mark.asyncio
+async def test_seats_renumber_and_versions(backend: Backend) -> None:
+    store = await backend.open()
+    g = await store.create_game(None, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    v = await store.add_seat(g.id, v, None, "random", "Computer 1")
+    v = await store.add_seat(g.id, v, 103, None, "Dee")
+    with pytest.raises(VersionConflict):
+        await store.add_seat(g.id, v - 1, 104, None, "Eve")
+    v = await store.remove_seat(g.id, v, 1)
+    seats = await store.seats(g.id)
+    assert [(s.seat, s.name, s.is_ai) for s in seats] == [
+        (0, "Ann", False), (1, "Computer 1", True), (2, "Dee", False)]
+    assert (await store.game(g.id)).version == v == 4
+    with pytest.raises(backend.integrity):  # a seat must be a person or a computer
+        await store.add_seat(g.id, v, None, None, "Nobody")
+    assert (await store.game(g.id)).version == v, "a failed write changes nothing"
+    v = await store.set_autopilot(g.id, v, 0, "random")
+    v = await store.set_autopilot(g.id, v, 1, "random")  # a computer seat: unchanged
+    seats = await store.seats(g.id)
+    assert [(s.autopilot, s.level, s.is_ai) for s in seats] == [
+        ("random", "random", True), (None, "random", True), (None, None, False)]
+    with pytest.raises(VersionConflict):
+        await store.set_autopilot(g.id, v - 1, 0, None)
+
+
+@pytest.mark.asyncio
+async def test_action_log_is_append_only_and_versioned(backend: Backend) -> None:
+    store = await backend.open()
+    g = await store.create_game(None, 10, 100, "Ann", {})
+    with pytest.raises(VersionConflict):
+        await store.start(g.id, g.version + 1, {"seed": 1}, {"phase": "x"})
+    v = await store.start(g.id, g.version, {"seed": 1}, {"phase": "x"})
+    game = await store.game(g.id)
+    assert (game.status, game.options, game.state) == (ACTIVE, {"seed": 1}, {"phase": "x"})
+    v = await store.append_action(g.id, v, 0, 0, {"type": "draw_cards"}, {"phase": "y"}, ACTIVE)
+    with pytest.raises(VersionConflict):
+        await store.append_action(g.id, v - 1, 1, 0, {"type": "end_turn"}, {"phase": "z"},
+                                  ACTIVE)
+    with pytest.raises(backend.integrity):  # the same seq twice
+        await store.append_action(g.id, v, 0, 0, {"type": "end_turn"}, {}, ACTIVE)
+    game = await store.game(g.id)
+    assert game.state == {"phase": "y"} and game.version == v == 2
+    v = await store.append_action(g.id, v, 1, 2, {"type": "undo"}, {"phase": "x", "n": [1]},
+                                  FINISHED)
+    rows = await store.actions(g.id)
+    assert [(r.seq, r.seat, r.action, r.version) for r in rows] == [
+        (0, 0, {"type": "draw_cards"}, 2), (1, 2, {"type": "undo"}, 3)]
+    game = await store.game(g.id)
+    assert (game.status, game.state, game.version) == (FINISHED, {"phase": "x", "n": [1]}, 3)
+    for sql in ("UPDATE actions SET seat = 2", "DELETE FROM actions"):
+        with pytest.raises(backend.integrity, match="append-only"):
+            await backend.raw(store, sql)
+    assert len(await store.actions(g.id)) == 2
+
+
+@pytest.mark.asyncio
+async def test_messages_threads_and_announced_versions(backend: Backend) -> None:
+    store = await backend.open()
+    g = await store.create_game(5, 10, 100, "Ann", {})
+    await store.set_thread(g.id, 77)
+    assert (await store.open_game_in_channel(77)).id == g.id  # found from its thread too
+    await store.set_panel_message(g.id, 500)
+    game = await store.game(g.id)
+    assert (game.panel_message_id, game.announced_version, game.play_channel_id) == (500, 0, 77)
+    await store.set_turn_message(g.id, 501, '{"turn":1}', announced=3)
+    await store.set_turn_message(g.id, 502, '{"turn":2}', announced=2)  # never goes back
+    game = await store.game(g.id)
+    assert (game.panel_message_id, game.turn_key, game.announced_version) == (
+        502, '{"turn":2}', 3)
+    await store.set_panel_message(g.id, None, announced=4)
+    assert (await store.game(g.id)).announced_version == 4
+    assert (await store.game(g.id)).version == 0, "presentation is not a game change"
+    await store.replace_snapshot(g.id, {"fixed": True})
+    assert (await store.game(g.id)).state == {"fixed": True}
+
+
+@pytest.mark.asyncio
+async def test_reopening_keeps_everything_and_migrates_nothing(backend: Backend) -> None:
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {"max_seats": 3})
+    v = await store.start(g.id, g.version, {"seed": 7}, {"p": 1})
+    await store.append_action(g.id, v, 0, 0, {"type": "x"}, {"p": 2}, ACTIVE)
+    await store.close()
+    backend.opened.remove(store)
+    again = await backend.open()
+    game = await again.game(g.id)
+    assert (game.version, game.state, game.options) == (2, {"p": 2}, {"seed": 7})
+    assert [r.action for r in await again.actions(g.id)] == [{"type": "x"}]
+    if isinstance(again, PgStorage):
+        assert await again.migrate() == 0
+        assert await again.schema_version() == PG_SCHEMA_VERSION
+
+
+@pytest.mark.asyncio
+async def test_two_writers_on_one_version_exactly_one_wins(backend: Backend) -> None:
+    """Two storage objects (two connections, as two processes have) append on the same
+    version at the same moment, many times over: each time exactly one is stored and the
+    other gets VersionConflict; the log has no gap and no double."""
+    a, b = await backend.open(), await backend.open()
+    g = await a.create_game(1, 10, 100, "Ann", {})
+    v = await a.start(g.id, g.version, {"seed": 1}, {"n": 0})
+    winners = []
+    for seq in range(25):
+        results = await asyncio.gather(
+            a.append_action(g.id, v, seq, 0, {"by": "a", "seq": seq}, {"n": seq}, ACTIVE),
+            b.append_action(g.id, v, seq, 1, {"by": "b", "seq": seq}, {"n": seq}, ACTIVE),
+            return_exceptions=True)
+        won = [r for r in results if isinstance(r, int)]
+        lost = [r for r in results if isinstance(r, BaseException)]
+        assert len(won) == 1 and len(lost) == 1, results
+        assert isinstance(lost[0], VersionConflict), lost[0]
+        v = won[0]
+        winners.append("a" if isinstance(results[0], int) else "b")
+    rows = await b.actions(g.id)
+    assert [r.seq for r in rows] == list(range(25))
+    assert [r.action["by"] for r in rows] == winners
+    assert [r.version for r in rows] == list(range(2, 27)) and v == 26
+
+
+@pytest.mark.asyncio
+async def test_postgres_two_processes_starting_together_migrate_once(pg_url: str) -> None:
+    """Ten processes' worth of storages open a fresh database at once: the advisory lock
+    lets one apply the migrations; the others find nothing to do."""
+    opened = await asyncio.gather(*(PgStorage.open(pg_url, max_size=2) for _ in range(10)))
+    try:
+        applied = await asyncio.gather(*(s.migrate() for s in opened))
+        assert applied == [0] * 10
+        con = await asyncpg.connect(pg_url)
+        try:
+            assert await con.fetchval("SELECT count(*) FROM schema_version") == 1
+            assert await con.fetchval("SELECT version FROM schema_version") == PG_SCHEMA_VERSION
+        finally:
+            await con.close()
+    finally:
+        for s in opened:
+            await s.close()
+
+
+@pytest.mark.asyncio
+async def test_postgres_migrations_are_one_transaction(pg_url: str) -> None:
+    """A migration that fails leaves the database as it was (PostgreSQL DDL is
+    transactional): no half-made schema, no version recorded."""
+    import bot.storage_pg as pg
+
+    saved = list(pg.PG_MIGRATIONS)
+    pg.PG_MIGRATIONS.append("CREATE TABLE later (x INTEGER); SELECT no_such_function();")
+    pg.PG_SCHEMA_VERSION = len(pg.PG_MIGRATIONS)
+    try:
+        with pytest.raises(asyncpg.UndefinedFunctionError):
+            await PgStorage.open(pg_url)
+    finally:
+        pg.PG_MIGRATIONS[:] = saved
+        pg.PG_SCHEMA_VERSION = len(saved)
+    con = await asyncpg.connect(pg_url)
+    try:
+        assert await con.fetchval("SELECT to_regclass('games') IS NULL")
+        assert await con.fetchval("SELECT to_regclass('later') IS NULL")
+    finally:
+        await con.close()
+    store = await PgStorage.open(pg_url)
+    assert await store.schema_version() == PG_SCHEMA_VERSION
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_postgres_refuses_a_newer_schema(pg_url: str) -> None:
+    store = await PgStorage.open(pg_url)
+    await store._pool.execute("UPDATE schema_version SET version = version + 1")
+    await store.close()
+    with pytest.raises(Exception, match="newer than this bot"):
+        await PgStorage.open(pg_url)
+
+
+@pytest.mark.asyncio
+async def test_postgres_notifies_foreign_commits_only_when_committed(pg_url: str) -> None:
+    """A version change for a game of another process's server sends (game, version) to
+    the listeners when it commits; a refused write sends nothing; a game of this process's
+    own servers sends nothing."""
+    store = await PgStorage.open(pg_url)
+    heard: list[tuple[int, int]] = []
+    got = asyncio.Event()
+
+    async def on_change(game_id: int, version: int) -> None:
+        heard.append((game_id, version))
+        got.set()
+
+    listener = notify_pg.Listener(pg_url, on_change)
+    await listener.start()
+    try:
+        store.notify_when = lambda guild_id: guild_id == 2  # guild 2 is another's
+        mine = await store.create_game(1, 10, 100, "Ann", {})
+        theirs = await store.create_game(2, 11, 100, "Ann", {})
+        await store.add_seat(mine.id, 0, 101, None, "Bob")
+        with pytest.raises(VersionConflict):
+            await store.add_seat(theirs.id, 5, 101, None, "Bob")
+        await store.add_seat(theirs.id, 0, 101, None, "Bob")
+        await asyncio.wait_for(got.wait(), 10)
+        await listener.idle()
+        assert heard == [(theirs.id, 1)]
+    finally:
+        await listener.close()
+        await store.close()
+
+
+def _public_methods(cls: type) -> dict[str, inspect.Signature]:
+    return {name: inspect.signature(fn) for name, fn in vars(cls).items()
+            if callable(fn) and not name.startswith("_") and name != "open"}
+
+
+def test_both_backends_offer_the_same_methods() -> None:
+    """Every public method of the SQLite storage exists on PostgreSQL with the same
+    parameters (a method added to one backend only fails here)."""
+    sqlite_methods = _public_methods(SqliteStorage)
+    pg_methods = _public_methods(PgStorage)
+    missing = sorted(set(sqlite_methods) - set(pg_methods))
+    assert not missing, f"PgStorage lacks {missing}: implement them in bot/storage_pg.py"
+    for name, sig in sqlite_methods.items():
+        assert list(sig.parameters) == list(pg_methods[name].parameters), name
+    for name in vars(Storage):
+        if not name.startswith("_"):
+            assert name in pg_methods, name
+
+
+@pytest.mark.asyncio
+async def test_both_schemas_have_the_same_tables_and_columns(tmp_path: Path,
+                                                             pg_url: str) -> None:
+    """A table or column added by a SQLite migration needs its PostgreSQL migration too
+    (bot/storage_pg.py's docstring says how)."""
+    lite = await SqliteStorage.open(str(tmp_path / "s.db"))
+    try:
+        tables = [r[0] for r in await (await lite._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite_%'")).fetchall()]
+        lite_schema = {}
+        for table in tables:
+            cols = await (await lite._db.execute(f"PRAGMA table_info({table})")).fetchall()
+            lite_schema[table] = sorted(c[1] for c in cols)
+    finally:
+        await lite.close()
+    pg = await PgStorage.open(pg_url)
+    try:
+        rows = await pg._pool.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public'")
+    finally:
+        await pg.close()
+    pg_schema: dict[str, list[str]] = {}
+    for r in rows:
+        pg_schema.setdefault(r["table_name"], []).append(r["column_name"])
+    assert {k: sorted(v) for k, v in pg_schema.items()} == lite_schema
+
+
+async def _eventually(check: Callable[[], Awaitable[Any]], timeout: float = 10) -> Any:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await check()
+        if value or asyncio.get_running_loop().time() > deadline:
+            return value
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.asyncio
+async def test_listener_reconnects_and_catches_up(pg_url: str) -> None:
+    """The listener's connection is killed by the server: it reconnects and calls
+    ``on_connect`` (where the owner checks what it missed), then hears again."""
+    heard: list[tuple[int, int]] = []
+    connects = 0
+
+    async def on_change(game_id: int, version: int) -> None:
+        heard.append((game_id, version))
+
+    async def on_connect() -> None:
+        nonlocal connects
+        connects += 1
+
+    listener = notify_pg.Listener(pg_url, on_change, on_connect=on_connect, retry_s=0.05)
+    await listener.start()
+    con = await asyncpg.connect(pg_url)
+    try:
+        assert connects == 1
+        await con.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE pid <> pg_backend_pid() AND datname = current_database()")
+
+        async def reconnected() -> bool:
+            return connects == 2 and listener.connected.is_set()
+
+        assert await _eventually(reconnected)
+        await con.execute("SELECT pg_notify($1, $2)", notify_pg.CHANNEL, "7:3")
+        await con.execute("SELECT pg_notify($1, $2)", notify_pg.CHANNEL, "junk")
+
+        async def got() -> bool:
+            await listener.idle()
+            return bool(heard)
+
+        assert await _eventually(got)
+        assert heard == [(7, 3)]
+    finally:
+        await con.close()
+        await listener.close()
+
+
+def test_notification_payloads() -> None:
+    assert notify_pg.parse(notify_pg.payload(12, 40)) == (12, 40)
+    for bad in ("", "12", "a:b", "12:", ":3"):
+        assert notify_pg.parse(bad) is None
