@@ -1,7 +1,12 @@
 """``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal.
 
 Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
-``tempus.db`` in the working directory), ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+``tempus.db`` in the working directory; or a ``postgresql://`` URL), ``TEMPUS_SHARDS`` and
+``TEMPUS_SHARD_COUNT`` (this process runs shards 0-3 of 8: ``0-3`` and ``8``),
+``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+
+``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
+database into PostgreSQL (see ``bot/migrate_db.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +45,13 @@ def run_online(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # --- subcommand: copy a SQLite database into PostgreSQL (bot/migrate_db.py) ---
+    if argv[:1] == ["migrate-db"]:
+        from .migrate_db import main as migrate_db_main
+
+        return migrate_db_main(argv[1:])
+    # --- end migrate-db ---
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",
@@ -61,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     off.add_argument("--ai-delay", type=float, default=0.0,
                      help="seconds computer players wait before acting")
     args = parser.parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:  # e.g. TEMPUS_SHARDS without TEMPUS_SHARD_COUNT
+        print(exc, file=sys.stderr)
+        return 2
     if args.levels:
         from .players import levels
 
