@@ -284,7 +284,8 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive)."""
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
            "TEMPUS_WORKERS": "0", "TEMPUS_AI_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
-           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway}
+           "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
+           "TEMPUS_SHARD_COUNT": "1"}  # the fake's /gateway/bot names no shard count
     sessions = fake.sessions
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,
