@@ -116,16 +116,19 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
 
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=t("cmd.new"))
-    @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"))
+    @app_commands.describe(seats=t("cmd.new.seats"), map=t("cmd.new.map"),
+                           city_protects=t("cmd.new.city_protects"))
     async def new(self, interaction: discord.Interaction[Any],
                   seats: app_commands.Range[int, 3, 5] = 5,
-                  map: Literal["random", "place"] = "random") -> None:  # noqa: A002
+                  map: Literal["random", "place"] = "random",  # noqa: A002
+                  city_protects: bool = False) -> None:
         async def work() -> str:
             if interaction.channel_id is None or interaction.guild_id is None:
                 raise TableError("error.guild_only")
             o = await self.service.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
                                           seats=seats, random_map=map == "random",
+                                          protection_counts_cities=city_protects,
                                           in_thread=isinstance(interaction.channel,
                                                                discord.Thread))
             return t("lobby.created", game=o.game_id)

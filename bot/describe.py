@@ -23,7 +23,10 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> st
             colour=p["colour"], name=seats[i].name if i < len(seats) else "?",
             era=CONTENT.eras[p["era"]].name, markers=p["markers"], hand=p["hand_size"],
             supply=p["supply"], vp=p["victory_points"]))
-    lines.append(t("status.deck", deck=v["deck_size"], discard=len(v["discard"])))
+    lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
+    opt1 = bool(v.get("options", {}).get("protection_counts_cities"))
+    lines.append(t("status.rules", version=v.get("rules_version", 1),
+                   option=t("lobby.opt1.on" if opt1 else "lobby.opt1.off")))
     waiting = ", ".join(d["prompt"] for d in v["decisions"])
     if waiting:
         lines.append(t("status.waiting", waiting=waiting))

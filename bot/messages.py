@@ -55,6 +55,11 @@ MESSAGES: dict[str, str] = {
     "error.unknown_level": "Unknown computer level {level!r}; choose one of: {levels}.",
     # ------------------------------------------------------------ lobby
     "lobby.title": "**Tempus** game #{game} (host <@{host}>): {map}, {seated}/{seats} seats.",
+    "lobby.opt1.on": "Table option R-OPT-1 is on: a hex with only a city counts for "
+    "protection (the designer's e-mail ruling).",
+    "lobby.opt1.off": "Protection counts only hexes with tokens (the rulebook; table option "
+    "R-OPT-1 is off).",
+    "status.rules": "Rules version {version}; {option}",
     "lobby.map.random": "random map",
     "lobby.map.place": "players place the map tiles",
     "lobby.seat": "{n}. {name}",
@@ -269,6 +274,8 @@ MESSAGES: dict[str, str] = {
     "cmd.group": "Play the board game Tempus",
     "cmd.new": "Create a Tempus game in this channel",
     "cmd.new.seats": "Most players (3-5)",
+    "cmd.new.city_protects": "Table option R-OPT-1: a hex with only a city counts for "
+    "protection (default: off)",
     "cmd.new.map": "Random map, or players place the tiles",
     "cmd.join": "Take a seat in this channel's game",
     "cmd.leave": "Give up your seat before the game starts",

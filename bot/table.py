@@ -290,6 +290,7 @@ class TableService:
 
     def _record(self, table: Table) -> Record:
         o = table.game.options
+        rules_version, table_options = engine.stored_rules(o)
         return Record(
             num_players=len(table.seats),
             seed=int(o["seed"]),
@@ -299,6 +300,8 @@ class TableService:
                       "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                      for s in table.seats],
             moves=list(table.moves),
+            rules_version=rules_version,
+            options=table_options,
         )
 
     async def record(self, game_id: int) -> dict[str, Any]:
@@ -308,10 +311,13 @@ class TableService:
     # ------------------------------------------------------------------ lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True, in_thread: bool = False) -> Outcome:
-        """A new lobby; the host takes the first seat unless ``host_plays`` is False."""
+                     host_plays: bool = True, in_thread: bool = False,
+                     protection_counts_cities: bool = False) -> Outcome:
+        """A new lobby; the host takes the first seat unless ``host_plays`` is False.
+        ``protection_counts_cities`` is the table option R-OPT-1."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map}
+        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map,
+                                   "protection_counts_cities": protection_counts_cities}
         if seed is not None:
             options["seed"] = seed
         try:
@@ -415,8 +421,13 @@ class TableService:
             options = dict(table.game.options)
             options.setdefault("seed", self._seed())
             options["start_player"] = None
+            # new games follow the current rules; stored games keep theirs (engine.rules)
+            options["rules_version"] = engine.RULES_VERSION
+            options.setdefault("protection_counts_cities", False)  # R-OPT-1
+            rules_version, table_options = engine.stored_rules(options)
             state, events = new_game(len(table.seats), int(options["seed"]),
-                                     random_map=bool(options["random_map"]))
+                                     random_map=bool(options["random_map"]),
+                                     rules_version=rules_version, options=table_options)
             try:
                 version = await self.storage.start(table.id, table.version, options,
                                                    state.to_json())
@@ -502,7 +513,8 @@ class TableService:
         o = table.game.options
         lines = [t("lobby.title", game=table.id, host=table.game.host_id,
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
-                   seated=len(table.seats), seats=o["max_seats"])]
+                   seated=len(table.seats), seats=o["max_seats"]),
+                 t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
         for i in range(o["max_seats"]):
             if i < len(table.seats):
                 lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))

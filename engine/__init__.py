@@ -13,6 +13,7 @@ from .errors import IllegalAction, NotYourDecision
 from .events import Event, visible
 from .game import Decision, apply, apply_in_place, decision_for, decisions, to_act
 from .legal import legal_actions
+from .rules import RULES_VERSION, TABLE_OPTIONS, stored_rules
 from .setup import new_game
 from .state import State
 from .views import view
@@ -24,7 +25,9 @@ __all__ = [
     "Event",
     "IllegalAction",
     "NotYourDecision",
+    "RULES_VERSION",
     "State",
+    "TABLE_OPTIONS",
     "action_from_json",
     "apply",
     "apply_in_place",
@@ -32,6 +35,7 @@ __all__ = [
     "decisions",
     "legal_actions",
     "new_game",
+    "stored_rules",
     "to_act",
     "view",
     "visible",

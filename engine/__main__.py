@@ -25,6 +25,8 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     out = {
         "players": state.num_players,
+        "rules_version": state.rules_version,
+        "options": state.options,
         "actions": len(record.moves),
         "finished": state.phase == OVER,
         "phase": state.phase,

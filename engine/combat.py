@@ -7,7 +7,15 @@ from .content import CONTENT, TERRAINS
 from .errors import IllegalAction
 from .events import Event, card_list, colour
 from .hexgrid import NEIGHBOURS, label
-from .pieces import add_tokens, card_type, play_card, remove_tokens, require_card, take_cards
+from .pieces import (
+    add_tokens,
+    card_type,
+    play_card,
+    remove_tokens,
+    require_card,
+    take_cards,
+    to_discard,
+)
 from .state import C_ATTACK, C_DEFEND, C_OCCUPY, C_TERRAIN, COMBAT, MAIN, Combat, State
 
 
@@ -17,7 +25,8 @@ def defender_of(state: State, h: int) -> int:
 
 
 def is_protected(state: State, seat: int) -> bool:
-    """R-COMBAT-2: a player on 3 or fewer hexes (tokens or cities) cannot be attacked."""
+    """R-COMBAT-2: a player on 3 or fewer hexes cannot be attacked. Hexes with tokens
+    count; a hex with only a city counts under rules 1 or with R-OPT-1."""
     return state.presence(seat) <= CONTENT.protected_max_hexes
 
 
@@ -50,8 +59,10 @@ def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -
     if defender < 0 or defender == seat:
         raise IllegalAction(f"{label(dst)} holds no other player's tokens or city")
     if is_protected(state, defender):
+        what = ("hexes (tokens or cities)" if state.cities_count_for_protection()
+                else "hexes with tokens (cities do not count)")
         raise IllegalAction(f"{colour(defender)} occupies only {state.presence(defender)} "
-                            "hexes and is protected from attack (3 or fewer)")
+                            f"{what} and is protected from attack (3 or fewer)")
     if action.leader is not None:
         require_card(state, seat, action.leader, "LEA")
         play_card(state, seat, action.leader)
@@ -161,8 +172,9 @@ def _resolve(state: State, defence: list[int], events: list[Event]) -> None:
         data={"attack_cards": c.attack_cards, "defend_cards": defence,
               "attack": att, "defence": dfn},
     ))
-    state.discard.extend(c.attack_cards)  # R-COMBAT-10
-    state.discard.extend(defence)
+    # R-COMBAT-10: face down onto the pile, but everybody saw them revealed (R-INFO-1)
+    to_discard(state, c.attack_cards)
+    to_discard(state, defence)
     if att > dfn:  # R-COMBAT-7: ties go to the defender
         if c.city:
             value = state.city_value[c.dst]

@@ -158,7 +158,10 @@ HANDLERS: dict[str, dict[type[A.Action], Handler]] = {
     NAME_CITY_TERRAIN: {A.NameCityTerrain: combat.name_city_terrain},  # type: ignore[dict-item]
     ATTACK_CARDS: {A.CommitAttackCards: combat.commit_attack_cards},  # type: ignore[dict-item]
     DEFEND_CARDS: {A.DefendCards: combat.defend_cards},  # type: ignore[dict-item]
-    OCCUPY: {A.Occupy: combat.occupy},  # type: ignore[dict-item]
+    OCCUPY: {
+        A.Occupy: combat.occupy,  # type: ignore[dict-item]
+        A.PlaySanitation: turn.play_sanitation,  # type: ignore[dict-item]
+    },
     DISCARDING: {A.Discard: lambda s, seat, a, ev: _discard(s, seat, a, ev)},  # type: ignore
     PROGRESS_CARDS: {A.ProgressCards: progress.progress_cards},  # type: ignore[dict-item]
 }
@@ -172,7 +175,7 @@ _KIND_WORDS = {
     NAME_CITY_TERRAIN: "name the city's terrain",
     ATTACK_CARDS: "choose attack cards",
     DEFEND_CARDS: "choose defence cards",
-    OCCUPY: "choose how many tokens move in",
+    OCCUPY: "choose how many tokens move in (or play Sanitation on that hex)",
     DISCARDING: "discard cards",
     PROGRESS_CARDS: "choose progress cards",
 }

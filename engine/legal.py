@@ -29,7 +29,13 @@ from .movement import destinations, movable_sources
 from .pieces import card_type
 from .setup import legal_tile_centres, start_token_hexes
 from .state import State
-from .turn import city_sites, grow_hexes, religion_targets, sanitation_hexes
+from .turn import (
+    city_sites,
+    grow_hexes,
+    religion_targets,
+    sanitation_at_occupy,
+    sanitation_hexes,
+)
 
 
 def subsets(cards: list[int]) -> list[tuple[int, ...]]:
@@ -104,7 +110,11 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     if kind == DEFEND_CARDS:
         return [A.DefendCards(s) for s in subsets(hand)]
     if kind == OCCUPY:
-        return [A.Occupy(n) for n in range(max_occupy(state) + 1)]
+        out = [A.Occupy(n) for n in range(max_occupy(state) + 1)]
+        if sanitation_at_occupy(state) and state.combat is not None:  # R-CARD-SAN, rules 2
+            dst = state.combat.dst
+            out += [A.PlaySanitation(c, dst) for c in cards_of(state, seat, "SAN")]
+        return out
     if kind == DISCARDING:
         return [A.Discard(s) for s in combinations(hand, state.discards[seat])]
     assert kind == PROGRESS_CARDS

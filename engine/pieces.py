@@ -11,7 +11,7 @@ import random
 from .content import CONTENT
 from .errors import IllegalAction
 from .events import Event, card_list, colour
-from .state import State
+from .state import SEEN_BY_ALL, State
 
 
 def rng_for(state: State) -> random.Random:
@@ -22,6 +22,14 @@ def rng_for(state: State) -> random.Random:
 
 
 def add_tokens(state: State, seat: int, h: int, n: int) -> None:
+    """Put ``n`` tokens of ``seat`` on ``h``.
+
+    R-CARD-SAN (rules 2): a raise another player left on an empty hex is not ``seat``'s,
+    and it is gone as soon as the first of ``seat``'s tokens would leave; drop it now.
+    """
+    if state.rules_version >= 2 and state.bonus_seat[h] not in (-1, seat):
+        state.bonus[h] = 0
+        state.bonus_seat[h] = -1
     state.owner[h] = seat
     state.count[h] += n
 
@@ -29,17 +37,23 @@ def add_tokens(state: State, seat: int, h: int, n: int) -> None:
 def remove_tokens(state: State, h: int, n: int) -> None:
     """Take ``n`` tokens off ``h`` (the caller returns them to a supply or moves them).
 
-    R-CARD-SAN: once a token leaves a hex its raised limit returns to normal; tokens
-    already above the normal limit stay, but none may be added (the bonus shrinks to
-    exactly the excess, so the stack invariant still reads count <= limit + bonus).
+    R-CARD-SAN: once a token leaves a hex its raised limit returns to normal. Rules 2:
+    the whole raise is gone (tokens above the normal limit stay, but none may be added
+    until the count is below the era limit of that time). Rules 1 kept a raise equal to
+    the excess, which a later, higher era limit turned into room.
     """
     state.count[h] -= n
     if state.count[h] <= 0:
         state.count[h] = 0
         state.owner[h] = -1
         state.bonus[h] = 0
+        state.bonus_seat[h] = -1
     elif state.bonus[h]:
-        state.bonus[h] = max(0, state.count[h] - state.base_stack_limit(state.owner[h]))
+        if state.rules_version >= 2:
+            state.bonus[h] = 0
+            state.bonus_seat[h] = -1
+        else:
+            state.bonus[h] = max(0, state.count[h] - state.base_stack_limit(state.owner[h]))
 
 
 def card_type(card: int) -> str:
@@ -67,10 +81,19 @@ def require_card(state: State, seat: int, card: int, kind: str) -> None:
                             f"not a {name}")
 
 
+def to_discard(state: State, cards: list[int] | tuple[int, ...], seen: int = SEEN_BY_ALL
+               ) -> None:
+    """Put ``cards`` on the face-down discard pile; ``seen`` says who saw them
+    (everybody, or only the seat that discarded them for the hand limit; R-INFO-1)."""
+    state.discard.extend(cards)
+    state.discard_seen.extend([seen] * len(cards))
+
+
 def play_card(state: State, seat: int, card: int) -> None:
-    """Play a card from hand for its effect: it goes to the discard pile (R-CARD-2)."""
+    """Play a card from hand for its effect, face up: it goes to the discard pile
+    (R-CARD-2)."""
     state.players[seat].hand.remove(card)
-    state.discard.append(card)
+    to_discard(state, (card,))
 
 
 def draw_cards(state: State, seat: int, n: int, events: list[Event]) -> list[int]:
@@ -82,6 +105,7 @@ def draw_cards(state: State, seat: int, n: int, events: list[Event]) -> list[int
                 break
             state.deck = state.discard
             state.discard = []
+            state.discard_seen = []
             rng_for(state).shuffle(state.deck)
             events.append(Event("reshuffle", "The discard pile is shuffled into a new draw "
                                 f"pile of {len(state.deck)} cards."))

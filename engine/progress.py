@@ -7,7 +7,7 @@ from .content import CONTENT
 from .errors import IllegalAction
 from .events import Event, card_list, colour
 from .hexgrid import NUM_HEXES
-from .pieces import draw_cards, owe_discard, take_cards
+from .pieces import draw_cards, owe_discard, take_cards, to_discard
 from .setup import begin_era
 from .state import OVER, State
 
@@ -74,7 +74,7 @@ def _maybe_resolve(state: State, events: list[Event]) -> None:
         events.append(Event("progress_reveal", f"{colour(s)} reveals {card_list(cards)}: "
                             f"{points[s]} progress point(s).", s,
                             data={"cards": cards, "points": points[s]}))
-        state.discard.extend(cards)  # R-PROG-4
+        to_discard(state, cards)  # R-PROG-4; revealed, so seen by all (R-INFO-1)
     state.progress_choices = {}
     best = max(points)
     era = CONTENT.eras[new]
@@ -106,10 +106,14 @@ def apply_discard(state: State, seat: int, action: Discard, events: list[Event])
     if len(action.cards) != owed:
         raise IllegalAction(f"discard exactly {owed} card(s) to get down to your hand limit")
     take_cards(state, seat, action.cards)
-    state.discard.extend(action.cards)
+    # R-DRAW-2 / R-INFO-1: face down; only their number is public
+    to_discard(state, action.cards, seen=seat)
     del state.discards[seat]
-    events.append(Event("discard", f"{colour(seat)} discards {card_list(action.cards)}.", seat,
-                        data={"cards": list(action.cards)}))
+    n = len(action.cards)
+    events.append(Event("discard", f"{colour(seat)} discards {n} card(s) face down.", seat,
+                        data={"count": n}))
+    events.append(Event("discard_private", f"You discard {card_list(action.cards)}.", seat,
+                        private_to=seat, data={"cards": list(action.cards)}))
 
 
 def end_era(state: State, events: list[Event]) -> None:

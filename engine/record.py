@@ -14,11 +14,15 @@ from .actions import Action, action_from_json
 from .errors import IllegalAction
 from .events import Event
 from .game import apply_in_place
+from .rules import LEGACY_RULES_VERSION, RULES_VERSION, TABLE_OPTIONS, check_rules
 from .setup import new_game
 from .state import State
 
 RECORD_FORMAT = "tempus-record"
-RECORD_VERSION = 1
+#: Version 2 adds ``options.rules_version`` and the table options (R-OPT).
+RECORD_VERSION = 2
+#: Record versions :meth:`Record.from_json` reads (version 1 records are rules 1 games).
+READABLE_RECORD_VERSIONS = (1, 2)
 
 
 @dataclass
@@ -31,6 +35,11 @@ class Record:
     deck: list[int] | None = None  # pinned draw pile, top card last
     tiles: list[int] | None = None  # pinned tile order, next first
     moves: list[tuple[int, Action]] = field(default_factory=list)
+    #: the rules the game is played under (engine.rules); a stored game must give the
+    #: version it was started with (1 for games stored before rules versions existed)
+    rules_version: int = RULES_VERSION
+    #: table options (R-OPT), e.g. {"protection_counts_cities": True}; off unless given
+    options: dict[str, bool] = field(default_factory=dict)
 
     def new_state(self) -> tuple[State, list[Event]]:
         return new_game(
@@ -40,6 +49,8 @@ class Record:
             random_map=self.random_map,
             deck=self.deck,
             tiles=self.tiles,
+            rules_version=self.rules_version,
+            options=self.options,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -53,6 +64,8 @@ class Record:
                 "seed": self.seed,
                 "start_player": self.start_player,
                 "random_map": self.random_map,
+                "rules_version": self.rules_version,
+                **check_rules(self.rules_version, self.options),
             },
             "actions": [{"seat": s, "action": a.to_json()} for s, a in self.moves],
         }
@@ -66,9 +79,21 @@ class Record:
     def from_json(cls, d: dict[str, Any]) -> Record:
         if d.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a Tempus record (format {d.get('format')!r})")
-        if d.get("version") != RECORD_VERSION:
-            raise ValueError(f"unsupported record version {d.get('version')!r}")
+        version = d.get("version")
+        if version not in READABLE_RECORD_VERSIONS:
+            raise ValueError(f"unsupported record version {version!r}")
         opts = d["options"]
+        if version == 1:  # before rules versions: played under rules 1, no table options
+            rules_version = LEGACY_RULES_VERSION
+        elif "rules_version" not in opts:
+            raise ValueError("a version 2 record needs options.rules_version")
+        else:
+            rules_version = opts["rules_version"]
+        table = {k: opts[k] for k in TABLE_OPTIONS if k in opts}
+        try:
+            table = check_rules(rules_version, table)
+        except IllegalAction as exc:
+            raise ValueError(str(exc)) from None
         moves = [(int(m["seat"]), action_from_json(m["action"])) for m in d.get("actions", [])]
         return cls(
             num_players=int(opts["num_players"]),
@@ -79,6 +104,8 @@ class Record:
             deck=d.get("deck"),
             tiles=d.get("tiles"),
             moves=moves,
+            rules_version=rules_version,
+            options=table,
         )
 
     def dump(self, path: str | Path) -> None:

@@ -8,6 +8,7 @@ from .errors import IllegalAction
 from .events import Event, colour
 from .hexgrid import NEIGHBOURS, NUM_HEXES, label, tile_hexes
 from .pieces import add_tokens, rng_for
+from .rules import RULES_VERSION, TABLE_OPTIONS, check_rules
 from .state import ACTIONS, MAIN, TILES, TOKENS, Player, State
 
 
@@ -19,17 +20,26 @@ def new_game(
     random_map: bool = False,
     deck: list[int] | None = None,
     tiles: list[int] | None = None,
+    rules_version: int = RULES_VERSION,
+    options: dict[str, bool] | None = None,
 ) -> tuple[State, list[Event]]:
     """A new game in its first decision (tile placement, or tokens with ``random_map``).
 
     ``deck`` (top card last) and ``tiles`` (next first) pin the shuffles, for tests and
     bug reports; otherwise both come from ``seed``.
+
+    ``rules_version`` is the rules the game is played under (:mod:`engine.rules`): new
+    games take the default, the current rules; replaying a stored game must pass the
+    version it was started with (1 for games stored before versions existed).
+    ``options`` are the table options (R-OPT), e.g. ``{"protection_counts_cities": True}``
+    for R-OPT-1; each is off unless given. Rules 1 has none.
     """
     if not CONTENT.min_players <= num_players <= CONTENT.max_players:
         raise IllegalAction(
             f"Tempus needs {CONTENT.min_players} to {CONTENT.max_players} players, "
             f"not {num_players}"
         )
+    table_options = check_rules(rules_version, options)
     state = State(
         num_players=num_players,
         seed=int(seed),
@@ -54,6 +64,8 @@ def new_game(
         era_number=1,
         action_round=0,
         turn=0,
+        rules_version=rules_version,
+        options=table_options,
     )
     rng = rng_for(state)
     drawn_start = rng.randrange(num_players)  # drawn always, so pinning it changes nothing else
@@ -79,9 +91,12 @@ def new_game(
     elif sorted(deck) != list(range(len(CONTENT.cards))):
         raise IllegalAction("a pinned deck must hold each of the 54 cards once")
     state.deck = list(deck)
+    on = [TABLE_OPTIONS[k] for k, v in table_options.items() if v]
+    chosen = f" Table options: {', '.join(on)}." if on else ""
     events = [
         Event("start", f"A game for {num_players} players begins; {colour(start_player)} "
-              "is the start player.", start_player)
+              f"is the start player.{chosen}", start_player,
+              data={"rules_version": rules_version, "options": dict(table_options)})
     ]
     if random_map:
         generate_map(state, events)

@@ -12,6 +12,7 @@ from typing import Any
 
 from .content import CONTENT, Era
 from .hexgrid import NUM_HEXES
+from .rules import LEGACY_RULES_VERSION, PROTECTION_COUNTS_CITIES
 
 # Phases of a game.
 TILES = "tiles"  # R-SETUP-4: players place map tiles in turn
@@ -33,7 +34,16 @@ C_ATTACK = "attack_cards"  # attacker picks secret cards (R-COMBAT-5)
 C_DEFEND = "defend_cards"  # defender answers with open cards
 C_OCCUPY = "occupy"  # winning attacker moves tokens in (R-COMBAT-8)
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
+#: State formats :meth:`State.from_json` reads (format 1: before rules versions, so rules 1).
+READABLE_STATE_FORMATS = (1, 2)
+
+#: ``discard_seen`` value of a card everybody saw (played for its effect, or revealed in
+#: a fight or a progress phase); a seat number means only that seat saw it (R-INFO-1).
+SEEN_BY_ALL = -1
+#: ``discard_seen`` value, in a determinised state only, of a face-down discard whose
+#: discarding seat the sampling seat does not track (see engine.ai.sampling).
+SEEN_BY_OTHER = -2
 
 
 @dataclass(slots=True)
@@ -135,10 +145,10 @@ class State:
     count: list[int]  # per hex: number of tokens
     city_owner: list[int]  # per hex: seat owning a city there, -1 none
     city_value: list[int]  # per hex: city value, 0 none
-    bonus: list[int]  # per hex: Sanitation stack-limit bonus (R-CARD-SAN)
+    bonus: list[int]  # per hex: Sanitation stack-limit raise (R-CARD-SAN)
     players: list[Player]
     deck: list[int]  # draw pile, top card last (order is secret)
-    discard: list[int]  # discard pile, public
+    discard: list[int]  # discard pile, face down: its contents are secret (R-INFO-1)
     start_player: int
     era_number: int  # eras played so far, counting the current one (1 = first)
     action_round: int
@@ -154,6 +164,16 @@ class State:
     start_hexes: list[int] = field(default_factory=list)  # R-SETUP-5, current player
     scores: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    #: the rules this game is played under (:mod:`engine.rules`)
+    rules_version: int = LEGACY_RULES_VERSION
+    #: table options (R-OPT), every known one for rules 2 on; public
+    options: dict[str, bool] = field(default_factory=dict)
+    #: per hex: the seat whose Sanitation raised it, -1 none (rules 2: the raise is the
+    #: card player's own, R-CARD-SAN; unused under rules 1)
+    bonus_seat: list[int] = field(default_factory=lambda: [-1] * NUM_HEXES)
+    #: parallel to ``discard``: who saw each card (SEEN_BY_ALL, or the one seat that
+    #: discarded it face down for the hand limit)
+    discard_seen: list[int] = field(default_factory=list)
 
     # ------------------------------------------------------------------ helpers
     def era(self, seat: int) -> Era:
@@ -166,18 +186,33 @@ class State:
             return CONTENT.eras[0].stack
         return self.era(seat).stack
 
+    def raise_for(self, seat: int, h: int) -> int:
+        """The Sanitation raise ``seat`` may use on ``h`` (R-CARD-SAN). Rules 1: the
+        hex's raise, whoever played it; rules 2: only a raise ``seat`` played itself."""
+        b = self.bonus[h]
+        if b and self.rules_version >= 2 and self.bonus_seat[h] != seat:
+            return 0
+        return b
+
     def stack_limit(self, seat: int, h: int) -> int:
-        """Most tokens ``seat`` may have on ``h`` (era limit plus Sanitation bonus)."""
-        return self.base_stack_limit(seat) + self.bonus[h]
+        """Most tokens ``seat`` may have on ``h`` (era limit plus its Sanitation raise)."""
+        return self.base_stack_limit(seat) + self.raise_for(seat, h)
 
     def occupied_hexes(self, seat: int) -> list[int]:
         return [h for h in range(NUM_HEXES) if self.owner[h] == seat]
 
+    def cities_count_for_protection(self) -> bool:
+        """R-COMBAT-2: whether a hex with only the player's city counts as occupied
+        (rules 1 always; rules 2 only with the table option R-OPT-1)."""
+        return self.rules_version < 2 or bool(self.options.get(PROTECTION_COUNTS_CITIES))
+
     def presence(self, seat: int) -> int:
-        """Hexes occupied for R-COMBAT-2: own tokens or own city."""
+        """Hexes occupied for R-COMBAT-2: hexes with own tokens, plus hexes with only an
+        own city when :meth:`cities_count_for_protection`."""
+        cities = self.cities_count_for_protection()
         n = 0
         for h in range(NUM_HEXES):
-            if self.owner[h] == seat or self.city_owner[h] == seat:
+            if self.owner[h] == seat or (cities and self.city_owner[h] == seat):
                 n += 1
         return n
 
@@ -215,6 +250,10 @@ class State:
             self.start_hexes[:],
             self.scores[:],
             self.winners[:],
+            self.rules_version,
+            self.options,  # never mutated after setup
+            self.bonus_seat[:],
+            self.discard_seen[:],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -251,12 +290,21 @@ class State:
             "start_hexes": self.start_hexes[:],
             "scores": self.scores[:],
             "winners": self.winners[:],
+            "rules_version": self.rules_version,
+            "options": dict(self.options),
+            "bonus_seat": self.bonus_seat[:],
+            "discard_seen": self.discard_seen[:],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> State:
-        if d.get("format") != STATE_FORMAT:
-            raise ValueError(f"unsupported state format {d.get('format')!r}")
+        fmt = d.get("format")
+        if fmt not in READABLE_STATE_FORMATS:
+            raise ValueError(f"unsupported state format {fmt!r}")
+        if fmt == 1:  # before rules versions: rules 1, every discard was public
+            d = {**d, "rules_version": LEGACY_RULES_VERSION, "options": {},
+                 "bonus_seat": [-1] * NUM_HEXES,
+                 "discard_seen": [SEEN_BY_ALL] * len(d["discard"])}
         return cls(
             num_players=d["num_players"],
             seed=d["seed"],
@@ -289,4 +337,8 @@ class State:
             start_hexes=list(d["start_hexes"]),
             scores=list(d["scores"]),
             winners=list(d["winners"]),
+            rules_version=int(d["rules_version"]),
+            options={str(k): bool(v) for k, v in d["options"].items()},
+            bonus_seat=list(d["bonus_seat"]),
+            discard_seen=list(d["discard_seen"]),
         )

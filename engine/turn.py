@@ -31,7 +31,7 @@ from .pieces import (
 )
 from .progress import begin_progress
 from .setup import start_turn
-from .state import DISCARD, GROW, MAIN, MOVE, PROGRESS, State
+from .state import C_OCCUPY, COMBAT, DISCARD, GROW, MAIN, MOVE, PROGRESS, State
 
 
 def has_card(state: State, seat: int, kind: str) -> bool:
@@ -268,7 +268,11 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
 
 
 def sanitation_hexes(state: State, seat: int) -> list[int]:
-    """Hexes whose stack limit Sanitation may raise: own or empty land without a city."""
+    """Hexes whose stack limit Sanitation may raise: own or empty land without a city
+    (a hex the player occupies or is about to enter, R-CARD-SAN)."""
+    if state.stage == COMBAT:
+        c = state.combat
+        return [c.dst] if c is not None and sanitation_at_occupy(state) else []
     return [
         h
         for h in range(NUM_HEXES)
@@ -278,16 +282,33 @@ def sanitation_hexes(state: State, seat: int) -> list[int]:
     ]
 
 
+def sanitation_at_occupy(state: State) -> bool:
+    """R-CARD-SAN / R-COMBAT-8 (rules 2): the winning attacker may raise the emptied
+    hex before moving in. Rules 1 did not allow it."""
+    c = state.combat
+    return state.rules_version >= 2 and c is not None and c.step == C_OCCUPY
+
+
 def play_sanitation(state: State, seat: int, action: PlaySanitation,
                     events: list[Event]) -> None:
     require_card(state, seat, action.card, "SAN")
     h = action.hex
+    if state.stage == COMBAT:
+        c = state.combat
+        if c is None or not sanitation_at_occupy(state) or h != c.dst:
+            where = label(c.dst) if c is not None else "the won hex"
+            raise IllegalAction(f"after a won fight Sanitation can only raise {where}, the "
+                                "hex your tokens move into")
     if state.terrain[h] is None or state.city_owner[h] >= 0 or state.owner[h] not in (-1, seat):
         raise IllegalAction(f"{label(h)} must be a land hex without a city or another "
                             "player's tokens")
     play_card(state, seat, action.card)
+    if state.rules_version >= 2:
+        if state.bonus_seat[h] != seat:  # a raise another player left on an empty hex
+            state.bonus[h] = 0
+        state.bonus_seat[h] = seat
     state.bonus[h] += 1
-    events.append(Event("card", f"{colour(seat)} plays Sanitation: the stack limit on "
+    events.append(Event("card", f"{colour(seat)} plays Sanitation: their stack limit on "
                         f"{label(h)} rises by 1.", seat, data={"card": action.card,
                                                              "hex": label(h)}))
     if state.stage == GROW:

@@ -2,8 +2,21 @@
 
 A view is a JSON-ready dict built from the state's JSON with the secrets taken out:
 the RNG seed, the deck order, the tile stack order, other seats' hands, face-down
-attack cards and progress choices. Everything the bot shows and the renderer draws is
+attack cards and progress choices, and the discard pile (face down, R-INFO-1: only its
+size, ``discard_size``, is public). Everything the bot shows and the renderer draws is
 built from a view, never from the state.
+
+What a seat remembers about the discard pile is part of its information, so the view
+carries it as a log rather than as the pile:
+
+* ``revealed_cards`` (every view, public): the cards everybody saw face up since the
+  discard pile was last shuffled into the draw pile (cards played for their effect,
+  fight cards after the reveal, progress cards after the reveal), oldest first. They
+  are all in the discard pile now; the public event log named each at its moment.
+* ``my_discarded_cards`` (a seat's own view only): the cards that seat discarded face
+  down for the hand limit (R-DRAW-2) since the last reshuffle.
+
+The other cards of the pile (other seats' face-down discards) are unknown to the seat.
 """
 
 from __future__ import annotations
@@ -14,9 +27,9 @@ from .content import CONTENT
 from .game import decisions
 from .hexgrid import label
 from .progress import victory_points
-from .state import State
+from .state import SEEN_BY_ALL, State
 
-VIEW_FORMAT = 1
+VIEW_FORMAT = 2
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -27,6 +40,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     d["format"] = VIEW_FORMAT
     d["seat"] = seat
     d["deck_size"] = len(d.pop("deck"))
+    pile, seen = d.pop("discard"), d.pop("discard_seen")
+    d["discard_size"] = len(pile)
+    d["revealed_cards"] = [c for c, w in zip(pile, seen) if w == SEEN_BY_ALL]
+    if seat is not None:
+        d["my_discarded_cards"] = [c for c, w in zip(pile, seen) if w == seat]
     stack = d.pop("tile_stack")
     d["current_tile"] = stack[0] if stack and state.phase == "tiles" else None
     d["tiles_left"] = len(stack)

@@ -251,7 +251,7 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
     # footer: piles, combat, setup
     y = FOOTER_Y
     d.line([(X0, y - 6), (X1, y - 6)], fill=P.PANEL_RULE, width=1)
-    piles = f"Draw pile {v['deck_size']} \u00b7 discard pile {len(v['discard'])}"
+    piles = f"Draw pile {v['deck_size']} \u00b7 discard pile {v['discard_size']}"
     if v["phase"] == "tiles":
         piles += f" \u00b7 tiles left {v['tiles_left']}"
         if v.get("current_tile") is not None:

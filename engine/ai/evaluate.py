@@ -285,13 +285,15 @@ class Evaluator:
         snap = Snapshot(n)
         owner, count = state.owner, state.count
         city_owner = state.city_owner
+        cities_count = state.cities_count_for_protection()
         for h in self.map.land:
             o = owner[h]
             if o >= 0:
                 snap.presence[o] += 1
                 self._add_aggregates(state, snap, h, 1)
             elif city_owner[h] >= 0:
-                snap.presence[city_owner[h]] += 1
+                if cities_count:  # R-COMBAT-2 (rules 1, or R-OPT-1)
+                    snap.presence[city_owner[h]] += 1
                 snap.prog[city_owner[h]] += CONTENT.city_progress
         protected = [p <= CONTENT.protected_max_hexes for p in snap.presence]
         att_bonus = self._att_bonus(state)
@@ -328,7 +330,7 @@ class Evaluator:
             snap.prog[o] += sign * c
         if self.is_grass[h]:
             snap.grass[o] += sign
-            if c < self.rows[o].stack + state.bonus[h]:
+            if c < self.rows[o].stack + (state.raise_for(o, h) if state.bonus[h] else 0):
                 snap.grass_room[o] += sign
         if c >= 2 and self.buildable[h]:
             for x in NEIGHBOURS[h]:

@@ -42,7 +42,7 @@ from ..movement import destinations
 from ..progress import new_era_index
 from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
-from ..turn import city_sites, grow_hexes, religion_targets
+from ..turn import city_sites, grow_hexes, religion_targets, sanitation_at_occupy
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, progress_prize
 from .tactics import (
     CARDS,
@@ -112,7 +112,7 @@ class NormalPlayer:
     @staticmethod
     def _board_key(state: State, seat: int) -> tuple:
         return (seat, state.stage, tuple(state.owner), tuple(state.count), tuple(state.bonus),
-                tuple(sorted(state.touched.items())))
+                tuple(state.bonus_seat), tuple(sorted(state.touched.items())))
 
     def ranked(self, state: State, seat: int) -> Scored:
         """Scored legal candidates, best first (never empty while ``seat`` must act)."""
@@ -292,9 +292,11 @@ class NormalPlayer:
         for h in range(NUM_HEXES):
             if state.owner[h] == seat and state.terrain[h] == "G" and (
                     state.count[h] >= state.stack_limit(seat, h)):
-                state.bonus[h] += 1
+                saved = state.bonus[h], state.bonus_seat[h]
+                state.bonus[h] = state.raise_for(seat, h) + 1  # as Sanitation would
+                state.bonus_seat[h] = seat
                 v = self._grow_plan(state, seat, ev, era.growth)[0]
-                state.bonus[h] -= 1
+                state.bonus[h], state.bonus_seat[h] = saved
                 if v is not None and (best is None or v > best[1]):
                     best = (h, v)
         return best
@@ -305,6 +307,7 @@ class NormalPlayer:
         s.count[h] = 0
         s.owner[h] = -1
         s.bonus[h] = 0
+        s.bonus_seat[h] = -1
         s.players[seat].supply += n
         s.players[seat].cities.remove(v)
         s.city_owner[h] = seat
@@ -641,6 +644,17 @@ class NormalPlayer:
                 s.count[c.dst] += 1
                 s.owner[c.dst] = seat
             out.append((ev.relative(s, seat), A.Occupy(n)))
+        sans = [x for x in state.players[seat].hand if CARDS[x].type == "SAN"]
+        if sans and sanitation_at_occupy(state) and s.count[c.src] > 0:
+            # R-CARD-SAN / R-COMBAT-8: one more token may move in after a Sanitation
+            worth = self.worths(state, seat, ev)
+            card = min(sans, key=lambda x: worth[x])
+            s.count[c.src] -= 1
+            if s.count[c.src] == 0:
+                s.owner[c.src] = -1
+            s.count[c.dst] += 1
+            s.owner[c.dst] = seat
+            out.append((ev.relative(s, seat) - worth[card], A.PlaySanitation(card, c.dst)))
         return out
 
     # ------------------------------------------------------------------ cards

@@ -6,11 +6,14 @@ other seats' secret progress choices (R-INFO-1..3). To search or even to call th
 engine's rule helpers, we need a State, so the missing parts are filled with a random
 sample that is consistent with everything public:
 
-* every card the seat can see (own hand, discard pile, revealed combat cards, own
+* every card the seat can place (own hand, the cards revealed since the last reshuffle
+  and its own face-down discards, both in the discard pile, revealed combat cards, own
   progress choice) stays where it is;
 * the remaining "unseen" cards are dealt at random into other hands (by their public
-  sizes), the face-down attack cards (by their public count), the draw pile (by its
-  size) and, whatever is left, into the other seats' submitted progress choices;
+  sizes), the face-down attack cards (by their public count), the discard pile (other
+  seats' face-down hand-limit discards: the pile's size minus the cards placed there,
+  R-INFO-1), the draw pile (by its size) and, whatever is left, into the other seats'
+  submitted progress choices;
 * the tile stack keeps the public current tile first and is padded with unused tiles;
 * the seed is fresh, so future shuffles are random too.
 
@@ -23,7 +26,7 @@ import random
 from typing import Any
 
 from ..content import CONTENT
-from ..state import State
+from ..state import SEEN_BY_ALL, SEEN_BY_OTHER, STATE_FORMAT, State
 
 
 def my_seat(view: dict[str, Any]) -> int:
@@ -37,7 +40,9 @@ def known_cards(view: dict[str, Any]) -> set[int]:
     """Cards whose place the viewing seat knows."""
     seat = my_seat(view)
     known = set(view["players"][seat]["hand"])
-    known.update(view["discard"])
+    # The discard pile is face down (R-INFO-1): only what this seat saw go there.
+    known.update(view["revealed_cards"])
+    known.update(view["my_discarded_cards"])
     combat = view.get("combat")
     if combat is not None:
         known.update(combat.get("attack_cards") or ())
@@ -65,7 +70,7 @@ def determinise(view: dict[str, Any], rng: random.Random) -> State:
     pool = unseen_cards(view)
     rng.shuffle(pool)
     d = dict(view)
-    d["format"] = 1
+    d["format"] = STATE_FORMAT
     d["seed"] = rng.getrandbits(48)
     d["shuffles"] = 0
     players = []
@@ -83,6 +88,14 @@ def determinise(view: dict[str, Any], rng: random.Random) -> State:
         if combat.get("attack_cards") is None and "attack_card_count" in combat:
             combat["attack_cards"], pool = pool[:n], pool[n:]
         d["combat"] = combat
+    revealed, mine = list(view["revealed_cards"]), list(view["my_discarded_cards"])
+    n = int(view["discard_size"]) - len(revealed) - len(mine)
+    hidden, pool = pool[:n], pool[n:]
+    d["discard"] = revealed + mine + hidden
+    d["discard_seen"] = ([SEEN_BY_ALL] * len(revealed) + [seat] * len(mine)
+                         + [SEEN_BY_OTHER] * len(hidden))
+    for key in ("discard_size", "revealed_cards", "my_discarded_cards"):
+        d.pop(key, None)
     n = int(view["deck_size"])
     d["deck"], pool = pool[:n], pool[n:]
     # Whatever is left was laid face down by other seats in this progress phase.

@@ -1,7 +1,8 @@
 """Card arithmetic for combat and progress, estimated from one seat's knowledge.
 
-Everything here reads only what ``seat`` may know: its own hand, the discard pile,
-revealed combat cards and public counts. Unknown cards are drawn at random from the
+Everything here reads only what ``seat`` may know: its own hand, the cards of the
+discard pile it saw (revealed ones and its own face-down discards), revealed combat
+cards and public counts. Unknown cards are drawn at random from the
 cards ``seat`` has not seen (:func:`unseen_for`), which is also what a determinised
 state would contain, so estimates agree across determinisations.
 """
@@ -12,7 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from ..content import CONTENT
-from ..state import State
+from ..state import SEEN_BY_ALL, State
 
 CARDS = CONTENT.cards
 WEAPONS = CONTENT.weapons_bonus
@@ -40,9 +41,11 @@ def progress_contribution(card: int, terrain: str | None) -> int:
 
 
 def unseen_for(state: State, seat: int) -> list[int]:
-    """Cards ``seat`` cannot place (other hands, deck, face-down cards)."""
+    """Cards ``seat`` cannot place (other hands, deck, face-down cards, other seats'
+    face-down discards: the discard pile is face down, R-INFO-1)."""
     known = set(state.players[seat].hand)
-    known.update(state.discard)
+    known.update(c for c, w in zip(state.discard, state.discard_seen)
+                 if w in (SEEN_BY_ALL, seat))
     c = state.combat
     if c is not None:
         if c.defend_cards is not None:

@@ -74,11 +74,8 @@ async def settle(bot: TempusBot) -> None:
 
 def play_channel(fake: FakeDiscord, channel: int) -> int:
     """Where the game opened in ``channel`` is played: its newest thread, or the channel."""
-    threads = getattr(fake, "threads", None) or {}
-    for tid, thread in reversed(list(threads.items())):
-        if int(thread.get("parent_id") or 0) == channel:
-            return int(tid)
-    return channel
+    threads = fake.threads_in(channel)
+    return threads[-1].id if threads else channel
 
 
 def panel_message(fake: FakeDiscord, channel: int) -> Message | None:

@@ -21,6 +21,7 @@ from .e2e import (
     in_process,
     message_version,
     panel_message,
+    play_channel,
     play_until,
     prompt_users,
     settle,
@@ -83,9 +84,9 @@ async def test_closed_dms_do_not_stop_the_game(tmp_path: Path) -> None:
         rng = random.Random(4)
         people = {u: FakePlayer(fake, u, ch, rng) for u in PEOPLE}
         await play_until(fake, in_process(bot), ch, people)
-        notices = [m for m in fake.channel_messages(ch)
+        notices = [m for m in fake.channel_messages(play_channel(fake, ch))
                    if m.content.startswith("<@13>") and "direct message" in m.content]
-        assert len(notices) == 1, "told once, in the channel"
+        assert len(notices) == 1, "told once, in the game's thread"
         assert notices[0].mentions == [13]
         assert not fake.dms(13)
         assert any(a.filename == "hand.png" for m in fake.dms(11) for a in m.attachments)

@@ -353,3 +353,24 @@ async def test_every_outcome_names_its_turn_and_steps_of_a_turn_share_it() -> No
     await svc.idle()
     assert sink.outcomes[-1].turn_key == key
     await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
+    """R-OPT-1 (issue 15): chosen at /tempus new, shown in the lobby, stored with the game,
+    played by the engine and written into the record with the rules version."""
+    import engine
+
+    svc, sink = await _service()
+    o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
+    assert "R-OPT-1 is on" in o.panel.text
+    g = o.game_id
+    await svc.join(g, BOB, "Bob")
+    await svc.join(g, CY, "Cy")
+    await svc.start(g, HOST)
+    table = await svc.table(g)
+    assert table.state.options == {"protection_counts_cities": True}
+    record = await svc.record(g)
+    assert record["options"]["rules_version"] == engine.RULES_VERSION
+    assert record["options"]["protection_counts_cities"] is True
+    await _close(svc)

@@ -6,6 +6,7 @@ from engine import apply
 from engine.content import CONTENT
 from engine.events import Event
 from engine.hexgrid import NUM_HEXES, label, parse_label
+from engine.rules import RULES_VERSION
 from engine.setup import new_game, start_turn
 from engine.state import ACTIONS, State
 
@@ -34,14 +35,18 @@ def make_state(
     turn: int = 0,
     start_player: int = 0,
     markers: int | None = None,
+    rules_version: int = RULES_VERSION,
+    options: dict[str, bool] | None = None,
 ) -> State:
     """A state in the action phase, ``turn``'s turn, with a rectangle of land.
 
     ``land`` is a rectangle "B2:L11" of land hexes (all ``default_terrain`` unless
     ``terrain`` overrides them); ``sea`` turns hexes inside it into sea (lakes).
-    ``tokens`` and ``cities`` map labels to (seat, count/value).
+    ``tokens`` and ``cities`` map labels to (seat, count/value). ``rules_version`` and
+    ``options`` as for :func:`engine.setup.new_game` (default: the current rules).
     """
-    state, _ = new_game(n, seed=1, start_player=start_player)
+    state, _ = new_game(n, seed=1, start_player=start_player, rules_version=rules_version,
+                        options=options)
     a, b = land.split(":")
     a_col, a_row = ord(a[0]) - 65, int(a[1:]) - 1
     b_col, b_row = ord(b[0]) - 65, int(b[1:]) - 1

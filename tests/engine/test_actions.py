@@ -119,6 +119,7 @@ def test_r_draw_2_discard_down_to_limit_r_card_3():
         apply(s, 0, Discard((hand[0],)))
     s, _ = play(s, 0, Discard((hand[0], hand[1])))
     assert len(s.players[0].hand) == 5 and s.discard[-2:] == [hand[0], hand[1]]
+    assert s.discard_seen[-2:] == [0, 0]  # face down: only seat 0 saw them (R-INFO-1)
 
 
 def test_r_draw_3_reshuffle_and_both_empty():
@@ -126,6 +127,7 @@ def test_r_draw_3_reshuffle_and_both_empty():
     there is."""
     s = make_state(tokens={"E5": (0, 1)}, eras={0: 1})
     s.discard = s.deck[1:]
+    s.discard_seen = [-1] * len(s.discard)
     s.deck = s.deck[:1]
     s, events = play(s, 0, DrawCards())
     assert len(s.players[0].hand) == 2 and any(e.kind == "reshuffle" for e in events)

@@ -92,7 +92,13 @@ def test_sampler_keeps_known_cards_and_public_counts():
                 det = determinise(v, rng)
                 known = known_cards(v)
                 assert det.players[seat].hand == state.players[seat].hand
-                assert det.discard == state.discard
+                # R-INFO-1: the pile is face down; what the seat saw there stays, the
+                # rest (others' hand-limit discards) is sampled from unseen cards
+                assert len(det.discard) == len(state.discard)
+                seen = [c for c, w in zip(state.discard, state.discard_seen) if w in (-1, seat)]
+                assert sorted(c for c, w in zip(det.discard, det.discard_seen)
+                              if w in (-1, seat)) == sorted(seen)
+                assert not (set(det.discard) - set(seen)) & known
                 for i, p in enumerate(det.players):
                     assert len(p.hand) == len(state.players[i].hand)
                     if i != seat:

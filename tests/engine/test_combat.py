@@ -76,15 +76,41 @@ def test_r_combat_1_adjacent_only_and_targets():
     assert not any(isinstance(a, Attack) for a in legal_actions(s, 0))
 
 
-def test_r_combat_2_protection_counts_cities():
-    """R-COMBAT-2: a player on 3 or fewer hexes cannot be attacked; cities count."""
-    s = make_state(tokens={"E5": (0, 2), "F5": (1, 1), "K2": (1, 1)}, cities={"K6": (1, 2)})
+def test_r_combat_2_protection_three_token_hexes_and_a_city():
+    """R-COMBAT-2 (revised): only hexes with the player's tokens count, so three token
+    hexes and a city are protected; a fourth token hex is not."""
+    s = make_state(tokens={"E5": (0, 2), "F5": (1, 1), "K2": (1, 1), "K4": (1, 1)},
+                   cities={"K8": (1, 2)})
+    assert s.presence(1) == 3
     with pytest.raises(IllegalAction, match="protected"):
         apply(s, 0, Attack(H("E5"), H("F5")))
-    s.city_owner[H("K9")] = 1
-    s.city_value[H("K9")] = 2
-    s.players[1].cities.remove(2)
-    s2, _ = apply(s, 0, Attack(H("E5"), H("F5")))  # 4 hexes with the second city
+    assert not any(isinstance(a, Attack) for a in legal_actions(s, 0))
+    s.owner[H("K6")], s.count[H("K6")] = 1, 1
+    s.players[1].supply -= 1
+    s2, _ = apply(s, 0, Attack(H("E5"), H("F5")))  # 4 hexes with tokens
+    assert s2.combat is not None
+
+
+def test_r_opt_1_city_counts_for_protection():
+    """R-OPT-1: with the designer's ruling a hex with only a city counts, so three token
+    hexes and a city are not protected (four hexes)."""
+    s = make_state(tokens={"E5": (0, 2), "F5": (1, 1), "K2": (1, 1), "K4": (1, 1)},
+                   cities={"K8": (1, 2)}, options={"protection_counts_cities": True})
+    assert s.presence(1) == 4
+    s2, _ = apply(s, 0, Attack(H("E5"), H("F5")))
+    assert s2.combat is not None
+    assert Attack(H("E5"), H("F5")) in legal_actions(s, 0)
+    # two token hexes and a city: still protected under R-OPT-1
+    s.owner[H("K4")], s.count[H("K4")] = -1, 0
+    with pytest.raises(IllegalAction, match="protected"):
+        apply(s, 0, Attack(H("E5"), H("F5")))
+
+
+def test_r_combat_2_rules_1_counted_cities():
+    """R-COMBAT-2 under rules 1 (games started before the revision): a city counted."""
+    s = make_state(tokens={"E5": (0, 2), "F5": (1, 1), "K2": (1, 1), "K4": (1, 1)},
+                   cities={"K8": (1, 2)}, rules_version=1)
+    s2, _ = apply(s, 0, Attack(H("E5"), H("F5")))
     assert s2.combat is not None
 
 

@@ -31,15 +31,21 @@ BLUE_FAR = {"K2": (1, 1), "K4": (1, 1), "K6": (1, 1), "K8": (1, 1)}
 
 
 def test_r_info_1_hands_only_to_owner():
-    """R-INFO-1: hand contents only in the owner's view; sizes and discard pile public."""
+    """R-INFO-1: hand contents only in the owner's view; sizes public; the discard pile
+    is face down (only its size is public, and the cards everyone saw revealed)."""
     wea = card("WEA", "G")
     s = make_state(tokens={"E5": (0, 1)}, hands={0: [wea], 1: [card("EDU", "F")]})
-    s.discard = [card("EDU", "G")]
+    s.discard = [card("EDU", "G"), card("TRA", "W")]
+    s.discard_seen = [-1, 1]  # a revealed card; a card seat 1 discarded face down
     mine, theirs, spectator = view(s, 0), view(s, 1), view(s, None)
     assert mine["players"][0]["hand"] == [wea]
     assert "hand" not in theirs["players"][0] and theirs["players"][0]["hand_size"] == 1
     assert "hand" not in spectator["players"][0] and "hand" not in spectator["players"][1]
-    assert spectator["discard"] == s.discard and spectator["deck_size"] == len(s.deck)
+    assert "discard" not in spectator and spectator["deck_size"] == len(s.deck)
+    assert spectator["discard_size"] == 2 and spectator["revealed_cards"] == [card("EDU", "G")]
+    assert "my_discarded_cards" not in spectator
+    assert mine["my_discarded_cards"] == [] and theirs["my_discarded_cards"] == [
+        card("TRA", "W")]
 
 
 def test_r_info_2_face_down_attack_cards():

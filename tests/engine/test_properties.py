@@ -1,9 +1,11 @@
 """Property-based tests over random legal play (hypothesis), 3-5 players.
 
 Invariants checked after every action: 16 tokens and 8 cities per player accounted for,
-54 cards accounted for, one owner per hex, stack limits (with Sanitation), views free of
-hidden information (R-INFO-1..3), exact JSON round-trip; at the end: the game ended after
-Flight was reached (R-END-1) and replaying the record gives the same state.
+54 cards accounted for, one owner per hex, stack limits (with Sanitation: no token is
+added to a hex beyond its owner's limit, R-CARD-SAN / R-MOVE-4 / R-GROW-3 / R-COMBAT-8),
+views free of hidden information (R-INFO-1..3, the face-down discard pile included),
+exact JSON round-trip; at the end: the game ended after Flight was reached (R-END-1) and
+replaying the record gives the same state.
 """
 
 import json
@@ -17,6 +19,7 @@ from engine import apply_in_place, decisions, view
 from engine.content import CONTENT
 from engine.hexgrid import NUM_HEXES
 from engine.record import Record, replay
+from engine.rules import RULES_VERSION
 from engine.simulate import random_action
 from engine.state import OVER, State
 
@@ -35,7 +38,9 @@ def cards_in_play(s: State) -> list[int]:
     return cards
 
 
-def check_invariants(s: State) -> None:
+def check_invariants(s: State, before: State | None = None) -> None:
+    """``before``: the state one action earlier, for the stack-limit check (R-CARD-SAN:
+    tokens above the limit after a raise ended may stay, but none may be added)."""
     for seat, p in enumerate(s.players):
         on_board = sum(s.count[h] for h in range(NUM_HEXES) if s.owner[h] == seat)
         assert on_board + p.supply == CONTENT.tokens_per_player
@@ -43,11 +48,17 @@ def check_invariants(s: State) -> None:
         assert Counter(built + p.cities) == Counter(CONTENT.city_values)
     cards = cards_in_play(s)
     assert sorted(cards) == list(range(len(CONTENT.cards)))
+    assert len(s.discard_seen) == len(s.discard)
     for h in range(NUM_HEXES):
         assert (s.owner[h] == -1) == (s.count[h] == 0)
         if s.count[h]:
             assert s.terrain[h] is not None and s.city_owner[h] == -1
-            assert s.count[h] <= s.stack_limit(s.owner[h], h), f"stack over limit at {h}"
+            grew = before is None or before.owner[h] != s.owner[h] or \
+                s.count[h] > before.count[h]
+            if grew:
+                assert s.count[h] <= s.stack_limit(s.owner[h], h), f"stack over limit at {h}"
+        if s.bonus[h] and s.rules_version >= 2:  # R-CARD-SAN: a raise is one seat's own
+            assert s.bonus_seat[h] >= 0 and s.owner[h] in (-1, s.bonus_seat[h])
         if s.city_owner[h] >= 0:
             assert s.terrain[h] not in (None, "M")
 
@@ -66,7 +77,12 @@ def hide_and_reshuffle(s: State, keep: int | None, rng: random.Random) -> State:
     for seat, chosen in t.progress_choices.items():
         if seat != keep:
             pool += chosen
+    # the discard pile is face down (R-INFO-1): only what ``keep`` saw stays put
+    hidden = [i for i, w in enumerate(t.discard_seen) if w not in (-1, keep)]
+    pool += [t.discard[i] for i in hidden]
     rng.shuffle(pool)
+    for i in hidden:
+        t.discard[i] = pool.pop()
     for seat, p in enumerate(t.players):
         if seat != keep:
             p.hand = [pool.pop() for _ in p.hand]
@@ -93,22 +109,26 @@ def check_views(s: State, rng: random.Random) -> None:
         assert view(s, keep) == view(other, keep)
         v = view(s, keep)
         text = json.dumps(v)
-        assert '"seed"' not in text and '"deck"' not in text
+        assert '"seed"' not in text and '"deck"' not in text and '"discard":' not in text
+        assert v["discard_size"] == len(s.discard)
         for i, p in enumerate(v["players"]):
             assert ("hand" in p) == (i == keep)
 
 
-def run_game(n: int, seed: int, *, random_map: bool) -> tuple[State, Record]:
-    state, _ = Record(num_players=n, seed=seed, random_map=random_map).new_state()
-    record = Record(num_players=n, seed=seed, random_map=random_map)
+def run_game(n: int, seed: int, *, random_map: bool, rules_version: int = RULES_VERSION,
+             options: dict[str, bool] | None = None) -> tuple[State, Record]:
+    record = Record(num_players=n, seed=seed, random_map=random_map,
+                    rules_version=rules_version, options=dict(options or {}))
+    state, _ = record.new_state()
     rng = random.Random(seed)
     steps = 0
     while decisions(state):
         seat = rng.choice(decisions(state)).seat
         action = random_action(state, seat, rng)
+        before = state.copy()
         apply_in_place(state, seat, action)
         record.moves.append((seat, action))
-        check_invariants(state)
+        check_invariants(state, before)
         if steps % 7 == 0:
             check_views(state, rng)
             again = State.from_json(json.loads(json.dumps(state.to_json())))
@@ -119,10 +139,17 @@ def run_game(n: int, seed: int, *, random_map: bool) -> tuple[State, Record]:
 
 
 @SETTINGS
-@given(n=st.integers(3, 5), seed=st.integers(0, 10**6), random_map=st.booleans())
-def test_random_games_keep_invariants_and_end_r_end_1(n, seed, random_map):
-    """R-END-1, R-SETUP-1, R-INFO-1..3, R-CARD-SAN stack accounting, records replay."""
-    state, record = run_game(n, seed, random_map=random_map)
+@given(n=st.integers(3, 5), seed=st.integers(0, 10**6), random_map=st.booleans(),
+       rules=st.sampled_from([(2, False), (2, True), (1, False)]))
+def test_random_games_keep_invariants_and_end_r_end_1(n, seed, random_map, rules):
+    """R-END-1, R-SETUP-1, R-INFO-1..3, R-CARD-SAN stack accounting, records replay;
+    under the current rules with and without R-OPT-1, and under rules 1."""
+    version, opt = rules
+    options = {"protection_counts_cities": True} if opt else {}
+    state, record = run_game(n, seed, random_map=random_map, rules_version=version,
+                             options=options)
+    assert state.rules_version == version and state.cities_count_for_protection() == (
+        opt or version == 1)
     assert state.phase == OVER
     assert max(p.era for p in state.players) == CONTENT.flight
     assert state.era_number == CONTENT.flight  # one era per box: ten eras

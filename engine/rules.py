@@ -1,0 +1,72 @@
+"""Rules versions and table options: which reading of RULES.md a game is played under.
+
+A game is replayed under the rules it was started with, so a revision of a ruling never
+changes a stored game. New games use :data:`RULES_VERSION`; a game stored before rules
+versions existed (no ``rules_version`` anywhere) is version 1.
+
+Versions:
+
+1. The first rulings. A Sanitation raise belonged to the hex (any player on it used it)
+   and shrank to the excess when a token left; R-COMBAT-2 counted a hex with only the
+   player's city as occupied; Sanitation could not be played for the move-in after a won
+   fight. No table options.
+2. Issue 15 (RULES.md "Ruling (revised)"): R-CARD-SAN raises only the card player's own
+   limit, the whole raise is gone once a token leaves, and it may be played for the
+   move-in of R-COMBAT-8; R-COMBAT-2 counts only hexes with the player's tokens, unless
+   the table option R-OPT-1 is on.
+
+(Face-down discards, R-INFO-1, change only what views and events show, not the play, so
+they hold for every version.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import IllegalAction
+
+#: The rules new games are played under.
+RULES_VERSION = 2
+#: What a game that does not say was played under (stored before versions existed).
+LEGACY_RULES_VERSION = 1
+RULES_VERSIONS = (1, 2)
+
+#: R-OPT-1: a hex holding only the player's city counts as occupied for R-COMBAT-2.
+PROTECTION_COUNTS_CITIES = "protection_counts_cities"
+
+#: Table options (R-OPT): name -> rule id. Each is a bool, off unless chosen.
+TABLE_OPTIONS: dict[str, str] = {PROTECTION_COUNTS_CITIES: "R-OPT-1"}
+
+#: The rules version from which table options exist.
+OPTIONS_FROM_VERSION = 2
+
+
+def check_rules(rules_version: int, options: Mapping[str, Any] | None) -> dict[str, bool]:
+    """Validate a rules version and table options; return the options in full
+    (every known option, ``False`` unless chosen). Raises :class:`IllegalAction`."""
+    if type(rules_version) is not int or rules_version not in RULES_VERSIONS:
+        known = ", ".join(map(str, RULES_VERSIONS))
+        raise IllegalAction(f"unknown rules version {rules_version!r} (known: {known})")
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(TABLE_OPTIONS))
+    if unknown:
+        raise IllegalAction(f"unknown table option(s) {', '.join(unknown)} "
+                            f"(known: {', '.join(sorted(TABLE_OPTIONS))})")
+    for name, value in options.items():
+        if not isinstance(value, bool):
+            raise IllegalAction(f"table option {name} must be true or false, not {value!r}")
+    if rules_version < OPTIONS_FROM_VERSION:
+        if any(options.values()):
+            raise IllegalAction(f"rules version {rules_version} has no table options")
+        return {}
+    return {name: bool(options.get(name, False)) for name in TABLE_OPTIONS}
+
+
+def stored_rules(stored: Mapping[str, Any]) -> tuple[int, dict[str, bool]]:
+    """The rules version and table options of a stored game's flat options mapping
+    (for example the bot's ``games.options``): a mapping without ``rules_version`` is a
+    game stored before rules versions existed, so version 1."""
+    version = stored.get("rules_version", LEGACY_RULES_VERSION)
+    options = {k: stored[k] for k in TABLE_OPTIONS if k in stored}
+    return version, check_rules(version, options)
