@@ -41,7 +41,8 @@ async def _source(path: Path) -> tuple[TableService, dict[str, int]]:
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 5)
     games = {}
     for name, channel in (("played", 10), ("second", 11)):
-        o = await svc.create(1, channel, HOST, "Ann", seats=3)
+        o = await svc.create(1, channel, HOST, "Ann", seats=3,  # and R-OPT-1 in one
+                             protection_counts_cities=name == "second")
         await svc.join(o.game_id, BOB, "Bob")
         await svc.join(o.game_id, CY, "Cy")
         await svc.start(o.game_id, HOST)
