@@ -11,6 +11,11 @@ Concurrency: a per-game ``asyncio.Lock`` plus a version check. Controls carry th
 they were made at; a choice is accepted only if its seat has owed the same decision ever
 since (``since[seat] <= version``), so a double click or a stale button is refused while
 players choosing at the same time (the progress phase) do not invalidate each other.
+
+Several processes (bot.cluster, PostgreSQL): the version check in storage is the guarantee,
+the lock only an optimisation. A process works (computer players, announcements) only for
+the games it ``owns``; one that accepted an action for another's game leaves announcing to
+the owner, which catches up through :meth:`TableService.refresh`.
 """
 
 from __future__ import annotations
