@@ -1,4 +1,6 @@
-"""``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal.
+"""``python -m bot``: run the Discord bot; ``python -m bot --offline``: play in a terminal;
+``python -m bot check-db [--db PATH]``: check the database (read-only; exit status 0 when
+all is well).
 
 Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
 ``tempus.db`` in the working directory; or a ``postgresql://`` URL), ``TEMPUS_SHARDS`` and
@@ -18,6 +20,11 @@ import sys
 
 from .config import Settings
 from .messages import t
+from .storage import StorageUnavailable
+from .storelock import StoreInUse, holder
+
+#: exit status when the database cannot be used (in use by another process, unwritable)
+EXIT_STORE = 3
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -32,25 +39,52 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+def store_refusal(exc: StoreInUse | StorageUnavailable, path: str) -> str:
+    """Why the bot cannot start on ``path``, for the operator."""
+    if isinstance(exc, StorageUnavailable):
+        return t("error.store_open", path=path, reason=exc.detail or exc.reason)
+    if exc.pid is None:
+        who = t("error.store_in_use.unknown")
+    elif exc.host:
+        who = t("error.store_in_use.who_host", pid=exc.pid, host=exc.host)
+    else:
+        who = t("error.store_in_use.who", pid=exc.pid)
+    return t("error.store_in_use", path=path, who=who)
+
+
 def run_online(settings: Settings) -> int:
     if not settings.token:
         print(t("error.no_token"), file=sys.stderr)
         return 2
+    # refuse before connecting to Discord: a second process on one file answers every
+    # click twice (the storage takes the lock for good when the bot opens it)
+    busy = holder(settings.db)
+    if busy is not None:
+        print(store_refusal(busy, settings.db), file=sys.stderr)
+        return EXIT_STORE
     from .app import TempusBot
 
     point_at(settings.api_base, settings.gateway)
     bot = TempusBot(settings)
-    bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+    try:
+        bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+    except (StoreInUse, StorageUnavailable) as exc:
+        print(store_refusal(exc, settings.db), file=sys.stderr)
+        return EXIT_STORE
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["check-db"]:
+        from .dbcheck import main as check_db
+
+        return check_db(args_in[1:])
     # --- subcommand: copy a SQLite database into PostgreSQL (bot/migrate_db.py) ---
-    if argv[:1] == ["migrate-db"]:
+    if args_in[:1] == ["migrate-db"]:
         from .migrate_db import main as migrate_db_main
 
-        return migrate_db_main(argv[1:])
+        return migrate_db_main(args_in[1:])
     # --- end migrate-db ---
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -72,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     off.add_argument("--out", default="boards", help="folder for board images (default boards)")
     off.add_argument("--ai-delay", type=float, default=0.0,
                      help="seconds computer players wait before acting")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     try:
         settings = Settings.from_env()
     except ValueError as exc:  # e.g. TEMPUS_SHARDS without TEMPUS_SHARD_COUNT
@@ -87,10 +121,14 @@ def main(argv: list[str] | None = None) -> int:
         from .console import run_console
 
         logging.basicConfig(level=logging.WARNING)
-        return asyncio.run(run_console(
-            players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
-            random_map=not args.place_tiles, out_dir=args.out or None,
-            db=args.db or ":memory:", ai_delay=args.ai_delay))
+        try:
+            return asyncio.run(run_console(
+                players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
+                random_map=not args.place_tiles, out_dir=args.out or None,
+                db=args.db or ":memory:", ai_delay=args.ai_delay))
+        except (StoreInUse, StorageUnavailable) as exc:
+            print(store_refusal(exc, args.db or ":memory:"), file=sys.stderr)
+            return EXIT_STORE
     if args.db:
         settings.db = args.db
     if args.no_sync:

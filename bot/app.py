@@ -6,6 +6,7 @@ service and turns replies into messages. No game rules here.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -16,7 +17,7 @@ from discord.ext import commands
 from . import images
 from .cluster import Cluster, attach
 from .codec import ComponentId
-from .components import TempusButton, TempusSelect, make_view, set_handler
+from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
 from .messages import t
 from .offload import Offloader
@@ -53,7 +54,8 @@ class TempusBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.settings.db)
-        self.publisher = DiscordPublisher(self, self.storage, self.offloader)
+        self.publisher = DiscordPublisher(self, self.storage, self.offloader,
+                                          period=self.settings.outbox_period)
         self.service = TableService(self.storage, self.publisher,
                                     ai_delay=self.settings.ai_delay,
                                     ai_budget_s=self.settings.ai_budget_s,
@@ -87,6 +89,15 @@ class TempusBot(commands.AutoShardedBot):
         await super().close()
 
     # ------------------------------------------------------------------ clicks
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click that no control of ours receives (a forged or unknown id): a private
+        refusal rather than silence (issue 16)."""
+        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+            log.info("refused a click on an unknown control %r",
+                     str((interaction.data or {}).get("custom_id", ""))[:100])
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("error.bad_control"), ephemeral=True)
+
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
         msg = interaction.message
@@ -136,6 +147,9 @@ class TempusBot(commands.AutoShardedBot):
         if panel.image is not None and panel.image_view is not None:
             if panel.image == "hand":
                 png = await self.offloader.run(images.hand_png, panel.image_view)
+            elif panel.image == "crop":
+                png = await self.offloader.run(images.crop_png, panel.image_view,
+                                               panel.focus, panel.highlight)
             else:
                 png = await self.offloader.run(images.board_png, panel.image_view,
                                                panel.highlight)

@@ -47,12 +47,13 @@ class Cluster:
 
     async def resync(self) -> None:
         """Catch up on every active game this process owns (after missed notifications)."""
-        for game in await self.storage.games_with_status(ACTIVE):
-            if self.ownership.owns(game.guild_id):
+        # the number columns only: one damaged game cannot keep the others from catching up
+        for ref in await self.storage.game_refs(ACTIVE):
+            if self.ownership.owns(ref.guild_id):
                 try:
-                    await self.service.refresh(game.id, game.version)
+                    await self.service.refresh(ref.id, ref.version)
                 except Exception:
-                    log.exception("game %s: catching up failed", game.id)
+                    log.exception("game %s: catching up failed", ref.id)
 
     async def idle(self) -> None:
         if self.listener is not None:

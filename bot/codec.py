@@ -15,10 +15,15 @@ from engine.hexgrid import label, parse_label
 
 MAX_ID = 100
 
-BUTTON_RE = re.compile(r"tempus:(?P<game>\d+):(?P<ver>\d+):(?P<op>[a-z_]+)(?::(?P<arg>.*))?")
+# Numbers are ASCII digits, at most 18 of them (within SQLite's 64-bit integers), so that
+# every id these patterns match also parses: a forged id is either refused by its pattern
+# or handled like any other (and then refused by the table service).
+_NUM = r"[0-9]{1,18}"
+BUTTON_RE = re.compile(
+    rf"tempus:(?P<game>{_NUM}):(?P<ver>{_NUM}):(?P<op>[a-z_]+)(?::(?P<arg>.*))?")
 SELECT_RE = re.compile(
-    r"tempus-s:(?P<game>\d+):(?P<ver>\d+):(?P<idx>\d+):(?P<op>[a-z_]+)(?::(?P<arg>.*))?"
-)
+    rf"tempus-s:(?P<game>{_NUM}):(?P<ver>{_NUM}):(?P<idx>{_NUM}):(?P<op>[a-z_]+)"
+    r"(?::(?P<arg>.*))?")
 
 
 def encode_action(action: Action) -> str:
@@ -87,3 +92,10 @@ def parse_component_id(custom_id: str) -> ComponentId | None:
     if m:
         return ComponentId(int(m["game"]), int(m["ver"]), m["op"], m["arg"] or "", int(m["idx"]))
     return None
+
+
+def shown(text: str, n: int = 40) -> str:
+    """Someone's input, safe to quote back in a refusal: printable, one line, short."""
+    clean = "".join(c if c.isprintable() else " " for c in str(text)).replace("`", "'")
+    clean = " ".join(clean.split())
+    return clean if len(clean) <= n else clean[: n - 1] + "…"

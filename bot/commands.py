@@ -7,7 +7,6 @@ player typing, computed from the engine's legal actions.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -19,9 +18,9 @@ from discord.ext import commands
 from engine import actions as A
 from engine.hexgrid import label, parse_label
 
-from . import images, players
+from . import options, players
 from .codec import decode_action, encode_action
-from .describe import status_text
+from .commands_after import AfterCommands
 from .labels import action_label
 from .messages import RULE_TOPICS, t
 from .panels import CARD_PLAYS
@@ -50,8 +49,15 @@ def _hex_or_none(text: str | None) -> int | None:
         return None
 
 
+class BadOption(app_commands.CheckFailure):
+    """An option value outside what the command declares; the message is for the user."""
+
+
 @app_commands.guild_only()  # a game needs a server channel: not offered in DMs
-class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd.group")):
+class TempusCog(AfterCommands, commands.GroupCog, group_name="tempus",
+                group_description=t("cmd.group")):
+    """``/tempus``; board, status, history, show and stats come from AfterCommands."""
+
     def __init__(self, bot: TempusBot) -> None:
         self.bot = bot
         super().__init__()
@@ -60,6 +66,35 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     def service(self) -> Any:
         assert self.bot.service is not None
         return self.bot.service
+
+    # ------------------------------------------------------------------ bad input (issue 16)
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse option values no Discord client sends (outside the declared choices,
+        range or type) before the command runs."""
+        command = interaction.command
+        if isinstance(command, app_commands.Command):
+            problem = options.refusal(command, interaction.namespace)
+            if problem is not None:
+                raise BadOption(problem)
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        """A command that could not run: a private refusal, never Python text."""
+        if isinstance(error, BadOption):
+            text = str(error)
+        elif isinstance(error, app_commands.CommandInvokeError):
+            log.error("/tempus %s failed", getattr(interaction.command, "name", "?"),
+                      exc_info=error.original)
+            text = t("error.internal")
+        else:  # an option discord.py could not convert (an unknown user ...)
+            text = t("error.bad_command")
+        if interaction.response.is_done():
+            return  # already answered (the handler may be reached twice for a group cog)
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not refuse /%s", interaction.command)
 
     # ------------------------------------------------------------------ plumbing
     async def _run(self, interaction: discord.Interaction[Any],
@@ -211,29 +246,6 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
         await self._run(interaction, work)
 
     # ------------------------------------------------------------------ looking
-    @app_commands.command(name="board", description=t("cmd.board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            png = await self.bot.offloader.run(images.board_png, v, ())
-            files = [discord.File(io.BytesIO(png), filename="board.png")] if png else []
-            await interaction.followup.send(status_text(game, v, seats), files=files,
-                                            ephemeral=True)
-        await self._run(interaction, work)
-
-    @app_commands.command(name="status", description=t("cmd.status"))
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> str:
-            game = await self._game(interaction)
-            v, seats = await self.service.public_view(game)
-            if v is None:
-                raise TableError("error.not_active", game=game)
-            return status_text(game, v, seats)
-        await self._run(interaction, work)
-
     @app_commands.command(name="hand", description=t("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
@@ -248,6 +260,9 @@ class TempusCog(commands.GroupCog, group_name="tempus", group_description=t("cmd
     async def rules(self, interaction: discord.Interaction[Any],
                     topic: str = "overview") -> None:
         async def work() -> str:
+            if topic not in RULE_TOPICS:
+                raise TableError("error.bad_topic", topic=topic[:40],
+                                 topics=", ".join(RULE_TOPICS))
             return "\n\n".join([t(f"rules.{topic}"),
                                 t("rules.topics", topics=", ".join(RULE_TOPICS))])
         await self._run(interaction, work)

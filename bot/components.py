@@ -43,6 +43,23 @@ async def _dispatch(interaction: discord.Interaction[Any], custom_id: str,
     await _handler(interaction, cid, values)
 
 
+def dispatched(interaction: discord.Interaction[Any]) -> bool:
+    """Whether a component interaction reaches :func:`_dispatch`: discord.py hands it to
+    our dynamic items only if its id parses and the message carries a control of that id
+    and type. Anything else (a forged id, a control that never existed) is answered by the
+    application with a refusal instead of being dropped."""
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if parse_component_id(custom_id) is None or interaction.message is None:
+        return False
+    kind = data.get("component_type")
+    for row in interaction.message.components:
+        for c in getattr(row, "children", [row]):
+            if getattr(c, "custom_id", None) == custom_id and c.type.value == kind:
+                return True
+    return False
+
+
 class TempusButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=BUTTON_RE.pattern):
     def __init__(self, item: discord.ui.Button[Any]) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .offload import default_workers
 from .ownership import Ownership, parse_shards
 
 
@@ -17,8 +18,8 @@ class Settings:
     #: over all processes (None: as Discord recommends)
     shard_ids: list[int] | None = None
     shard_count: int | None = None
-    #: worker processes for rendering and computer players (0: threads)
-    workers: int = 1
+    #: worker processes for rendering (0: threads); one per CPU core unless set
+    workers: int = field(default_factory=default_workers)
     #: worker processes for computer players' thinking, apart from rendering so that a
     #: long search never delays a board post (0: threads)
     ai_workers: int = 1
@@ -27,6 +28,9 @@ class Settings:
     ai_budget_s: float | None = None
     #: register the slash commands with Discord at start-up
     sync_commands: bool = True
+    #: the per-channel write bucket the outbox paces itself to: 5 writes per this many
+    #: seconds (Discord: 5 s; a time-scaled test Discord uses less)
+    outbox_period: float = 5.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -47,11 +51,12 @@ class Settings:
             db=e.get("TEMPUS_DB") or "tempus.db",
             shard_ids=shard_ids,
             shard_count=shard_count,
-            workers=int(e.get("TEMPUS_WORKERS", "1")),
+            workers=int(e.get("TEMPUS_WORKERS") or default_workers()),
             ai_workers=int(e.get("TEMPUS_AI_WORKERS", e.get("TEMPUS_WORKERS", "1"))),
             ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
             ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
             sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
+            outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )

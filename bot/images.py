@@ -1,8 +1,9 @@
-"""PNG images from views, via the render package (board and hand).
+"""PNG images and their descriptions from views, via the render package.
 
 Plain top-level functions so a process pool can run them. When the render package is not
-installed (or fails) they return None and the bot posts text only: a missing picture must
-never stop a game.
+installed (or fails) the image functions return None and the bot posts text only: a
+missing picture must never stop a game. ``lang`` is the language of the words drawn in
+the image (``"en"`` or ``"pl"``, see :mod:`render.words`).
 """
 
 from __future__ import annotations
@@ -14,28 +15,75 @@ log = logging.getLogger(__name__)
 
 
 def board_png(view: dict[str, Any], highlight: tuple[int, ...] = (),
-              last_move: tuple[int, ...] | None = None) -> bytes | None:
+              last_move: tuple[int, ...] | None = None, full: bool = False,
+              lang: str = "en") -> bytes | None:
+    """The board: the land with the panel below (``full``: the whole 13 x 12 board)."""
     try:
         from render.board import render_board
     except ImportError:
         return None
     try:
-        return render_board(view, highlight=highlight, last_move=last_move)
+        return render_board(view, highlight, last_move, full=full, lang=lang)
     except Exception:
         log.exception("board rendering failed")
         return None
 
 
-def hand_png(view: dict[str, Any]) -> bytes | None:
+def crop_png(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),
+             lang: str = "en") -> bytes | None:
+    """A small part of the map for a private menu: ``hexes`` (e.g. the stack that moves,
+    ringed) and ``highlight`` (its legal targets, outlined), with a ring around them."""
+    try:
+        from render.board import render_crop
+    except ImportError:
+        return None
+    try:
+        return render_crop(view, hexes, highlight, lang=lang)
+    except Exception:
+        log.exception("crop rendering failed")
+        return None
+
+
+def hand_png(view: dict[str, Any], lang: str = "en") -> bytes | None:
     try:
         from render.hand import render_hand
     except ImportError:
         return None
     try:
-        return render_hand(view)
+        return render_hand(view, lang)
     except Exception:
         log.exception("hand rendering failed")
         return None
+
+
+def board_alt(view: dict[str, Any], changed: list[str] | None = None,
+              lang: str = "en") -> str | None:
+    """The description (alt text, at most 1,024 characters) for a board image of the
+    public ``view``: whose turn, the scores, then the ``changed`` lines. Cheap: call it
+    in the bot process. None when the render package is missing."""
+    try:
+        from render.alt_text import board_alt_text
+    except ImportError:
+        return None
+    try:
+        return board_alt_text(view, changed, lang)
+    except Exception:
+        log.exception("alt text failed")
+        return None
+
+
+def position_lines(view: dict[str, Any], lang: str = "en") -> list[str]:
+    """The whole position in words, hex by hex (``/tempus describe``); empty when the
+    render package is missing."""
+    try:
+        from render.alt_text import describe_position
+    except ImportError:
+        return []
+    try:
+        return describe_position(view, lang)
+    except Exception:
+        log.exception("describing the position failed")
+        return []
 
 
 def warm() -> bool:

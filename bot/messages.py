@@ -9,6 +9,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from .messages_after import MESSAGES_AFTER
+
 MESSAGES: dict[str, str] = {
     # ------------------------------------------------------------ errors and refusals
     "error.internal": "Something went wrong on my side; it has been logged. Please try again.",
@@ -53,6 +55,88 @@ MESSAGES: dict[str, str] = {
     "`/tempus autopilot on:False` takes the seat back.",
     "autopilot.off": "<@{user}> plays {colour} again.",
     "error.unknown_level": "Unknown computer level {level!r}; choose one of: {levels}.",
+    # ------------------------------------------------------------ storage and bad input (issue 16)
+    "error.storage_full": "Not done: the bot's storage is full, so your action was not saved "
+    "and the game is unchanged. This is a problem on the bot's side; try again once its "
+    "operator has freed disk space.",
+    "error.storage_busy": "Not done: the bot's database is locked by another program, so your "
+    "action was not saved and the game is unchanged. This is a problem on the bot's side; "
+    "try again in a moment.",
+    "error.storage_readonly": "Not done: the bot's database cannot be written to (read-only), "
+    "so your action was not saved and the game is unchanged. This is a problem on the bot's "
+    "side; it goes on once its operator has fixed it.",
+    "error.storage_gone": "Not done: the bot's database file was deleted or replaced while the "
+    "bot was running, so I take no more actions (they could not be kept). This is a problem "
+    "on the bot's side; its operator must restore the file and restart the bot.",
+    "error.storage_io": "Not done: the bot's storage reported a disk error, so your action was "
+    "not saved and the game is unchanged. This is a problem on the bot's side; try again "
+    "later.",
+    "error.storage_offline": "Not done: the bot cannot reach its database server right now, "
+    "so your action was not saved and the game is unchanged. This is a problem on the bot's "
+    "side; try again in a moment.",
+    "error.storage_corrupt": "Not done: the bot's database is damaged, so your action was not "
+    "saved. This is a problem on the bot's side; its operator has to repair it "
+    "(`python -m bot check-db`).",
+    "error.game_set_aside": "Game #{game} cannot be read from the bot's storage and has been "
+    "set aside; nothing can be played in it until the bot's operator repairs it "
+    "(`python -m bot check-db`). Other games are not affected.",
+    "notice.set_aside": "Game #{game} could not be loaded after a restart: its stored data is "
+    "damaged, so it is paused. The bot's operator has been told; other games go on.",
+    "error.bad_control": "That control is not one of mine (or no longer exists). Use the "
+    "buttons and menus of the newest message, or `/tempus status`.",
+    "error.bad_option": "`{option}` cannot be {value}. {allowed}",
+    "error.bad_option.choices": "Choose one of: {choices}.",
+    "error.bad_option.range": "Use a whole number from {min} to {max}.",
+    "error.bad_option.min": "Use a number of at least {min}.",
+    "error.bad_option.max": "Use a number of at most {max}.",
+    "error.bad_option.int": "Use a whole number.",
+    "error.bad_option.number": "Use a number.",
+    "error.bad_option.bool": "Use True or False.",
+    "error.bad_option.text": "Use at most {max} characters; pick one of the suggestions.",
+    "error.bad_option.text_type": "Use text; pick one of the suggestions.",
+    "error.bad_option.user": "Choose a member of this server from the list.",
+    "error.bad_option.object": "Choose from the list Discord offers.",
+    "error.bad_command": "I could not use that command's options. Type the command again and "
+    "pick from the suggestions.",
+    "error.bad_topic": "There is no rules topic {topic!r}; choose one of: {topics}.",
+    "error.store_in_use": "The database {path} is already in use by another bot process "
+    "({who}). Two processes on one database would answer every click twice. Stop the other "
+    "one first, or give this one its own database with --db or TEMPUS_DB.",
+    "error.store_in_use.who": "pid {pid}",
+    "error.store_in_use.who_host": "pid {pid} on {host}",
+    "error.store_in_use.unknown": "pid not known",
+    "error.store_open": "Cannot open the database {path}: {reason}.",
+    # check-db: the operator's report
+    "checkdb.title": "Checking {path}",
+    "checkdb.cannot_open": "Cannot open {path}: {reason}",
+    "checkdb.integrity_ok": "SQLite integrity check: ok",
+    "checkdb.integrity_bad": "SQLite integrity check: {n} {n:problem|problems}:",
+    "checkdb.foreign_keys_bad": "Foreign keys: {n} {n:row|rows} point at nothing "
+    "(first: table {table}, row {row}).",
+    "checkdb.schema": "Schema version {have} (this bot: {want}).",
+    "checkdb.schema_newer": "Schema version {have} is newer than this bot ({want}): upgrade "
+    "the bot before checking.",
+    "checkdb.unreadable_list": "The list of games cannot be read: {reason}",
+    "checkdb.game_ok": "Game #{game} ({status}, channel {channel}): ok, {n} "
+    "{n:action|actions} replayed.",
+    "checkdb.game_lobby": "Game #{game} ({status}, channel {channel}): ok, not started.",
+    "checkdb.game_bad": "Game #{game} ({status}, channel {channel}): PROBLEM: {problem}",
+    "checkdb.problem.unreadable": "it cannot be read ({reason}); the bot sets it aside",
+    "checkdb.problem.replay": "its log does not replay: {reason}; the bot sets it aside",
+    "checkdb.problem.seq": "its log has a gap: entry {expected} is missing (found {found})",
+    "checkdb.problem.snapshot_unreadable": "its snapshot cannot be read ({reason}); the log "
+    "replays, so the bot rebuilds it at the next start",
+    "checkdb.problem.snapshot_differs": "its snapshot differs from the replayed log; the bot "
+    "rebuilds it at the next start",
+    "checkdb.problem.no_snapshot": "it has started but has no snapshot; the bot rebuilds it at "
+    "the next start",
+    "checkdb.problem.status": "its status is {status} but the replayed game is {phase}",
+    "checkdb.summary_ok": "All {n} {n:game|games} ok.",
+    "checkdb.summary_bad": "{bad} of {n} {n:game|games} with problems; database checks: "
+    "{db}.",
+    "checkdb.db_ok": "ok",
+    "checkdb.db_bad": "FAILED",
+    # ------------------------------------------------------------ end storage and bad input
     # ------------------------------------------------------------ lobby
     "lobby.title": "**Tempus** game #{game} (host <@{host}>): {map}, {seated}/{seats} seats.",
     "lobby.opt1.on": "Table option R-OPT-1 is on: a hex with only a city counts for "
@@ -312,6 +396,8 @@ MESSAGES: dict[str, str] = {
     "cmd.tile.rotation": "Rotation 0-5 (clockwise steps of 60°)",
     "cmd.token": "Place a starting token",
 }
+
+MESSAGES.update(MESSAGES_AFTER)  # issue 13's sentences (bot/messages_after.py)
 
 
 class _Formatter(string.Formatter):

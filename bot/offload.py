@@ -1,34 +1,145 @@
 """Running CPU-heavy work (rendering, computer players) off the event loop.
 
-With ``workers > 0`` a process pool does the work, so that neither Pillow's pure-Python
-parts nor an AI search hold the GIL while the bot must acknowledge interactions within
-Discord's 3 seconds. With ``workers == 0`` a thread is used (tests, the console).
+With ``workers > 0`` a pool of worker processes does the work, so that neither Pillow's
+pure-Python parts nor an AI search hold the GIL while the bot must acknowledge
+interactions within Discord's 3 seconds. With ``workers == 0`` threads are used (tests,
+the console). ``workers=None`` means one process per CPU core.
+
+Three guarantees beyond a plain pool:
+
+- **Newest wins.** :meth:`Offloader.latest` takes a key (say ``("board", game_id)``):
+  a job that has not started when a newer job with the same key arrives is dropped and
+  its caller gets :class:`Superseded`, so a board that is already out of date is never
+  drawn. Jobs wait in the bot process (at most one in flight per worker), not inside
+  the pool, which is what makes dropping them possible.
+- **No orphans.** Every worker watches the process that started it and exits at once
+  when it is gone, however it ended (``SIGKILL`` included): the worker's parent changes
+  when its parent dies, which a thread in the worker notices within
+  :data:`PARENT_POLL_S`. (Linux's ``PR_SET_PDEATHSIG`` is not used: it fires when the
+  *thread* that started the worker ends, and a pool starts workers from whichever
+  thread submits work.)
+- **A dead worker is replaced.** If a worker dies (killed, out of memory), the pool is
+  started again and the job that was running tries once more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import itertools
+import logging
 import multiprocessing
-from collections.abc import Callable
+import os
+import threading
+import time
+from collections.abc import Callable, Hashable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+#: How often a worker checks that the bot process is still there (seconds).
+PARENT_POLL_S = 0.25
+#: Jobs in flight at once in thread mode (``workers == 0``).
+THREAD_SLOTS = 4
+
+
+class Superseded(Exception):
+    """A newer job with the same key was submitted before this one started."""
+
+
+def default_workers() -> int:
+    """One worker process per CPU core."""
+    return os.cpu_count() or 1
+
+
+def _watch_parent(parent: int, interval: float) -> None:
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)  # the bot is gone: nothing to clean up that the OS will not
+        time.sleep(interval)
+
+
+def worker_start(parent: int, interval: float = PARENT_POLL_S) -> None:
+    """Run first in every worker process: exit when ``parent`` (the bot) is gone."""
+    if os.getppid() != parent:  # it died while this worker was starting
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent, interval), daemon=True,
+                     name="parent-watch").start()
 
 
 class Offloader:
-    def __init__(self, workers: int = 0) -> None:
-        self.workers = workers
+    """Runs functions in worker processes (or threads); see the module docstring."""
+
+    def __init__(self, workers: int | None = None, *, slots: int | None = None,
+                 parent_poll: float = PARENT_POLL_S) -> None:
+        self.workers = default_workers() if workers is None else max(0, workers)
+        self.slots = slots or (self.workers if self.workers > 0 else THREAD_SLOTS)
+        self._parent_poll = parent_poll
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        if workers > 0:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx)
+        if self.workers > 0:
+            self._pool = self._new_pool()
+        self._gate: asyncio.Semaphore | None = None
+        self._gate_loop: asyncio.AbstractEventLoop | None = None
+        self._newest: dict[Hashable, int] = {}
+        self._tickets = itertools.count(1)
+        self.superseded = 0
+        self.restarts = 0
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        ctx = multiprocessing.get_context("spawn")
+        return concurrent.futures.ProcessPoolExecutor(
+            self.workers, mp_context=ctx, initializer=worker_start,
+            initargs=(os.getpid(), self._parent_poll))
+
+    def _slots(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate_loop is not loop:
+            self._gate, self._gate_loop = asyncio.Semaphore(self.slots), loop
+        return self._gate
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._pool is None:
+        """``fn(*args)`` in a worker; waits its turn behind earlier jobs."""
+        async with self._slots():
+            return await self._call(fn, *args)
+
+    async def latest(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
+        """Like :meth:`run`, but raises :class:`Superseded` instead of running ``fn`` if
+        another job with the same ``key`` was submitted before this one could start.
+        A job that has started always finishes and returns its result."""
+        ticket = next(self._tickets)
+        self._newest[key] = ticket
+        try:
+            async with self._slots():
+                if self._newest.get(key) != ticket:
+                    self.superseded += 1
+                    raise Superseded(key)
+                return await self._call(fn, *args)
+        finally:
+            if self._newest.get(key) == ticket:
+                del self._newest[key]
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        pool = self._pool
+        if pool is None:
             return await asyncio.to_thread(fn, *args)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        try:
+            return await loop.run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process died; starting new workers and trying again")
+            self._replace(pool)
+            if self._pool is None:
+                raise
+            return await loop.run_in_executor(self._pool, fn, *args)
+
+    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._pool is not broken:  # another job already replaced it
+            return
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
+        self.restarts += 1
 
     async def warm_up(self) -> None:
         """Start the worker processes (imports included) before the first real job."""
@@ -36,6 +147,12 @@ class Offloader:
             from . import images
 
             await asyncio.gather(*(self.run(images.warm) for _ in range(self.workers)))
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the running workers (for diagnostics and tests)."""
+        pool = self._pool
+        procs = getattr(pool, "_processes", None) or {}
+        return sorted(procs)
 
     def close(self) -> None:
         if self._pool is not None:

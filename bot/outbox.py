@@ -143,13 +143,13 @@ class ChannelOutbox:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            self.pacer.note()
             self.writes += 1
             try:
                 more = await item.write()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                self.pacer.note()
                 if retryable(exc):
                     self.failures += 1
                     log.warning("channel %s: write refused (%s); retrying in %.0f s",
@@ -163,6 +163,10 @@ class ChannelOutbox:
                     continue
                 log.exception("channel %s: a write failed for good", self.channel_id)
                 more = False
+            # noted when the write is done, not when it starts: a write may first draw its
+            # board, so its request leaves later; counting from the end keeps any five
+            # requests at least one period apart however long the drawing took
+            self.pacer.note()
             backoff = 1.0
             self._troubled = False
             if not more:

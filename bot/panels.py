@@ -309,8 +309,9 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     if name == "attack":
         acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
         panel = _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
-        return _with_rows(panel, t("attack.ties"), [_back()],
-                          highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
+        panel = _with_rows(panel, t("attack.ties"), [_back()],
+                           highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
+        return _crop(panel, state, tuple(a.src for a in acts))  # type: ignore[attr-defined]
     if name == "terrain":
         return city_terrain_menu(state, seat)
     if name == "city":
@@ -326,20 +327,28 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
         panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
                               t("act.move_token", src=label(src), dst="…"),
                               highlight=tuple(a.dst for a in acts))
-        return _with_rows(panel, "", [_back()])
+        return _crop(_with_rows(panel, "", [_back()]), state, (src,))
     if name == "cards":
         return cards_menu(state, seat, legal)
     if name == "card":
-        card = int(param)
+        card = _int(param)
         acts = [a for a in _card_plays(legal) if _card_of(a) == card]
+        if not acts:  # not a card this player can play now (or no card at all)
+            raise MenuError("error.no_options")
         panel = _options_menu(_action_options(acts),
                               lambda a, b: t("ph.card_target", card=card_name(card), first=a,
                                              last=b), card_name(card))
         return _with_rows(panel, "", [_back("cards")])
     if name == "tile":
         centre_text, _, rot_text = param.partition(":")
-        return tile_preview(state, seat, _hex(centre_text), int(rot_text or 0))
+        return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))
     raise MenuError("error.no_options")
+
+
+def _int(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 6):
+        raise MenuError("error.no_options")
+    return int(text)
 
 
 def _hex(text: str) -> int:
@@ -368,6 +377,13 @@ def _with_rows(panel: Panel, line: str, rows: list[Row],
     return Panel(text, [*panel.rows, *rows[:room]], image=panel.image,
                  image_view=panel.image_view,
                  highlight=panel.highlight if highlight is None else highlight)
+
+
+def _crop(panel: Panel, state: State, focus: tuple[int, ...]) -> Panel:
+    """``panel`` with a small picture of the area concerned: ``focus`` ringed, the panel's
+    highlighted targets outlined (public facts only: the spectator view)."""
+    return Panel(panel.text, panel.rows, image="crop", image_view=view(state, None),
+                 highlight=panel.highlight, focus=focus)
 
 
 def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,

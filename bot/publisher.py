@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -31,11 +30,11 @@ from typing import Any
 
 import discord
 
-from . import images
+from . import history, images, results
 from .components import make_view
-from .describe import board_alt_text, final_lines, hand_text
+from .describe import board_alt_text, hand_text
 from .messages import t
-from .offload import Offloader
+from .offload import Offloader, Superseded
 from .outbox import Outboxes
 from .storage import Storage
 from .table import Outcome
@@ -47,6 +46,11 @@ MAX_CONTENT = 2000
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
 THREAD_ARCHIVE_MINUTES = 10080
+
+
+def _alt(view: dict[str, Any], changed: list[str]) -> str:
+    """The board picture in words (render's description, else a short one of our own)."""
+    return images.board_alt(view, changed) or board_alt_text(view, changed)
 
 
 def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
@@ -78,11 +82,11 @@ class TurnMessage:
 
 class DiscordPublisher:
     def __init__(self, client: discord.Client, storage: Storage, offloader: Offloader,
-                 *, outboxes: Outboxes | None = None) -> None:
+                 *, outboxes: Outboxes | None = None, period: float = 5.0) -> None:
         self.client = client
         self.storage = storage
         self.offloader = offloader
-        self.outboxes = outboxes or Outboxes(on_trouble=self._trouble)
+        self.outboxes = outboxes or Outboxes(on_trouble=self._trouble, period=period)
         self._turns: dict[int, TurnMessage] = {}
         self._lobbies: dict[int, int] = {}
         self._dm_failed: set[int] = set()
@@ -220,13 +224,15 @@ class DiscordPublisher:
         assert o is not None and o.public_view is not None
         key = turn.key
         if turn.message_id is None or turn.shown < o.version:
-            png = await self.offloader.run(images.board_png, o.public_view, o.highlight,
-                                           o.last_move)
+            try:  # only the newest board of a game is drawn (render.latest)
+                png = await self.offloader.latest(("board", o.game_id), images.board_png,
+                                                  o.public_view, o.highlight, o.last_move)
+            except Superseded:
+                return True
             prompt = o.panel.text if o.panel else ""
             content = fit(turn.lines, prompt)
             files = [discord.File(io.BytesIO(png), filename="board.png",
-                                  description=board_alt_text(o.public_view, o.lines))
-                     ] if png else []
+                                  description=_alt(o.public_view, o.lines))] if png else []
             view = make_view(o.panel, o.game_id, o.version)
             if turn.message_id is None:
                 mentions = discord.AllowedMentions(
@@ -293,33 +299,55 @@ class DiscordPublisher:
 
     # ------------------------------------------------------------------ the end
     def _final(self, o: Outcome, play: int) -> None:
-        """The result: in full in the game's thread, and as a short line with the final
-        board in the channel (when the game had a thread of its own)."""
+        """The result (bot/results.py): in full with the score chart, the final board, the
+        record and the Rematch button in the game's thread, and shorter with the final
+        board in the channel (when the game had a thread of its own). Results and ratings
+        are stored first (bot/history.py)."""
         assert o.public_view is not None and o.record is not None
-        data = json.dumps(o.record, indent=1).encode()
-        lines = final_lines(o.game_id, o.public_view, o.seats)
-        view = o.public_view
+        record = o.record
+        post: list[Any] = []
 
-        def record_file() -> list[discord.File]:
-            return [discord.File(io.BytesIO(data), filename=f"tempus-game-{o.game_id}.json",
-                                 description=t("end.record_file"))]
+        async def made() -> Any:
+            if not post:
+                try:
+                    changes = await history.record_finished(self.storage, o.game_id,
+                                                            run=self.offloader.run)
+                except Exception:
+                    log.exception("game %s: results and ratings could not be stored",
+                                  o.game_id)
+                    changes = {}
+                post.append(await self.offloader.run(
+                    results.final_post_job, o.game_id, record, [s.name for s in o.seats],
+                    [s.user_id for s in o.seats], changes))
+            return post[0]
 
-        self._post(play, "\n".join([*lines, t("end.record")]), files=record_file)
+        def files(p: Any, names: tuple[str, ...] | None = None) -> list[discord.File]:
+            return [discord.File(io.BytesIO(f.data), filename=f.filename,
+                                 description=f.description)
+                    for f in p.files if names is None or f.filename.endswith(names)]
+
+        async def thread_post() -> bool:
+            p = await made()
+            ch = await self.channel(play)
+            kwargs: dict[str, Any] = {"files": files(p),
+                                      "allowed_mentions": discord.AllowedMentions.none()}
+            view = make_view(p.panel, o.game_id, o.version) if p.panel else None
+            if view is not None:
+                kwargs["view"] = view
+            await ch.send(p.text, **kwargs)
+            return False
+
+        self.outboxes.submit(play, thread_post)
         if play != o.channel_id:
-            async def board() -> list[discord.File]:
-                png = await self.offloader.run(images.board_png, view, (), None)
-                return [discord.File(io.BytesIO(png), filename="board.png",
-                                     description=board_alt_text(view, []))] if png else []
-
-            summary = "\n".join([*lines[:-1], t("end.thread", thread=play)])
-
-            async def write() -> bool:
+            async def channel_post() -> bool:
+                p = await made()
                 ch = await self.channel(o.channel_id)
-                await ch.send(fit(summary.splitlines()), files=await board(),
+                text = fit([*p.channel_text.splitlines(), t("end.thread", thread=play)])
+                await ch.send(text, files=files(p, ("-board.png",)) or files(p, (".png",)),
                               allowed_mentions=discord.AllowedMentions.none())
                 return False
 
-            self.outboxes.submit(o.channel_id, write)
+            self.outboxes.submit(o.channel_id, channel_post)
 
     # ------------------------------------------------------------------ direct messages
     async def _dms(self, play: int, o: Outcome) -> None:

@@ -8,20 +8,37 @@ apply two actions on top of the same version.
 
 :class:`Storage` is the small interface the table service needs; SQLite is the embedded
 default, a PostgreSQL backend would implement the same methods.
+
+Failures of the store itself (disk full, database locked past the busy timeout, a
+read-only or damaged file, the file deleted or replaced under the running bot) surface as
+:class:`StorageUnavailable` with a ``reason``; the transaction is rolled back, so nothing
+is half-written and the caller's in-memory state must not advance. A game row or log
+entry that cannot be decoded raises :class:`GameUnreadable` for that game only. One
+process at a time may open a database file (:mod:`bot.storelock`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import json
+import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 import aiosqlite
+
+from .storelock import StoreInUse as StoreInUse  # re-exported: another process has the file
+from .storelock import StoreLock
+
+log = logging.getLogger(__name__)
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -85,12 +102,140 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN turn_key TEXT;
     CREATE INDEX games_thread ON games (thread_id);
     """,
+    # 5: after the game (bot/history.py). Both tables are caches derived from the action
+    # log and can be dropped and rebuilt: each finished game's result per seat (by
+    # replaying the log), and each person's rating per server with the games it covers
+    # (recomputed in game order, bot/ratings.py)
+    """
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        user_id INTEGER,
+        ai_level TEXT,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        vp INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        opening TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_guild ON results (guild_id, finished_at, game_id);
+    CREATE INDEX results_user ON results (guild_id, user_id);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StorageError(Exception):
     pass
+
+
+# why the store cannot be used right now (StorageUnavailable.reason)
+FULL, BUSY, READONLY, GONE, IO, CORRUPT = "full", "busy", "readonly", "gone", "io", "corrupt"
+#: a database server that cannot be reached (PostgreSQL, bot/storage_pg.py)
+OFFLINE = "offline"
+
+#: SQLite primary result codes that mean "the store, not the request, is the problem"
+_REASONS = {
+    sqlite3.SQLITE_FULL: FULL,
+    sqlite3.SQLITE_BUSY: BUSY,
+    sqlite3.SQLITE_LOCKED: BUSY,
+    sqlite3.SQLITE_READONLY: READONLY,
+    sqlite3.SQLITE_PERM: READONLY,
+    sqlite3.SQLITE_IOERR: IO,
+    sqlite3.SQLITE_CANTOPEN: IO,
+    sqlite3.SQLITE_NOLFS: IO,
+    sqlite3.SQLITE_CORRUPT: CORRUPT,
+    sqlite3.SQLITE_NOTADB: CORRUPT,
+}
+
+
+class StorageUnavailable(StorageError):
+    """The store refused a read or write for a reason of its own (``reason``: one of
+    FULL, BUSY, READONLY, GONE, IO, CORRUPT, OFFLINE). Nothing of the failed transaction
+    was kept (PostgreSQL: unless the connection broke during the commit itself; the game's
+    version then tells, and the version check makes a retry safe)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"storage unavailable ({reason}){': ' + detail if detail else ''}")
+
+    @property
+    def key(self) -> str:
+        """The message-catalogue key telling a player about it."""
+        return f"error.storage_{self.reason}"
+
+
+class GameUnreadable(StorageError):
+    """A stored game (its options or log) cannot be decoded; other games are unaffected."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        self.game_id = game_id
+        self.reason = reason
+        super().__init__(f"game {game_id}: {reason}")
+
+
+def unavailable(exc: BaseException) -> StorageUnavailable | None:
+    """``exc`` as a :class:`StorageUnavailable`, or None if it is not a failure of the store
+    (a constraint, a programming error ...)."""
+    if isinstance(exc, StorageUnavailable):
+        return exc
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(exc, sqlite3.Error) or code is None:
+        return None
+    if code == sqlite3.SQLITE_READONLY_DBMOVED:
+        return StorageUnavailable(GONE, str(exc))
+    reason = _REASONS.get(code & 0xFF)
+    return None if reason is None else StorageUnavailable(reason, str(exc))
+
+
+class BadText(str):
+    """A TEXT value that was not valid UTF-8 (decoded with replacement characters).
+
+    The connection's text factory returns it instead of failing the whole query, so one
+    damaged row cannot hide every other row of a result; JSON columns refuse it."""
+
+
+def _text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return BadText(raw.decode("utf-8", "replace"))
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; None when there is none."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _json_column(game_id: int, column: str, value: Any) -> Any:
+    if isinstance(value, BadText):
+        raise GameUnreadable(game_id, f"{column} is not valid UTF-8")
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError) as exc:
+        raise GameUnreadable(game_id, f"{column} is not valid JSON ({exc})") from None
 
 
 class ChannelBusy(StorageError):
@@ -118,11 +263,32 @@ class GameRow:
     thread_id: int | None = None
     #: which turn or phase the turn message (``panel_message_id``) shows
     turn_key: str | None = None
+    #: why the stored snapshot could not be read (``state`` is then None): the log, the
+    #: source of truth, rebuilds it
+    state_error: str | None = None
 
     @property
     def play_channel_id(self) -> int:
         """Where the game's board and turn messages go."""
         return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """The plain-number columns of a game: readable even when its texts are damaged."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    version: int
+    announced_version: int | None
+    panel_message_id: int | None = None
+    thread_id: int | None = None
+
+
+_REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
+                "panel_message_id, thread_id")
 
 
 @dataclass(frozen=True)
@@ -154,6 +320,35 @@ class ActionRow:
     version: int | None = None
 
 
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of a finished game, derived from its action log (bot/history.py)."""
+
+    game_id: int
+    seat: int
+    guild_id: int  # 0 for a game outside a server
+    channel_id: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    rank: int  # 1 = first (R-END-3; a shared win shares rank 1)
+    vp: int
+    won: bool
+    opening: str  # the seat's first-era actions, e.g. "grow-grow-move"
+    finished_at: str  # time of the game's last logged action (ISO, UTC)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A person's rating on one server (a cache of bot/ratings.py's recomputation)."""
+
+    guild_id: int
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+
+
 class Storage(Protocol):
     async def close(self) -> None: ...
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
@@ -161,6 +356,9 @@ class Storage(Protocol):
     async def game(self, game_id: int) -> GameRow | None: ...
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None: ...
     async def games_with_status(self, status: str) -> list[GameRow]: ...
+    async def game_refs(self, status: str) -> list[GameRef]: ...
+    async def game_ref(self, game_id: int) -> GameRef | None: ...
+    async def open_game_ref(self, channel_id: int) -> GameRef | None: ...
     async def seats(self, game_id: int) -> list[SeatRow]: ...
     async def add_seat(self, game_id: int, version: int, user_id: int | None,
                        ai_level: str | None, name: str) -> int: ...
@@ -179,6 +377,21 @@ class Storage(Protocol):
     async def set_thread(self, game_id: int, thread_id: int | None) -> None: ...
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None: ...
+    # --- history (bot/history.py): derived, rebuildable tables
+    async def latest_game_in_channel(self, channel_id: int,
+                                     statuses: tuple[str, ...]) -> GameRow | None: ...
+    async def games_without_results(self) -> list[GameRow]: ...
+    async def finished_at(self, game_id: int) -> str | None: ...
+    async def save_results(self, rows: list[ResultRow]) -> None: ...
+    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
+                      user_id: int | None = None) -> list[ResultRow]: ...
+    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
+                              offset: int = 0) -> list[int]: ...
+    async def ratings(self, guild_id: int) -> dict[int, RatingRow]: ...
+    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]: ...
+    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
+                            rated: list[tuple[int, str]], *, replace: bool) -> None: ...
+    async def clear_history(self) -> None: ...
 
 
 def _now() -> str:
@@ -190,49 +403,176 @@ def _dumps(obj: Any) -> str:
 
 
 class SqliteStorage:
-    """:class:`Storage` on one aiosqlite connection; a lock keeps transactions whole."""
+    """:class:`Storage` on one aiosqlite connection; a lock keeps transactions whole.
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    Before every commit the database file is checked to be the one opened (same device
+    and inode): a file deleted or replaced under the running bot would otherwise take
+    commits that nobody will ever read."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, *,
+                 file_lock: StoreLock | None = None) -> None:
         self._db = db
         self.path = path
         self._lock = asyncio.Lock()
+        self._file_lock = file_lock
+        self._abspath = None if _in_memory(path) else os.path.abspath(path)
+        self._identity = None if self._abspath is None else _file_identity(self._abspath)
+        self._wal_identity: tuple[int, int] | None = None
+        self._gone_reported = False
 
     @classmethod
-    async def open(cls, path: str) -> SqliteStorage:
-        db = await aiosqlite.connect(path, isolation_level=None)
+    async def open(cls, path: str, *, busy_timeout: float = 5.0,
+                   read_only: bool = False) -> SqliteStorage:
+        """Open (creating and migrating) the database at ``path``.
+
+        Raises :class:`StoreInUse` when another process has it open, and
+        :class:`StorageUnavailable` when the file cannot be opened or written.
+        ``busy_timeout``: seconds to wait for another program's lock on the file.
+        ``read_only``: inspect an existing file without locking, migrating or writing
+        (``python -m bot check-db``; the bot may be running on it)."""
+        file_lock = None
+        if not read_only and not _in_memory(path):
+            try:
+                file_lock = StoreLock.acquire(path)
+            except OSError as exc:  # e.g. a read-only or missing directory
+                reason = READONLY if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) \
+                    else IO
+                raise StorageUnavailable(reason, f"cannot lock {path}: {exc.strerror}") \
+                    from exc
+        try:
+            if read_only:
+                if not Path(path).is_file():
+                    raise StorageUnavailable(IO, f"no database file at {path}")
+                db = await aiosqlite.connect(Path(path).absolute().as_uri() + "?mode=ro",
+                                             uri=True, isolation_level=None)
+            else:
+                db = await aiosqlite.connect(path, isolation_level=None)
+        except BaseException as exc:
+            if file_lock is not None:
+                file_lock.release()
+            mapped = unavailable(exc)
+            if mapped is not None and mapped is not exc:
+                raise mapped from exc
+            raise
         db.row_factory = sqlite3.Row
+        db.text_factory = _text
+        store = cls(db, path, file_lock=file_lock)
+        try:
+            await store._configure(busy_timeout, read_only)
+        except BaseException as exc:
+            await store.close()
+            mapped = unavailable(exc)
+            if mapped is not None and mapped is not exc:
+                raise mapped from exc
+            raise
+        return store
+
+    async def _configure(self, busy_timeout: float, read_only: bool) -> None:
+        db = self._db
+        await db.execute(f"PRAGMA busy_timeout={max(0, int(busy_timeout * 1000))}")
+        if read_only:
+            await db.execute("PRAGMA query_only=ON")
+            return
         await db.execute("PRAGMA journal_mode=WAL")
         # FULL: a commit is on disk (fsync) before the bot announces the action, so even a
         # power cut loses nothing announced; NORMAL would only survive a process crash
         await db.execute("PRAGMA synchronous=FULL")
         await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, path)
-        await store.migrate()
-        return store
+        await self.migrate()
+        if self._abspath is not None:
+            self._identity = _file_identity(self._abspath)
+            self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def close(self) -> None:
-        await self._db.close()
+        moved = self._abspath is not None and _file_identity(self._abspath) != self._identity
+        try:
+            await self._db.close()
+        finally:
+            if moved:
+                self._retire_wal()
+            if self._file_lock is not None:
+                self._file_lock.release()
+                self._file_lock = None
+
+    def _retire_wal(self) -> None:
+        """After the database file was deleted or replaced: SQLite leaves our write-ahead
+        log beside the path, where it would be applied to whatever file is opened there
+        next (damaging it). Keep it under another name instead."""
+        assert self._abspath is not None
+        wal = self._abspath + "-wal"
+        if self._wal_identity is None or _file_identity(wal) != self._wal_identity:
+            return  # not ours (or none): leave it
+        kept = f"{wal}.orphaned-{os.getpid()}"
+        with contextlib.suppress(OSError):
+            os.replace(wal, kept)
+            Path(self._abspath + "-shm").unlink(missing_ok=True)
+            log.error("the database file was deleted or replaced: its write-ahead log is "
+                      "kept as %s, away from the new file", kept)
+
+    def _check_file(self) -> None:
+        """Refuse to write unless the file at our path is still the one we opened."""
+        if self._abspath is None:
+            return
+        now = _file_identity(self._abspath)
+        if now is not None and now == self._identity:
+            return
+        detail = (f"{self._abspath} was deleted" if now is None else
+                  f"{self._abspath} was replaced by another file")
+        if not self._gone_reported:
+            self._gone_reported = True
+            log.error("the database %s; refusing every write until the bot is restarted",
+                      detail.removeprefix(f"{self._abspath} "))
+        raise StorageUnavailable(GONE, detail)
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; failures of the store become :class:`StorageUnavailable`
+        after a rollback, so nothing of it is kept."""
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._check_file()
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._check_file()
+                    await self._db.execute("COMMIT")
+                    if self._wal_identity is None and self._abspath is not None:
+                        self._wal_identity = _file_identity(self._abspath + "-wal")
+                except BaseException:
+                    await self._rollback()
+                    raise
+            except sqlite3.Error as exc:
+                mapped = unavailable(exc)
+                if mapped is None:
+                    raise
+                log.warning("storage: %s", mapped)
+                raise mapped from exc
+
+    async def _rollback(self) -> None:
+        # some errors (SQLITE_FULL, SQLITE_IOERR ...) already rolled the transaction back
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                await self._db.execute("ROLLBACK")
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
             try:
                 yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            else:
-                await self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                mapped = unavailable(exc)
+                if mapped is None:
+                    raise
+                log.warning("storage: %s", mapped)
+                raise mapped from exc
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            cur = await self._db.execute(
+        async with self._reading() as db:
+            cur = await db.execute(
                 "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")
             if await cur.fetchone() is None:
                 return 0
-            cur = await self._db.execute("SELECT version FROM schema_version")
+            cur = await db.execute("SELECT version FROM schema_version")
             row = await cur.fetchone()
             return int(row[0]) if row else 0
 
@@ -251,27 +591,56 @@ class SqliteStorage:
                 await db.execute("DELETE FROM schema_version")
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
+    async def integrity_problems(self) -> list[str]:
+        """SQLite's ``PRAGMA integrity_check``: nothing when the file is sound."""
+        async with self._reading() as db:
+            cur = await db.execute("PRAGMA integrity_check")
+            rows = [str(r[0]) for r in await cur.fetchall()]
+        return [] if rows == ["ok"] else rows
+
+    async def foreign_key_problems(self) -> list[tuple[Any, ...]]:
+        """``PRAGMA foreign_key_check``: rows (table, rowid, parent, fk) pointing at nothing."""
+        async with self._reading() as db:
+            cur = await db.execute("PRAGMA foreign_key_check")
+            return [tuple(r) for r in await cur.fetchall()]
+
     # ------------------------------------------------------------------ reading
     @staticmethod
     def _game(row: sqlite3.Row) -> GameRow:
+        """A game from its row: damaged options raise :class:`GameUnreadable`; a damaged
+        snapshot reads as none (``state_error`` says why), as the log rebuilds it."""
+        game_id = row["id"]
+        options = _json_column(game_id, "options", row["options"])
+        if not isinstance(options, dict):
+            raise GameUnreadable(game_id, "options is not a JSON object")
+        state, state_error = None, None
+        if row["state"]:
+            try:
+                state = _json_column(game_id, "state", row["state"])
+            except GameUnreadable as exc:
+                state_error = exc.reason
+            else:
+                if not isinstance(state, dict):
+                    state, state_error = None, "state is not a JSON object"
         return GameRow(
-            id=row["id"],
+            id=game_id,
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             host_id=row["host_id"],
             status=row["status"],
-            options=json.loads(row["options"]),
+            options=options,
             version=row["version"],
-            state=json.loads(row["state"]) if row["state"] else None,
+            state=state,
             panel_message_id=row["panel_message_id"],
             announced_version=row["announced_version"],
             thread_id=row["thread_id"],
             turn_key=row["turn_key"],
+            state_error=state_error,
         )
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> GameRow | None:
-        async with self._lock:
-            cur = await self._db.execute(sql, args)
+        async with self._reading() as db:
+            cur = await db.execute(sql, args)
             row = await cur.fetchone()
         return None if row is None else self._game(row)
 
@@ -285,27 +654,61 @@ class SqliteStorage:
             (channel_id, channel_id))
 
     async def games_with_status(self, status: str) -> list[GameRow]:
-        async with self._lock:
-            cur = await self._db.execute("SELECT * FROM games WHERE status = ? ORDER BY id",
-                                         (status,))
+        """Every game of ``status``; raises :class:`GameUnreadable` if any one is damaged
+        (use :meth:`game_refs` and :meth:`game` to read them one by one)."""
+        async with self._reading() as db:
+            cur = await db.execute("SELECT * FROM games WHERE status = ? ORDER BY id",
+                                   (status,))
             rows = await cur.fetchall()
         return [self._game(r) for r in rows]
 
+    async def game_refs(self, status: str) -> list[GameRef]:
+        """The games of ``status``, by their number columns only: one damaged row cannot
+        keep the others from being listed."""
+        async with self._reading() as db:
+            cur = await db.execute(
+                f"SELECT {_REF_COLUMNS} "
+                "FROM games WHERE status = ? ORDER BY id", (status,))
+            rows = await cur.fetchall()
+        return [GameRef(*r) for r in rows]
+
+    async def game_ref(self, game_id: int) -> GameRef | None:
+        return await self._ref("WHERE id = ?", (game_id,))
+
+    async def open_game_ref(self, channel_id: int) -> GameRef | None:
+        """The open (lobby or active) game of a channel, by its number columns only."""
+        return await self._ref("WHERE (channel_id = ? OR thread_id = ?) "
+                               "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1",
+                               (channel_id, channel_id))
+
+    async def _ref(self, where: str, args: tuple[Any, ...]) -> GameRef | None:
+        async with self._reading() as db:
+            cur = await db.execute(f"SELECT {_REF_COLUMNS} FROM games {where}", args)
+            row = await cur.fetchone()
+        return None if row is None else GameRef(*row)
+
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self._lock:
-            cur = await self._db.execute(
+        async with self._reading() as db:
+            cur = await db.execute(
                 "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = ? "
                 "ORDER BY seat", (game_id,))
             rows = await cur.fetchall()
         return [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        async with self._lock:
-            cur = await self._db.execute(
+        """The log of a game; raises :class:`GameUnreadable` if an entry is damaged."""
+        async with self._reading() as db:
+            cur = await db.execute(
                 "SELECT seq, seat, action, version FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,))
             rows = await cur.fetchall()
-        return [ActionRow(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+        out = []
+        for r in rows:
+            action = _json_column(game_id, f"action {r[0]}", r[2])
+            if not isinstance(action, dict):
+                raise GameUnreadable(game_id, f"action {r[0]} is not a JSON object")
+            out.append(ActionRow(r[0], r[1], action, r[3]))
+        return out
 
     # ------------------------------------------------------------------ writing
     async def _bump(self, db: aiosqlite.Connection, game_id: int, version: int,
@@ -424,6 +827,126 @@ class SqliteStorage:
                 "UPDATE games SET panel_message_id = ?, "
                 "announced_version = MAX(COALESCE(announced_version, 0), COALESCE(?, 0)) "
                 "WHERE id = ?", (message_id, announced, game_id))
+
+    # ------------------------------------------------------------------ --- history
+    # Derived tables for bot/history.py: results per seat of finished games and ratings.
+    # Everything here can be dropped (clear_history) and rebuilt from the action logs.
+
+    async def latest_game_in_channel(self, channel_id: int,
+                                     statuses: tuple[str, ...]) -> GameRow | None:
+        """The newest game of the channel with one of ``statuses``."""
+        marks = ", ".join("?" for _ in statuses)
+        return await self._one(
+            f"SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id, *statuses))
+
+    async def games_without_results(self) -> list[GameRow]:
+        """Finished games whose results are not derived yet, oldest first."""
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT * FROM games g WHERE status = 'finished' AND NOT EXISTS "
+                "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id")
+            rows = await cur.fetchall()
+        return [self._game(r) for r in rows]
+
+    async def finished_at(self, game_id: int) -> str | None:
+        """When the game's last action was logged (the log is append-only, so this never
+        changes once the game is over)."""
+        async with self._lock:
+            cur = await self._db.execute("SELECT MAX(at) FROM actions WHERE game_id = ?",
+                                         (game_id,))
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def save_results(self, rows: list[ResultRow]) -> None:
+        async with self._tx() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO results (game_id, seat, guild_id, channel_id, user_id, "
+                "ai_level, name, rank, vp, won, opening, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name,
+                  r.rank, r.vp, int(r.won), r.opening, r.finished_at) for r in rows])
+
+    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
+                      user_id: int | None = None) -> list[ResultRow]:
+        """Result rows of a server in game order (finish time, then id), seats in order."""
+        sql = "SELECT * FROM results WHERE guild_id = ?"
+        args: list[Any] = [guild_id]
+        if game_ids is not None:
+            if not game_ids:
+                return []
+            sql += f" AND game_id IN ({', '.join('?' for _ in game_ids)})"
+            args += game_ids
+        if user_id is not None:
+            sql += " AND game_id IN (SELECT game_id FROM results WHERE guild_id = ? " \
+                   "AND user_id = ?)"
+            args += [guild_id, user_id]
+        sql += " ORDER BY finished_at, game_id, seat"
+        async with self._lock:
+            cur = await self._db.execute(sql, tuple(args))
+            rows = await cur.fetchall()
+        return [ResultRow(r["game_id"], r["seat"], r["guild_id"], r["channel_id"], r["user_id"],
+                          r["ai_level"], r["name"], r["rank"], r["vp"], bool(r["won"]),
+                          r["opening"], r["finished_at"]) for r in rows]
+
+    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
+                              offset: int = 0) -> list[int]:
+        """Finished games of a server (or one channel of it), newest first."""
+        sql = "SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = ?"
+        args: list[Any] = [guild_id]
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            args.append(channel_id)
+        sql += " ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?"
+        args += [limit, offset]
+        async with self._lock:
+            cur = await self._db.execute(sql, tuple(args))
+            rows = await cur.fetchall()
+        return [r[0] for r in rows]
+
+    async def ratings(self, guild_id: int) -> dict[int, RatingRow]:
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ?",
+                (guild_id,))
+            rows = await cur.fetchall()
+        return {r[1]: RatingRow(r[0], r[1], r[2], r[3], r[4]) for r in rows}
+
+    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]:
+        """``(finished_at, game_id)`` of the games the stored ratings include, in order."""
+        async with self._lock:
+            cur = await self._db.execute(
+                "SELECT finished_at, game_id FROM rated_games WHERE guild_id = ? "
+                "ORDER BY finished_at, game_id", (guild_id,))
+            rows = await cur.fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
+                            rated: list[tuple[int, str]], *, replace: bool) -> None:
+        """Write ratings and the games they now include, in one transaction; ``replace``
+        first drops the server's ratings (a recomputation from scratch)."""
+        async with self._tx() as db:
+            if replace:
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+                await db.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild_id,))
+            await db.executemany(
+                "INSERT OR REPLACE INTO ratings (guild_id, user_id, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(guild_id, r.user_id, r.mu, r.sigma, r.games) for r in rows])
+            await db.executemany(
+                "INSERT OR REPLACE INTO rated_games (game_id, guild_id, finished_at) "
+                "VALUES (?, ?, ?)", [(g, guild_id, at) for g, at in rated])
+
+    async def clear_history(self) -> None:
+        """Drop every derived row (results and ratings); they are rebuilt from the logs."""
+        async with self._tx() as db:
+            for table in ("rated_games", "ratings", "results"):
+                await db.execute(f"DELETE FROM {table}")
+
+
+def _in_memory(path: str) -> bool:
+    return path in ("", ":memory:")
 
 
 def _statements(script: str) -> list[str]:

@@ -27,15 +27,38 @@ two classes' public methods, so a table added to one backend only fails the test
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC
 from typing import Any
 
 import asyncpg
 
 from . import notify_pg
-from .storage import ActionRow, ChannelBusy, GameRow, SeatRow, StorageError, VersionConflict
+from .storage import (
+    BUSY,
+    CORRUPT,
+    FULL,
+    IO,
+    OFFLINE,
+    READONLY,
+    ActionRow,
+    ChannelBusy,
+    GameRef,
+    GameRow,
+    GameUnreadable,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    StorageError,
+    StorageUnavailable,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
 
 #: key of the advisory lock that serialises schema migrations across processes
 MIGRATION_LOCK = 0x74656D70  # "temp"
@@ -95,6 +118,42 @@ PG_MIGRATIONS: list[str] = [
     CREATE TRIGGER actions_no_truncate BEFORE TRUNCATE ON actions
         FOR EACH STATEMENT EXECUTE FUNCTION actions_append_only();
     """,
+    # 2: SQLite's migration 5, after the game (bot/history.py): results per seat of finished
+    # games and ratings per server, caches derived from the action logs. The times stay
+    # SQLite's ISO text (UTC, milliseconds; see PgStorage.finished_at), so both backends
+    # store, compare and order the very same strings.
+    """
+    CREATE TABLE results (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        user_id BIGINT,
+        ai_level TEXT,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        vp INTEGER NOT NULL,
+        won BOOLEAN NOT NULL,
+        opening TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_guild ON results (guild_id, finished_at, game_id);
+    CREATE INDEX results_user ON results (guild_id, user_id);
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE TABLE rated_games (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        guild_id BIGINT NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    """,
 ]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 
@@ -105,6 +164,40 @@ def _dumps(obj: Any) -> str:
 
 async def _init_connection(con: asyncpg.Connection) -> None:
     await con.set_type_codec("jsonb", encoder=_dumps, decoder=json.loads, schema="pg_catalog")
+
+
+#: SQLSTATE classes and codes that mean "the database, not the request, is the problem"
+_REASONS_BY_CODE = {
+    "53100": FULL,  # disk_full
+    "53200": FULL,  # out_of_memory
+    "53300": BUSY,  # too_many_connections
+    "40001": BUSY,  # serialization_failure
+    "40P01": BUSY,  # deadlock_detected
+    "55P03": BUSY,  # lock_not_available
+    "57014": BUSY,  # query_canceled (statement_timeout)
+    "25006": READONLY,  # read_only_sql_transaction (a standby, or default read-only)
+    "42501": READONLY,  # insufficient_privilege
+    "XX001": CORRUPT,  # data_corrupted
+    "XX002": CORRUPT,  # index_corrupted
+}
+_REASONS_BY_CLASS = {"08": OFFLINE, "57": OFFLINE, "53": FULL, "58": IO}
+
+
+def unavailable(exc: BaseException) -> StorageUnavailable | None:
+    """``exc`` as a :class:`StorageUnavailable`, or None if it is not a failure of the
+    database (a constraint, a version conflict, a programming error ...)."""
+    if isinstance(exc, StorageUnavailable):
+        return exc
+    if isinstance(exc, asyncpg.PostgresError):
+        code = getattr(exc, "sqlstate", None) or ""
+        reason = _REASONS_BY_CODE.get(code) or _REASONS_BY_CLASS.get(code[:2])
+        return None if reason is None else StorageUnavailable(reason, str(exc))
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return StorageUnavailable(OFFLINE, str(exc))  # "connection is closed"
+    if isinstance(exc, OSError | asyncio.TimeoutError | ConnectionError):
+        # the server cannot be reached (refused, reset, unreachable, pool/connect timeout)
+        return StorageUnavailable(OFFLINE, f"{type(exc).__name__}: {exc}")
+    return None
 
 
 async def migrate(con: asyncpg.Connection) -> int:
@@ -128,28 +221,63 @@ async def migrate(con: asyncpg.Connection) -> int:
 
 
 def _game(row: asyncpg.Record) -> GameRow:
+    """A game from its row: options that are not a JSON object raise
+    :class:`GameUnreadable`; a damaged snapshot reads as none (``state_error`` says why), as
+    the log rebuilds it (the same rules as SQLite; JSONB itself cannot hold invalid JSON)."""
+    game_id = row["id"]
+    options = row["options"]
+    if not isinstance(options, dict):
+        raise GameUnreadable(game_id, "options is not a JSON object")
+    state, state_error = None, None
+    if row["state"]:
+        try:
+            state = json.loads(row["state"])
+        except ValueError as exc:
+            state_error = f"state is not valid JSON ({exc})"
+        else:
+            if not isinstance(state, dict):
+                state, state_error = None, "state is not a JSON object"
     return GameRow(
-        id=row["id"],
+        id=game_id,
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         host_id=row["host_id"],
         status=row["status"],
-        options=row["options"],
+        options=options,
         version=row["version"],
-        state=json.loads(row["state"]) if row["state"] else None,
+        state=state,
         panel_message_id=row["panel_message_id"],
         announced_version=row["announced_version"],
         thread_id=row["thread_id"],
         turn_key=row["turn_key"],
+        state_error=state_error,
     )
 
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, host_id, status, options, version, state, "
                  "panel_message_id, announced_version, thread_id, turn_key")
+_REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
+                "panel_message_id, thread_id")
+_RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, rank, vp, "
+                   "won, opening, finished_at")
+
+
+def _iso(when: Any) -> str:
+    """A timestamp as SQLite's storage writes it (``bot.storage._now``)."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
 class PgStorage:
-    """:class:`~bot.storage.Storage` on an asyncpg connection pool."""
+    """:class:`~bot.storage.Storage` on an asyncpg connection pool.
+
+    Failures of the database (server unreachable or restarting, disk full, a read-only
+    standby, lock or statement timeouts ...) surface as
+    :class:`~bot.storage.StorageUnavailable` with a ``reason``, as on SQLite; the
+    transaction is rolled back. One case differs: when the connection breaks while the
+    ``COMMIT`` is under way, the server may or may not have committed. The caller treats it
+    as not done; if it was done, the game's version has moved on, so the next write on the
+    old version gets :class:`~bot.storage.VersionConflict` and the table service reloads
+    the game (nothing applied twice, nothing lost)."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -159,12 +287,25 @@ class PgStorage:
         self.notify_when: Callable[[int | None], bool] | None = None
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PgStorage:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
-                                         init=_init_connection)
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10,
+                   read_only: bool = False, timeout: float = 10.0) -> PgStorage:
+        """Connect (and migrate, unless ``read_only``: then every transaction is read-only,
+        for ``python -m bot check-db`` beside a running bot). Raises
+        :class:`~bot.storage.StorageUnavailable` when the server cannot be reached."""
+        settings = {"default_transaction_read_only": "on"} if read_only else None
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                             init=_init_connection, timeout=timeout,
+                                             server_settings=settings)
+        except Exception as exc:
+            mapped = unavailable(exc)
+            if mapped is not None:
+                raise mapped from exc
+            raise
         store = cls(pool, url)
         try:
-            await store.migrate()
+            if not read_only:
+                await store.migrate()
         except BaseException:
             await pool.close()
             raise
@@ -173,49 +314,119 @@ class PgStorage:
     async def close(self) -> None:
         await self._pool.close()
 
+    @asynccontextmanager
+    async def _con(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; failures of the database become StorageUnavailable."""
+        try:
+            async with self._pool.acquire() as con:
+                yield con
+        except Exception as exc:
+            mapped = unavailable(exc)
+            if mapped is None or mapped is exc:
+                raise
+            log.warning("storage: %s", mapped)
+            raise mapped from exc
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction (rolled back on any failure)."""
+        async with self._con() as con, con.transaction():
+            yield con
+
     async def migrate(self) -> int:
-        async with self._pool.acquire() as con:
+        async with self._con() as con:
             return await migrate(con)
 
     async def schema_version(self) -> int:
-        async with self._pool.acquire() as con:
+        async with self._con() as con:
             exists = await con.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
             if not exists:
                 return 0
             return int(await con.fetchval("SELECT max(version) FROM schema_version") or 0)
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self._pool.acquire() as con, con.transaction():
-            yield con
+    async def integrity_problems(self) -> list[str]:
+        """Data-page checksum failures PostgreSQL has counted in this database (reported
+        only when the cluster was initialised with checksums): nothing when sound."""
+        async with self._con() as con:
+            failures = await con.fetchval(
+                "SELECT checksum_failures FROM pg_stat_database "
+                "WHERE datname = current_database()")
+        return [f"{failures} data page checksum failure(s)"] if failures else []
+
+    async def foreign_key_problems(self) -> list[tuple[Any, ...]]:
+        """Rows pointing at no game, as ``(table, key, parent, 0)`` like SQLite's
+        ``foreign_key_check`` (PostgreSQL enforces the keys; this finds rows written while
+        they were switched off, e.g. by ``session_replication_role = replica``)."""
+        out: list[tuple[Any, ...]] = []
+        async with self._con() as con:
+            for table, key in (("seats", "seat"), ("actions", "seq"), ("results", "seat"),
+                               ("rated_games", "game_id")):
+                rows = await con.fetch(
+                    f"SELECT t.game_id, t.{key} FROM {table} t WHERE NOT EXISTS "
+                    "(SELECT 1 FROM games g WHERE g.id = t.game_id) ORDER BY 1, 2")
+                out.extend((table, f"{r[0]}/{r[1]}", "games", 0) for r in rows)
+        return out
 
     # ------------------------------------------------------------------ reading
-    async def game(self, game_id: int) -> GameRow | None:
-        row = await self._pool.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1",
-                                        game_id)
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        async with self._con() as con:
+            return await con.fetch(sql, *args)
+
+    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        async with self._con() as con:
+            return await con.fetchrow(sql, *args)
+
+    async def _one(self, where: str, *args: Any) -> GameRow | None:
+        row = await self._fetchrow(f"SELECT {_GAME_COLUMNS} FROM games {where}", *args)
         return None if row is None else _game(row)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self._one("WHERE id = $1", game_id)
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
-        row = await self._pool.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = $1 OR thread_id = $1) "
-            "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1", channel_id)
-        return None if row is None else _game(row)
+        return await self._one("WHERE (channel_id = $1 OR thread_id = $1) "
+                               "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1",
+                               channel_id)
 
     async def games_with_status(self, status: str) -> list[GameRow]:
-        rows = await self._pool.fetch(
+        """Every game of ``status``; raises :class:`GameUnreadable` if any one is damaged
+        (use :meth:`game_refs` and :meth:`game` to read them one by one)."""
+        rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
         return [_game(r) for r in rows]
 
+    async def game_refs(self, status: str) -> list[GameRef]:
+        """The games of ``status``, by their number columns only."""
+        rows = await self._fetch(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
+        return [GameRef(*r) for r in rows]
+
+    async def game_ref(self, game_id: int) -> GameRef | None:
+        row = await self._fetchrow(f"SELECT {_REF_COLUMNS} FROM games WHERE id = $1", game_id)
+        return None if row is None else GameRef(*row)
+
+    async def open_game_ref(self, channel_id: int) -> GameRef | None:
+        """The open (lobby or active) game of a channel, by its number columns only."""
+        row = await self._fetchrow(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE (channel_id = $1 OR thread_id = $1) "
+            "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1", channel_id)
+        return None if row is None else GameRef(*row)
+
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = $1 "
             "ORDER BY seat", game_id)
         return [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        rows = await self._pool.fetch(
+        """The log of a game; raises :class:`GameUnreadable` if an entry is not a JSON
+        object."""
+        rows = await self._fetch(
             "SELECT seq, seat, action, version FROM actions WHERE game_id = $1 ORDER BY seq",
             game_id)
+        for r in rows:
+            if not isinstance(r[2], dict):
+                raise GameUnreadable(game_id, f"action {r[0]} is not a JSON object")
         return [ActionRow(r[0], r[1], r[2], r[3]) for r in rows]
 
     # ------------------------------------------------------------------ writing
@@ -305,19 +516,22 @@ class PgStorage:
                 "VALUES ($1, $2, $3, $4, $5)", game_id, seq, seat, action, new)
         return new
 
+    async def _execute(self, sql: str, *args: Any) -> None:
+        async with self._con() as con:
+            await con.execute(sql, *args)
+
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
-        await self._pool.execute("UPDATE games SET state = $1, updated_at = now() WHERE id = $2",
-                                 _dumps(state), game_id)
+        await self._execute("UPDATE games SET state = $1, updated_at = now() WHERE id = $2",
+                            _dumps(state), game_id)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Where the game is played from now on (not a game change: no version bump)."""
-        await self._pool.execute("UPDATE games SET thread_id = $1 WHERE id = $2",
-                                 thread_id, game_id)
+        await self._execute("UPDATE games SET thread_id = $1 WHERE id = $2", thread_id, game_id)
 
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None:
         """The turn message, the turn it shows and the newest version it shows."""
-        await self._pool.execute(
+        await self._execute(
             "UPDATE games SET panel_message_id = $1, turn_key = $2, announced_version = "
             "GREATEST(COALESCE(announced_version, 0), COALESCE($3::integer, 0)) WHERE id = $4",
             message_id, turn_key, announced, game_id)
@@ -325,7 +539,131 @@ class PgStorage:
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None:
         """The message holding the game's controls; ``announced``: the version it shows."""
-        await self._pool.execute(
+        await self._execute(
             "UPDATE games SET panel_message_id = $1, announced_version = "
             "GREATEST(COALESCE(announced_version, 0), COALESCE($2::integer, 0)) WHERE id = $3",
             message_id, announced, game_id)
+
+    # ------------------------------------------------------------------ --- history
+    # Derived tables for bot/history.py (see bot.storage.SqliteStorage): results per seat of
+    # finished games and ratings; everything here can be dropped and rebuilt from the logs.
+
+    async def latest_game_in_channel(self, channel_id: int,
+                                     statuses: tuple[str, ...]) -> GameRow | None:
+        """The newest game of the channel with one of ``statuses``."""
+        return await self._one("WHERE (channel_id = $1 OR thread_id = $1) "
+                               "AND status = ANY($2::text[]) ORDER BY id DESC LIMIT 1",
+                               channel_id, list(statuses))
+
+    async def games_without_results(self) -> list[GameRow]:
+        """Finished games whose results are not derived yet, oldest first."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id")
+        return [_game(r) for r in rows]
+
+    async def finished_at(self, game_id: int) -> str | None:
+        """When the game's last action was logged, as SQLite writes times (ISO, UTC,
+        milliseconds): the history tables compare these strings."""
+        async with self._con() as con:
+            when = await con.fetchval("SELECT max(at) FROM actions WHERE game_id = $1", game_id)
+        return None if when is None else _iso(when)
+
+    async def save_results(self, rows: list[ResultRow]) -> None:
+        async with self._tx() as con:
+            await con.executemany(
+                f"INSERT INTO results ({_RESULT_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET guild_id = $3, channel_id = $4, "
+                "user_id = $5, ai_level = $6, name = $7, rank = $8, vp = $9, won = $10, "
+                "opening = $11, finished_at = $12",
+                [(r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name,
+                  r.rank, r.vp, bool(r.won), r.opening, r.finished_at) for r in rows])
+
+    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
+                      user_id: int | None = None) -> list[ResultRow]:
+        """Result rows of a server in game order (finish time, then id), seats in order."""
+        sql = f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = $1"
+        args: list[Any] = [guild_id]
+        if game_ids is not None:
+            if not game_ids:
+                return []
+            args.append(list(game_ids))
+            sql += f" AND game_id = ANY(${len(args)}::bigint[])"
+        if user_id is not None:
+            args.append(user_id)
+            sql += (" AND game_id IN (SELECT game_id FROM results WHERE guild_id = $1 "
+                    f"AND user_id = ${len(args)})")
+        # COLLATE "C": byte order, as SQLite compares the ISO times
+        sql += ' ORDER BY finished_at COLLATE "C", game_id, seat'
+        rows = await self._fetch(sql, *args)
+        return [ResultRow(*r) for r in rows]
+
+    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
+                              offset: int = 0) -> list[int]:
+        """Finished games of a server (or one channel of it), newest first."""
+        sql = "SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = $1"
+        args: list[Any] = [guild_id]
+        if channel_id is not None:
+            args.append(channel_id)
+            sql += f" AND channel_id = ${len(args)}"
+        sql += (f' ORDER BY finished_at COLLATE "C" DESC, game_id DESC '
+                f"LIMIT ${len(args) + 1} OFFSET ${len(args) + 2}")
+        rows = await self._fetch(sql, *args, limit, offset)
+        return [r[0] for r in rows]
+
+    async def ratings(self, guild_id: int) -> dict[int, RatingRow]:
+        rows = await self._fetch(
+            "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = $1",
+            guild_id)
+        return {r[1]: RatingRow(*r) for r in rows}
+
+    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]:
+        """``(finished_at, game_id)`` of the games the stored ratings include, in order."""
+        rows = await self._fetch(
+            "SELECT finished_at, game_id FROM rated_games WHERE guild_id = $1 "
+            'ORDER BY finished_at COLLATE "C", game_id', guild_id)
+        return [(r[0], r[1]) for r in rows]
+
+    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
+                            rated: list[tuple[int, str]], *, replace: bool) -> None:
+        """Write ratings and the games they now include, in one transaction; ``replace``
+        first drops the server's ratings (a recomputation from scratch).
+
+        Several processes may bring one server's ratings up to date at once (each one's
+        ``bot.history.sync`` lock is its own). The writes of a server are serialised by an
+        advisory lock, and an incremental write (not ``replace``) that includes a game
+        another process has rated meanwhile is dropped: it was computed from ratings that
+        are no longer current, and applying it would count that game twice or undo the
+        other's work. The next sync applies whatever is still missing."""
+        async with self._tx() as con:
+            await con.execute("SELECT pg_advisory_xact_lock($1, $2)", _RATINGS_LOCK,
+                              guild_id & 0x7FFFFFFF)
+            if replace:
+                await con.execute("DELETE FROM ratings WHERE guild_id = $1", guild_id)
+                await con.execute("DELETE FROM rated_games WHERE guild_id = $1", guild_id)
+            elif rated and await con.fetchval(
+                    "SELECT EXISTS (SELECT 1 FROM rated_games WHERE game_id = ANY($1::bigint[]))",
+                    [g for g, _ in rated]):
+                log.info("ratings of server %s: another process rated these games first",
+                         guild_id)
+                return
+            await con.executemany(
+                "INSERT INTO ratings (guild_id, user_id, mu, sigma, games) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, user_id) DO UPDATE "
+                "SET mu = $3, sigma = $4, games = $5",
+                [(guild_id, r.user_id, r.mu, r.sigma, r.games) for r in rows])
+            await con.executemany(
+                "INSERT INTO rated_games (game_id, guild_id, finished_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (game_id) DO UPDATE SET guild_id = $2, finished_at = $3",
+                [(g, guild_id, at) for g, at in rated])
+
+    async def clear_history(self) -> None:
+        """Drop every derived row (results and ratings); they are rebuilt from the logs."""
+        async with self._tx() as con:
+            for table in ("rated_games", "ratings", "results"):
+                await con.execute(f"DELETE FROM {table}")
+
+
+#: first key of the advisory locks that serialise one server's rating writes
+_RATINGS_LOCK = 0x72617465  # "rate"

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
+import inspect
 import json
 import logging
 import secrets
@@ -46,8 +48,8 @@ from engine.undo import UNDO_JSON, Timeline, UndoRefused, is_undo, turn_key
 from engine.views import view
 from render.positions import last_move_of
 
-from . import panels, players
-from .codec import decode_action
+from . import panels, players, rematch
+from .codec import decode_action, shown
 from .labels import action_label
 from .messages import t
 from .offload import Offloader
@@ -59,8 +61,10 @@ from .storage import (
     ActionRow,
     ChannelBusy,
     GameRow,
+    GameUnreadable,
     SeatRow,
     Storage,
+    StorageUnavailable,
     VersionConflict,
 )
 from .ui import (
@@ -94,6 +98,54 @@ class TableError(Exception):
     def __init__(self, key: str, **kwargs: Any) -> None:
         self.key = key
         super().__init__(t(key, **kwargs))
+
+
+# ---------------------------------------------------------------- storage failures (issue 16)
+class StorageRefusal(TableError):
+    """The store could not take or give the data (disk full, locked, read-only, file
+    gone ...): nothing was changed; the same request may succeed once it recovers."""
+
+    def __init__(self, cause: StorageUnavailable) -> None:
+        super().__init__(cause.key)
+        self.reason = cause.reason
+
+
+class _Refusing:
+    """The storage with :class:`StorageUnavailable` turned into a :class:`StorageRefusal`
+    for the player, on every call, so no call site can forget it."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._storage, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        @functools.wraps(attr)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attr(*args, **kwargs)
+            except StorageUnavailable as exc:
+                raise StorageRefusal(exc) from exc
+
+        return call
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A game that could not be loaded (damaged options or log, a log that does not
+    replay): kept out of play until the operator repairs it, so the others go on."""
+
+    game_id: int
+    channel_id: int | None
+    guild_id: int | None
+    reason: str
+
+    def notice(self) -> str:
+        """The one public line for the game's channel."""
+        return t("notice.set_aside", game=self.game_id)
+# ---------------------------------------------------------------- end storage failures
 
 
 class Sink(Protocol):
@@ -202,7 +254,7 @@ class TableService:
         offloader: Offloader | None = None,
         seed_source: Callable[[], int] | None = None,
     ) -> None:
-        self.storage = storage
+        self.storage: Storage = _Refusing(storage)  # type: ignore[assignment]
         self.sink = sink
         self.ai_delay = ai_delay
         self.ai_budget_s = ai_budget_s
@@ -219,21 +271,44 @@ class TableService:
         #: whether this process works for a game of this server (computer players,
         #: announcements); set by bot.cluster when processes share the shards
         self.owns: Callable[[int | None], bool] = lambda guild_id: True
+        #: games that could not be loaded, by id: refused with a clear message until a
+        #: restart; the application tells each channel once (``SetAside.notice``)
+        self.set_aside: dict[int, SetAside] = {}
 
     # ------------------------------------------------------------------ loading
     async def table(self, game_id: int) -> Table:
         table = self._tables.get(game_id)
         if table is not None:
             return table
+        if game_id in self.set_aside:
+            raise TableError("error.game_set_aside", game=game_id)
         async with self._load_lock:
             table = self._tables.get(game_id)
             if table is None:
-                game = await self.storage.game(game_id)
-                if game is None:
-                    raise TableError("error.no_game")
-                table = await self._load(game)
+                try:
+                    game = await self.storage.game(game_id)
+                    if game is None:
+                        raise TableError("error.no_game")
+                    table = await self._load(game)
+                except TableError:
+                    raise  # no such game, or the store is unavailable now: not its fault
+                except Exception as exc:
+                    await self._set_aside(game_id, exc)
+                    raise TableError("error.game_set_aside", game=game_id) from None
                 self._tables[game_id] = table
         return table
+
+    async def _set_aside(self, game_id: int, exc: Exception) -> None:
+        """Keep a game that cannot be loaded out of play (logged once)."""
+        damaged = isinstance(exc, GameUnreadable | IllegalAction | ValueError | KeyError)
+        log.error("game %s: cannot be loaded, set aside until repaired "
+                  "(python -m bot check-db): %s", game_id, exc, exc_info=not damaged)
+        ref = None
+        with contextlib.suppress(Exception):
+            ref = await self.storage.game_ref(game_id)
+        self.set_aside[game_id] = SetAside(
+            game_id, ref.channel_id if ref else None, ref.guild_id if ref else None,
+            f"{type(exc).__name__}: {exc}")
 
     async def _load(self, game: GameRow) -> Table:
         """Build the table from the log; repair the snapshot if it differs from the replay."""
@@ -263,22 +338,35 @@ class TableService:
         table.since = since
         table.log_len = len(rows)
         if game.state != state.to_json():
-            log.warning("game %s: snapshot differs from the replayed log; rebuilt", game.id)
-            await self.storage.replace_snapshot(game.id, state.to_json())
+            log.warning("game %s: snapshot %s; rebuilt from the log", game.id,
+                        game.state_error or "differs from the replayed log")
+            try:
+                await self.storage.replace_snapshot(game.id, state.to_json())
+            except StorageRefusal as exc:  # the replay is right; repair it next time
+                log.warning("game %s: could not store the rebuilt snapshot: %s", game.id, exc)
         table.state = state
         return table
 
     async def resume_all(self) -> list[int]:
-        """Load every active game and let computer players go on; returns the game ids."""
+        """Load every active game and let computer players go on; returns the ids of the
+        games resumed. Each game is loaded on its own: one that cannot be read is set
+        aside (:attr:`set_aside`, for the application to tell its channel) and the others
+        start normally."""
         ids = []
-        for game in await self.storage.games_with_status(ACTIVE):
-            if not self.owns(game.guild_id):
+        for ref in await self.storage.game_refs(ACTIVE):
+            if not self.owns(ref.guild_id):
                 continue  # its owner resumes it
             try:
-                table = await self.table(game.id)
-            except Exception:
-                log.exception("game %s: cannot be loaded", game.id)
+                table = await self.table(ref.id)
+            except StorageRefusal as exc:  # not the game's fault: loaded at its next use
+                log.error("game %s: not resumed, the storage is unavailable: %s", ref.id, exc)
                 continue
+            except TableError:
+                continue  # set aside, logged
+            except Exception:
+                log.exception("game %s: cannot be loaded", ref.id)
+                continue
+            game = table.game
             ids.append(game.id)
             if game.announced_version is None or game.announced_version < game.version:
                 # the process stopped between committing and announcing: post it now
@@ -317,11 +405,14 @@ class TableService:
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
                      *, seats: int = 5, random_map: bool = True, seed: int | None = None,
                      host_plays: bool = True, in_thread: bool = False,
-                     protection_counts_cities: bool = False) -> Outcome:
+                     protection_counts_cities: bool = False,
+                     extra: dict[str, Any] | None = None) -> Outcome:
         """A new lobby; the host takes the first seat unless ``host_plays`` is False.
-        ``protection_counts_cities`` is the table option R-OPT-1."""
+        ``protection_counts_cities`` is the table option R-OPT-1; ``extra``: more lobby
+        options (a rematch's invitations, bot/rematch.py)."""
         seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
-        options: dict[str, Any] = {"max_seats": seats, "random_map": random_map,
+        options: dict[str, Any] = {**(extra or {}), "max_seats": seats,
+                                   "random_map": random_map,
                                    "protection_counts_cities": protection_counts_cities}
         if seed is not None:
             options["seed"] = seed
@@ -329,7 +420,7 @@ class TableService:
             game = await self.storage.create_game(guild_id, channel_id, user_id,
                                                   name if host_plays else None, options)
         except ChannelBusy:
-            existing = await self.storage.open_game_in_channel(channel_id)
+            existing = await self.storage.open_game_ref(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
         if in_thread:  # opened inside a thread: the game is played right there
             await self.storage.set_thread(game.id, channel_id)
@@ -366,6 +457,9 @@ class TableService:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))
+            kept = rematch.join_refusal(table.id, table.game.options, table.seats, user_id)
+            if kept is not None:
+                raise TableError(kept[0], **kept[1])
             return await self._lobby_change(
                 table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
                                                      name),
@@ -452,7 +546,12 @@ class TableService:
         return outcome
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        table = await self.table(game_id)
+        try:
+            table = await self.table(game_id)
+        except TableError as exc:
+            if exc.key != "error.game_set_aside":
+                raise
+            return await self._cancel_set_aside(game_id, user_id, can_manage)
         async with table.lock:
             if table.game.status not in (LOBBY, ACTIVE):
                 raise TableError("error.not_active", game=table.id)
@@ -472,6 +571,26 @@ class TableService:
         task = self._ai_tasks.pop(table.id, None)
         if task:
             task.cancel()
+        return outcome
+
+    async def _cancel_set_aside(self, game_id: int, user_id: int, can_manage: bool
+                                ) -> Outcome:
+        """Cancel a game that cannot be loaded (issue 16), so its channel is free again:
+        only its number columns are needed."""
+        ref = await self.storage.game_ref(game_id)
+        if ref is None:
+            raise TableError("error.no_game")
+        if user_id != ref.host_id and not can_manage:
+            raise TableError("error.cancel_denied", host=ref.host_id)
+        try:
+            version = await self.storage.set_status(game_id, ref.version, CANCELLED)
+        except VersionConflict:
+            raise TableError("error.stale") from None
+        self.set_aside.pop(game_id, None)
+        self._by_channel.pop(ref.channel_id, None)
+        outcome = Outcome(game_id, ref.channel_id, ref.guild_id, version, "cancel",
+                          [t("lobby.cancelled", game=game_id, user=user_id)], panel=Panel(""))
+        self._enqueue(outcome)
         return outcome
 
     async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
@@ -520,9 +639,12 @@ class TableService:
                    map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
                    seated=len(table.seats), seats=o["max_seats"]),
                  t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+        kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
                 lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            elif i - len(table.seats) < len(kept):
+                lines.append(kept[i - len(table.seats)])
             else:
                 lines.append(t("lobby.empty", n=i + 1))
         lines.append(t("lobby.hint", min=CONTENT.min_players))
@@ -750,6 +872,8 @@ class TableService:
         if op == UNDO:
             outcome = await self.undo(game_id, user_id, version)
             return Reply(text=outcome.lines[0], outcome=outcome)
+        if op == rematch.REMATCH:
+            return await rematch.rematch(self, game_id, user_id, name)
         if op == MENU:
             spec = f"{arg}:{values[0]}" if values else arg
             panel, now = await self.menu(game_id, user_id, spec, version)
@@ -758,18 +882,18 @@ class TableService:
             text = values[0] if values else arg
             try:
                 action = decode_action(text)
-            except ValueError as exc:
-                raise TableError("error.bad_choice", reason=str(exc)) from None
+            except ValueError:
+                raise TableError("error.bad_choice", reason=shown(text)) from None
         elif op == CARDS:
             make = CARD_ACTIONS.get(arg)
             if make is None:
-                raise TableError("error.bad_choice", reason=arg)
-            try:
-                action = make(tuple(sorted(int(v) for v in values or ())))
-            except ValueError as exc:
-                raise TableError("error.bad_choice", reason=str(exc)) from None
+                raise TableError("error.bad_choice", reason=shown(arg))
+            bad = [v for v in values or () if not (v.isascii() and v.isdigit() and len(v) < 6)]
+            if bad:
+                raise TableError("error.bad_choice", reason=shown(bad[0]))
+            action = make(tuple(sorted(int(v) for v in values or ())))
         else:
-            raise TableError("error.bad_choice", reason=op)
+            raise TableError("error.bad_choice", reason=shown(op))
         outcome = await self.act(game_id, user_id, action, version)
         return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
 
@@ -821,11 +945,22 @@ class TableService:
             table = self._tables.get(game_id)
             if table is not None and table.game.status in (LOBBY, ACTIVE):
                 return game_id
-        game = await self.storage.open_game_in_channel(channel_id)
+        game = await self.storage.open_game_ref(channel_id)  # numbers only: never damaged
         if game is None:
             self._by_channel.pop(channel_id, None)
             raise TableError("error.no_game")
         self._by_channel[channel_id] = game.id
+        return game.id
+
+    async def last_game_in_channel(self, channel_id: int) -> int:
+        """For looking (board, status, record): the channel's running game, else its last
+        finished one (so the final position stays visible until a new game starts), else
+        its lobby; TableError when the channel has none."""
+        game = await self.storage.latest_game_in_channel(channel_id, (ACTIVE,))
+        if game is None:
+            game = await self.storage.latest_game_in_channel(channel_id, (FINISHED,))
+        if game is None:
+            return await self.channel_game_id(channel_id)
         return game.id
 
     # ------------------------------------------------------------------ computer players
@@ -851,7 +986,7 @@ class TableService:
     async def _ai_loop(self, table: Table) -> None:
         """Let computer seats act until a person must decide; one announcement per run of
         one seat's actions."""
-        failures = 0
+        failures = waits = 0
         try:
             while True:
                 async with table.lock:
@@ -870,6 +1005,8 @@ class TableService:
                             continue  # the position changed under us: think again
                         try:
                             outcome = await self._apply(table, seat, action)
+                        except StorageRefusal:
+                            raise
                         except TableError as exc:
                             if exc.key == "error.stale":  # changed in another process
                                 await self._catch_up(table)
@@ -882,6 +1019,14 @@ class TableService:
                         assert table.state is not None
                         self._hold(outcome, more=set(to_act(table.state)) == {seat})
                     failures = 0
+                    waits = 0
+                except StorageRefusal as exc:
+                    # the store cannot take the move now: wait for it as long as it takes
+                    # (the move was not kept, so thinking again is right)
+                    waits += 1
+                    log.warning("game %s: computer seat %s waits for the storage: %s",
+                                table.id, seat, exc)
+                    await asyncio.sleep(min(30.0, 0.25 * 2 ** min(waits, 7)))
                 except Exception:
                     failures += 1
                     log.exception("game %s: computer seat %s failed (%d in a row)", table.id,

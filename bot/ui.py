@@ -58,9 +58,11 @@ class Panel:
 
     text: str
     rows: list[Row] = field(default_factory=list)
-    image: str | None = None  # "board" | "hand"
+    image: str | None = None  # "board" | "hand" | "crop"
     image_view: dict[str, Any] | None = None
     highlight: tuple[int, ...] = ()
+    #: for a "crop" picture: the hexes the menu is about (e.g. the stack that moves)
+    focus: tuple[int, ...] = ()
 
     def controls(self) -> list[Button | Select]:
         out: list[Button | Select] = []

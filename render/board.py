@@ -1,9 +1,16 @@
-"""The board image: map, pieces, overlays and the side panel, from a public view.
+"""The board image: the land, its pieces and overlays, and the panel below, from a
+public view; and small crops of the map for private menus.
 
-:func:`render_board` is what the bot calls (in a worker process or a thread). The map
-layer is cached per map (keyed on the terrain tuple) and one 256-colour palette serves
-every map; each call copies the cached layer, pastes cached piece sprites, draws the
-panel text (from cached glyph masks) and encodes.
+:func:`render_board` is what the bot posts (called in a worker process or a thread). The
+image shows the land (placed tiles and one ring of sea) above the panel, sized so that
+hex labels and panel text are at least 9 px high when Discord shows it 550 px wide
+(:mod:`render.layout`); ``full=True`` shows the whole 13 x 12 board. :func:`render_crop`
+draws just the hexes a private move or attack menu is about, with the legal targets
+outlined.
+
+Per call: crop the map layer (drawn once per map and cached, :mod:`render.terrain_layer`),
+paste the cached static panel, paste cached piece sprites, draw the panel's text from
+cached glyph masks, and encode with the one 256-colour palette every map shares.
 """
 
 from __future__ import annotations
@@ -19,24 +26,42 @@ from engine.views import VIEW_FORMAT
 from . import palette as P
 from . import panel
 from .encode import build_palette, to_png
-from .geometry import IMAGE_SIZE, hex_centre, piece_centre
-from .overlays import ATTACK, draw_arrow, draw_highlights, draw_last_move
-from .sprites import chip, city, cube, hex_ring, spot_ring, stack_bonus, swords, token
-from .terrain_layer import Terrain, terrain_layer
+from .geometry import BOARD_H, BOARD_W, K, hex_centre, piece_centre
+from .layout import Layout, board_layout, crop_layout
+from .overlays import (
+    ATTACK,
+    Shift,
+    check_last_move,
+    draw_arrow,
+    draw_attack_target,
+    draw_highlights,
+    draw_spot,
+    draw_swords,
+)
+from .sprites import (
+    BADGE_R,
+    CITY_BADGE,
+    TOKEN_BADGE,
+    badge,
+    chip,
+    city,
+    cube,
+    hex_ring,
+    spot_ring,
+    stack_bonus,
+    swords,
+    token,
+)
+from .terrain_layer import Terrain, draw_terrain_layer, terrain_layer
+from .words import DEFAULT_LANG
 
-__all__ = ["ATTACK", "IMAGE_SIZE", "hex_centre", "piece_centre", "render_board",
-           "board_image"]
+__all__ = ["ATTACK", "hex_centre", "piece_centre", "render_board", "render_crop",
+           "board_image", "crop_image", "board_layout_of", "crop_layout_of"]
 
 MAX_SEATS = 5
-
-
-@lru_cache(maxsize=16)
-def base_layer(terrain: Terrain) -> Image.Image:
-    """Map plus the static half of the panel. Cached: copy before drawing on it."""
-    img = Image.new("RGB", IMAGE_SIZE)
-    img.paste(terrain_layer(terrain), (0, 0))
-    panel.draw_static(img)
-    return img
+#: The whole map's size: the image size of ``render_board(..., full=True)`` is this
+#: width and this height plus the panel.
+FULL_MAP = (BOARD_W, BOARD_H)
 
 
 def _piece_sheet() -> Image.Image:
@@ -45,8 +70,8 @@ def _piece_sheet() -> Image.Image:
     for s in range(MAX_SEATS):
         sprites += [token(s, n) for n in (1, 2, 3, 4)]
         sprites += [city(s, v) for v in (2, 3, 4)]
-        sprites += [chip(s, 12), chip(s, 9), cube(s)]
-    sprites += [hex_ring(), hex_ring(P.ATTACK), spot_ring(), stack_bonus(1), swords()]
+        sprites += [chip(s, 12), chip(s, 9), cube(s), badge(s)]
+    sprites += [hex_ring(), hex_ring(P.ATTACK), spot_ring(), stack_bonus(1, K), swords()]
     width = sum(sp.image.size[0] for sp in sprites)
     height = max(sp.image.size[1] for sp in sprites)
     sheet = Image.new("RGB", (width, height + 60), (128, 128, 128))
@@ -74,61 +99,176 @@ def _sample_terrain() -> Terrain:
 
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """The 256 colours every board image is mapped to, the same for every map (so a new
-    map during tile placement costs only its terrain layer)."""
-    return build_palette(base_layer(_sample_terrain()), _piece_sheet(), P.key_colours())
+    """The 256 colours every board image is mapped to, the same for every map and
+    layout (so a new map during tile placement costs only its terrain layer)."""
+    layer = draw_terrain_layer(_sample_terrain())
+    static = panel.static_panel(BOARD_W)
+    base = Image.new("RGB", (BOARD_W, BOARD_H + static.size[1]))
+    base.paste(layer, (0, 0))
+    base.paste(static, (0, BOARD_H))
+    return build_palette(base, _piece_sheet(), P.key_colours())
 
 
-def _draw_pieces(img: Image.Image, v: dict[str, Any]) -> None:
+def _occupied(v: dict[str, Any]) -> frozenset[int]:
+    return frozenset(h for h in range(NUM_HEXES)
+                     if v["count"][h] > 0 or v["city_owner"][h] >= 0)
+
+
+def _piece_places(v: dict[str, Any]) -> list[tuple[int, str, int, int, float]]:
+    """``(hex, "token" | "city", seat, number, dx)`` for every piece on the map."""
     owner, count = v["owner"], v["count"]
-    city_owner, city_value, bonus = v["city_owner"], v["city_value"], v["bonus"]
+    city_owner, city_value = v["city_owner"], v["city_value"]
+    out = []
     for h in range(NUM_HEXES):
-        x, y = piece_centre(h)
         has_city = city_owner[h] >= 0
         has_tokens = owner[h] >= 0 and count[h] > 0
         if has_city and has_tokens:  # never happens under the rules; keep both visible
-            city(city_owner[h], city_value[h]).paste_on(img, x - 13, y)
-            token(owner[h], count[h]).paste_on(img, x + 13, y)
+            out.append((h, "city", city_owner[h], city_value[h], -13.0 * K))
+            out.append((h, "token", owner[h], count[h], 13.0 * K))
         elif has_city:
-            city(city_owner[h], city_value[h]).paste_on(img, x, y)
+            out.append((h, "city", city_owner[h], city_value[h], 0.0))
         elif has_tokens:
-            token(owner[h], count[h]).paste_on(img, x, y)
-        if bonus[h] > 0:
+            out.append((h, "token", owner[h], count[h], 0.0))
+    return out
+
+
+def _draw_pieces(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str) -> None:
+    sx, sy = shift
+    for h, kind, seat, n, dx in _piece_places(v):
+        x, y = piece_centre(h)
+        sprite = city(seat, n) if kind == "city" else token(seat, n)
+        sprite.paste_on(img, x + dx + sx, y + sy)
+    _draw_badges(img, v, shift, lang)
+    for h in range(NUM_HEXES):
+        if v["bonus"][h] > 0:
             cx, cy = hex_centre(h)
-            stack_bonus(bonus[h]).paste_on(img, cx + 16, cy + 18)
+            stack_bonus(v["bonus"][h], K).paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
+
+
+def _draw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,
+                 areas: list[tuple[float, float, float, float]] | None = None) -> None:
+    """The owners' letters; with ``areas`` (pixel boxes of arrows and swords drawn over
+    the pieces) only those there, again, so nothing on the map ever hides them."""
+    sx, sy = shift
+    pad = BADGE_R + 1
+    for h, kind, seat, _, dx in _piece_places(v):
+        x, y = piece_centre(h)
+        bx, by = CITY_BADGE if kind == "city" else TOKEN_BADGE
+        px, py = x + dx + bx + sx, y + by + sy
+        if areas is None or any(a - pad <= px <= c + pad and b - pad <= py <= d + pad
+                                for a, b, c, d in areas):
+            badge(seat, lang).paste_on(img, px, py)
+
+
+def _draw_map(img: Image.Image, v: dict[str, Any], shift: Shift,
+              highlight: tuple[int, ...], last_move: tuple[int, ...] | None,
+              spots: tuple[int, ...], lang: str) -> None:
+    """Rings under the pieces, arrows over them, the owners' letters never covered."""
+    combat = v.get("combat")
+    if highlight:
+        draw_highlights(img, tuple(highlight), shift)
+    for h in spots:
+        draw_spot(img, h, shift)
+    fight = bool(combat and last_move and tuple(last_move[:2]) == (combat["src"],
+                                                                    combat["dst"]))
+    arrows: list[tuple[int, int, bool]] = []
+    if combat:
+        arrows.append((combat["src"], combat["dst"], True))
+    if last_move and not fight:
+        if len(last_move) == 1:
+            draw_spot(img, last_move[0], shift)
+        else:
+            arrows.append((last_move[0], last_move[1], len(last_move) == 3))
+    for src, dst, attack in arrows:
+        if attack and src != dst:
+            draw_attack_target(img, dst, shift)
+    _draw_pieces(img, v, shift, lang)
+    if not arrows:
+        return
+    occupied = _occupied(v)
+    areas = []
+    for src, dst, attack in arrows:
+        areas.append(draw_arrow(img, src, dst, attack, occupied, shift))
+        if attack and src != dst:
+            areas.append(draw_swords(img, dst, shift))
+    _draw_badges(img, v, shift, lang, areas)
+
+
+def _check_view(view: dict[str, Any]) -> None:
+    if view.get("format") != VIEW_FORMAT:
+        raise ValueError(f"unsupported view format {view.get('format')!r}")
+
+
+def board_layout_of(view: dict[str, Any], highlight: tuple[int, ...] = (),
+                    last_move: tuple[int, ...] | None = None, full: bool = False) -> Layout:
+    """Where :func:`board_image` puts things for these arguments (tests, tools). While
+    players place tiles the whole board is shown: the next tile may go anywhere next to
+    the land."""
+    extra = set(highlight) | set(check_last_move(last_move))
+    combat = view.get("combat")
+    if combat:
+        extra |= {combat["src"], combat["dst"]}
+    return board_layout(view["terrain"], extra, full or view.get("phase") == "tiles")
 
 
 def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
-                last_move: tuple[int, ...] | None = None) -> Image.Image:
+                last_move: tuple[int, ...] | None = None, *, full: bool = False,
+                lang: str = DEFAULT_LANG) -> Image.Image:
     """The board as an RGB image (see :func:`render_board`)."""
-    if view.get("format") != VIEW_FORMAT:
-        raise ValueError(f"unsupported view format {view.get('format')!r}")
-    img = base_layer(tuple(view["terrain"])).copy()
-    if highlight:
-        draw_highlights(img, tuple(highlight))
-    _draw_pieces(img, view)
-    occupied = frozenset(h for h in range(NUM_HEXES)
-                         if view["count"][h] > 0 or view["city_owner"][h] >= 0)
-    combat = view.get("combat")
-    if combat:
-        draw_arrow(img, combat["src"], combat["dst"], True, occupied)
-    if last_move:
-        fight = combat and tuple(last_move[:2]) == (combat["src"], combat["dst"])
-        if not fight:
-            draw_last_move(img, tuple(last_move), occupied)
-    panel.draw_dynamic(img, view)
+    _check_view(view)
+    for h in highlight:
+        check_last_move((h,))
+    lay = board_layout_of(view, highlight, last_move, full)
+    layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
+    img = Image.new("RGB", lay.size)
+    img.paste(layer.crop(lay.box).convert("RGB"), (0, 0))
+    img.paste(panel.static_panel(lay.width, lang), (0, lay.map_h))
+    _draw_map(img, view, lay.shift, tuple(highlight), last_move, (), lang)
+    panel.draw_dynamic(img, view, lay.map_h, lang)
     return img
 
 
 def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
-                 last_move: tuple[int, ...] | None = None) -> bytes:
+                 last_move: tuple[int, ...] | None = None, *, full: bool = False,
+                 lang: str = DEFAULT_LANG) -> bytes:
     """PNG of the board for a view (normally the public one, ``engine.view(state, None)``).
 
+    The image shows the land and one ring of sea around it (and any highlighted or
+    last-move hex beyond), with the panel below; ``full=True`` shows the whole board, as
+    does every board while players place the map tiles.
     ``highlight``: hex ids to outline (legal targets). ``last_move``: ``(hex,)`` for a
     single hex that changed, ``(src, dst)`` for a move, ``(src, dst, ATTACK)`` for an
     attack (``ATTACK == 1``). An attack in progress (``view["combat"]``) is always drawn.
+    ``lang``: the language of the words in the image (:mod:`render.words`).
     Only public fields are read, so any seat's view gives the same image as the
     spectator view.
     """
-    img = board_image(view, highlight, last_move)
-    return to_png(img, palette())
+    return to_png(board_image(view, highlight, last_move, full=full, lang=lang), palette())
+
+
+def crop_image(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),
+               *, lang: str = DEFAULT_LANG) -> Image.Image:
+    """The crop as an RGB image (see :func:`render_crop`)."""
+    _check_view(view)
+    for h in (*hexes, *highlight):
+        check_last_move((h,))
+    lay = crop_layout((*hexes, *highlight))
+    layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
+    img = layer.crop(lay.box).convert("RGB")
+    _draw_map(img, view, lay.shift, tuple(highlight), None, tuple(hexes), lang)
+    return img
+
+
+def render_crop(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),
+                *, lang: str = DEFAULT_LANG) -> bytes:
+    """PNG of a small part of the map for a private menu: the ``hexes`` the choice is
+    about (ringed; e.g. the stack that moves or attacks), the ``highlight`` hexes (its
+    legal targets, outlined) and one ring of hexes around them, without the panel. An
+    attack in progress is drawn as on the board. Raises ValueError for a bad hex id or
+    when both tuples are empty."""
+    return to_png(crop_image(view, hexes, highlight, lang=lang), palette())
+
+
+def crop_layout_of(hexes: tuple[int, ...], highlight: tuple[int, ...] = ()) -> Layout:
+    """Where :func:`crop_image` puts things (tests, tools)."""
+    return crop_layout((*hexes, *highlight))

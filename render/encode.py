@@ -15,7 +15,7 @@ import io
 
 from PIL import Image
 
-COMPRESS_LEVEL = 3
+COMPRESS_LEVEL = 2
 BASE_COLOURS = 160
 
 

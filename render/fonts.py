@@ -9,6 +9,8 @@ keeps its own font objects.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +21,8 @@ REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 
 _local = threading.local()
+#: When set (see :func:`recording`), every :func:`draw_text` call is noted here.
+_log: list[tuple[str, int]] | None = None
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
@@ -36,33 +40,40 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return f
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> float:
+    """Advance width of ``text`` in pixels (cached: the panel measures the same strings
+    on every render)."""
     return font(size, bold).getlength(text)
 
 
-def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """Greedy word wrap of ``text`` into lines at most ``width`` pixels wide."""
-    f = font(size, bold)
+@lru_cache(maxsize=1024)
+def _wrap(text: str, size: int, width: float, bold: bool) -> tuple[str, ...]:
     lines: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}" if line else word
-        if not line or f.getlength(trial) <= width:
+        if not line or text_width(trial, size, bold) <= width:
             line = trial
         else:
             lines.append(line)
             line = word
     if line:
         lines.append(line)
-    return lines
+    return tuple(lines)
 
 
+def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap of ``text`` into lines at most ``width`` pixels wide."""
+    return list(_wrap(text, size, width, bold))
+
+
+@lru_cache(maxsize=1024)
 def fit(text: str, size: int, width: float, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
-    f = font(size, bold)
-    if f.getlength(text) <= width:
+    if text_width(text, size, bold) <= width:
         return text
-    while text and f.getlength(text + "\u2026") > width:
+    while text and text_width(text + "\u2026", size, bold) > width:
         text = text[:-1]
     return text.rstrip() + "\u2026"
 
@@ -83,6 +94,20 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int,
     few dozen strings on every render, and FreeType rasterising is most of its cost."""
     if not text:
         return
+    if _log is not None:
+        _log.append((text, size))
     mask, left, top = _text_mask(text, size, bold, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
     img.paste(fill, (x, y, x + mask.size[0], y + mask.size[1]), mask)
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, int]]]:
+    """Note ``(text, pixel size)`` of every :func:`draw_text` call inside the block (the
+    benchmark and tests measure text sizes with it; not for concurrent use)."""
+    global _log
+    old, _log = _log, []
+    try:
+        yield _log
+    finally:
+        _log = old

@@ -1,8 +1,9 @@
-"""Pixel geometry of the board image: where each hex, label and piece goes.
+"""Pixel geometry of the whole map: where each hex, label and piece goes.
 
 The board is 13 x 12 pointy-top hexes in the engine's "odd-r" layout (odd rows shifted
 half a hex right, see :mod:`engine.hexgrid`). All functions take an optional ``scale`` so
-the supersampled terrain layer and the final image share one set of formulas.
+the supersampled terrain layer and the final image share one set of formulas. Positions are
+in whole-map pixels; an image that shows part of the map shifts them (:mod:`render.layout`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import math
 from engine.hexgrid import COLUMNS, NUM_HEXES, ROWS, col_row
 
 #: Hex circumradius (centre to corner) in final-image pixels.
-R = 42.0
+R = 38.0
+#: Size of the pieces and marks relative to the hexes they were first drawn for (R = 42).
+K = R / 42.0
 #: Radius of a token disc.
 TOKEN_R = 0.43 * R
 #: Hex width (flat side to flat side).
@@ -20,12 +23,9 @@ HEX_W = math.sqrt(3) * R
 #: Space around the hexes inside the board frame.
 MARGIN = 16
 
+#: Size of the whole map (every hex of the board) in pixels; images show a part of it.
 BOARD_W = math.ceil((COLUMNS + 0.5) * HEX_W + 2 * MARGIN)
 BOARD_H = math.ceil((2 + (ROWS - 1) * 1.5) * R + 2 * MARGIN)
-PANEL_X = BOARD_W
-PANEL_W = 1400 - BOARD_W
-#: Size of every board image, in pixels.
-IMAGE_SIZE = (PANEL_X + PANEL_W, BOARD_H)
 
 #: Corner angles of a pointy-top hex, starting at the top corner and going clockwise.
 _CORNER_ANGLES = tuple(math.radians(-90 + 60 * k) for k in range(6))
@@ -56,13 +56,13 @@ def corner_offsets(radius: float) -> list[tuple[float, float]]:
 def label_centre(h: int) -> tuple[float, float]:
     """Where the hex's label (``C4``) is printed: the upper part of the hex."""
     x, y = hex_centre(h)
-    return x, y - 0.6 * R
+    return x, y - 0.56 * R
 
 
 def piece_centre(h: int) -> tuple[float, float]:
     """Where a token stack or city stands: just below the hex centre."""
     x, y = hex_centre(h)
-    return x, y + 0.12 * R
+    return x, y + 0.17 * R
 
 
 def token_swatch(h: int) -> tuple[float, float]:

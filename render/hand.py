@@ -22,6 +22,15 @@ from .fonts import fit, font, wrap
 from .icons import card_icon
 from .sprites import chip, terrain_swatch
 from .terrain_art import fill_of, motif_sprite
+from .words import (
+    DEFAULT_LANG,
+    card_type_name,
+    card_type_text,
+    colour_name,
+    era_name,
+    terrain_name,
+    word,
+)
 
 WIDTH = 720
 MARGIN = 14
@@ -70,12 +79,13 @@ def _card_background(terrain: str) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=64)
-def card_image(card: int) -> Image.Image:
+@lru_cache(maxsize=128)
+def card_image(card: int, lang: str = DEFAULT_LANG) -> Image.Image:
     """One card, ``CARD_W`` x ``CARD_H`` RGBA with rounded corners."""
     info = CONTENT.cards[card]
-    kind = CONTENT.card_types[info.type]
-    terrain = CONTENT.terrain_names[info.terrain]
+    terrain = terrain_name(info.terrain, lang)
+    title = card_type_name(info.type, lang)
+    text = card_type_text(info.type, lang)
     img = _card_background(info.terrain).convert("RGBA")
     d = ImageDraw.Draw(img)
     inset = 10
@@ -85,24 +95,25 @@ def card_image(card: int) -> Image.Image:
                         outline=P.OUTLINE, width=2)
     icon = card_icon(info.type, 38)
     img.alpha_composite(icon, (inset + 8, inset + 7))
-    d.text((inset + 56, inset + 27), kind.name, font=font(TITLE_SIZE, True), fill=P.PANEL_INK,
+    title = fit(title, TITLE_SIZE, CARD_W - 2 * inset - 64, bold=True)
+    d.text((inset + 56, inset + 27), title, font=font(TITLE_SIZE, True), fill=P.PANEL_INK,
            anchor="lm")
     # effect text
     top = inset + 60
     bottom = CARD_H - inset - 40
     d.rounded_rectangle([inset, top, CARD_W - inset, bottom], radius=10, fill=PLATE,
                         outline=P.OUTLINE, width=2)
-    lines = wrap(kind.text, TEXT_SIZE, CARD_W - 2 * inset - 24)
+    lines = wrap(text, TEXT_SIZE, CARD_W - 2 * inset - 24)
     size = TEXT_SIZE
     if len(lines) > 4:  # never with the shipped texts; shrink rather than overflow
         size = TEXT_SIZE - 3
-        lines = wrap(kind.text, size, CARD_W - 2 * inset - 24)[:5]
+        lines = wrap(text, size, CARD_W - 2 * inset - 24)[:5]
     y = top + 10
     for line in lines:
         d.text((inset + 12, y), line, font=font(size), fill=P.PANEL_INK)
         y += TEXT_LINE if size == TEXT_SIZE else TEXT_LINE - 4
     # background terrain tag
-    tag = f"{terrain.capitalize()} background"
+    tag = word("card.background", lang, terrain=terrain, Terrain=terrain.capitalize())
     tw = font(17, True).getlength(tag)
     d.rounded_rectangle([inset, CARD_H - inset - 32, inset + tw + 46, CARD_H - inset],
                         radius=8, fill=tint, outline=P.OUTLINE, width=2)
@@ -115,52 +126,53 @@ def card_image(card: int) -> Image.Image:
     return img
 
 
-def _card_list(cards: list[int]) -> str:
-    return ", ".join(
-        f"{CONTENT.card_types[CONTENT.cards[c].type].name} "
-        f"({CONTENT.terrain_names[CONTENT.cards[c].terrain]})" for c in cards)
+def _card_list(cards: list[int], lang: str) -> str:
+    return word("list_sep", lang).join(
+        word("card.in_list", lang, name=card_type_name(CONTENT.cards[c].type, lang),
+             terrain=terrain_name(CONTENT.cards[c].terrain, lang)) for c in cards)
 
 
-def _notes(view: dict[str, Any], seat: int) -> list[str]:
+def _notes(view: dict[str, Any], seat: int, lang: str = DEFAULT_LANG) -> list[str]:
     """Cards of this seat that are out of the hand but still secret to others."""
     notes = []
     chosen = view.get("my_progress_choice")
     if chosen:
-        notes.append(f"Chosen for progress (face down): {_card_list(chosen)}")
+        notes.append(word("hand.progress_note", lang, cards=_card_list(chosen, lang)))
     combat = view.get("combat")
     if (combat and combat.get("attacker") == seat and combat.get("attack_cards")
             and combat.get("defend_cards") is None):
-        notes.append(f"Played face down in combat: {_card_list(combat['attack_cards'])}")
+        notes.append(word("hand.combat_note", lang,
+                          cards=_card_list(combat["attack_cards"], lang)))
     return notes
 
 
-def hand_image(view: dict[str, Any]) -> Image.Image:
+def hand_image(view: dict[str, Any], lang: str = DEFAULT_LANG) -> Image.Image:
     """The hand of ``view["seat"]`` as an RGB image (see :func:`render_hand`)."""
     if view.get("format") != VIEW_FORMAT:
         raise ValueError(f"unsupported view format {view.get('format')!r}")
     seat = view.get("seat")
     player = view["players"][seat] if seat is not None else None
     cards: list[int] = list(player.get("hand", [])) if player else []
-    notes = _notes(view, seat) if seat is not None else []
+    notes = _notes(view, seat, lang) if seat is not None else []
     size = hand_size(len(cards), len(notes))
     img = Image.new("RGB", size, BG)
     d = ImageDraw.Draw(img)
 
     # header
     if seat is None:
-        d.text((MARGIN, 28), "Spectators hold no cards", font=font(26, True), fill=P.WHITE,
+        d.text((MARGIN, 28), word("hand.spectator", lang), font=font(26, True), fill=P.WHITE,
                anchor="lm")
     else:
-        chip(seat, 17).paste_on(img, MARGIN + 18, 30)
-        d.text((MARGIN + 44, 30), f"{P.player_name(seat)}'s hand", font=font(28, True),
-               fill=P.WHITE, anchor="lm")
+        chip(seat, 17, lang).paste_on(img, MARGIN + 18, 30)
+        d.text((MARGIN + 44, 30), word("hand.title", lang, name=colour_name(seat, lang)),
+               font=font(28, True), fill=P.WHITE, anchor="lm")
         era = CONTENT.eras[min(player["era"], CONTENT.flight - 1)]
-        d.text((WIDTH - MARGIN, 30), f"{len(cards)} / {era.limit} cards",
+        d.text((WIDTH - MARGIN, 30), word("hand.count", lang, n=len(cards), limit=era.limit),
                font=font(22, True), fill=P.WHITE, anchor="rm")
-        era_name = CONTENT.eras[player["era"]].name
-        d.text((MARGIN, 64), f"Era: {era_name} \u00b7 Idea action draws {era.draw} "
-               f"\u00b7 hand limit {era.limit}", font=font(17), fill=(200, 206, 216),
-               anchor="lm")
+        line = word("hand.era", lang, era=era_name(player["era"], lang), draw=era.draw,
+                    limit=era.limit)
+        d.text((MARGIN, 64), fit(line, 17, WIDTH - 2 * MARGIN), font=font(17),
+               fill=(200, 206, 216), anchor="lm")
     y = HEADER_H
     for note in notes:
         line = fit(note, 16, WIDTH - 2 * MARGIN, bold=True)
@@ -171,25 +183,25 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
     if not cards:
         d.rounded_rectangle([MARGIN, y, WIDTH - MARGIN, y + EMPTY_H - 10], radius=14,
                             outline=(120, 128, 140), width=3)
-        d.text((WIDTH / 2, y + 40), "No cards in hand", font=font(26, True), fill=P.WHITE,
-               anchor="mm")
-        d.text((WIDTH / 2, y + 78), "The Idea action draws cards.", font=font(18),
+        d.text((WIDTH / 2, y + 40), word("hand.empty", lang), font=font(26, True),
+               fill=P.WHITE, anchor="mm")
+        d.text((WIDTH / 2, y + 78), word("hand.empty_hint", lang), font=font(18),
                fill=(200, 206, 216), anchor="mm")
         return img
     for k, card in enumerate(cards):
         x = MARGIN + (k % COLUMNS) * (CARD_W + GAP)
         cy = y + (k // COLUMNS) * (CARD_H + GAP)
-        ci = card_image(card)
+        ci = card_image(card, lang)
         img.paste(ci, (x, cy), ci)
     return img
 
 
-def render_hand(view: dict[str, Any]) -> bytes:
+def render_hand(view: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
     """PNG of the hand of ``view["seat"]`` (a seat's own view, ``engine.view(state, seat)``).
 
     An empty hand gives a small "No cards in hand" image; a spectator view (seat None)
-    gives a short notice instead of failing.
+    gives a short notice instead of failing. ``lang``: the language of the words in it.
     """
-    img = hand_image(view)
+    img = hand_image(view, lang)
     pal = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return to_png(pal, None, compress_level=6)

@@ -4,19 +4,24 @@
 ``(hex,)`` a single hex that changed (growth, a city, a placement): a ring;
 ``(src, dst)`` a move: a white arrow;
 ``(src, dst, ATTACK)`` an attack: a red arrow with crossed swords.
+
+Rings are drawn under the pieces and arrows over them; the owners' letters go on last
+(see :func:`render.board.board_image`). Every function takes ``shift``: what to add to
+whole-map positions for the image at hand (which may show only part of the map).
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.hexgrid import NUM_HEXES
 
 from . import palette as P
-from .geometry import R, hex_centre, piece_centre
-from .sprites import TOKEN_R, hex_ring, spot_ring, swords
+from .geometry import K, R, hex_centre, piece_centre
+from .sprites import TOKEN_R, Sprite, hex_ring, spot_ring, swords
 
 ATTACK = 1
 SS = 4
@@ -28,45 +33,90 @@ def _check_hex(h: int) -> int:
     return h
 
 
-def draw_highlights(base: Image.Image, hexes: tuple[int, ...]) -> None:
-    ring = hex_ring()
+Shift = tuple[float, float]
+Box = tuple[float, float, float, float]
+NO_SHIFT: Shift = (0.0, 0.0)
+
+
+def _at(xy: tuple[float, float], shift: Shift) -> tuple[float, float]:
+    return xy[0] + shift[0], xy[1] + shift[1]
+
+
+def check_last_move(last_move: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The hexes of ``last_move`` (one of the three forms above); ValueError otherwise."""
+    if last_move is None:
+        return ()
+    if len(last_move) in (1, 2) or (len(last_move) == 3 and last_move[2] == ATTACK):
+        return tuple(_check_hex(h) for h in last_move[:2])
+    raise ValueError(f"last_move must be (hex,), (src, dst) or (src, dst, ATTACK), "
+                     f"not {last_move!r}")
+
+
+def draw_highlights(base: Image.Image, hexes: tuple[int, ...], shift: Shift = NO_SHIFT,
+                    colour: P.RGB = P.HIGHLIGHT) -> None:
+    ring = hex_ring(colour)
     for h in sorted(set(hexes)):
-        ring.paste_on(base, *hex_centre(_check_hex(h)))
+        ring.paste_on(base, *_at(hex_centre(_check_hex(h)), shift))
 
 
-def draw_last_move(base: Image.Image, last_move: tuple[int, ...],
-                   occupied: frozenset[int] = frozenset()) -> None:
-    """Draw ``last_move`` in one of the three forms in the module docstring; arrows stop
-    short of the pieces on ``occupied`` hexes."""
-    if len(last_move) == 1:
-        spot_ring().paste_on(base, *piece_centre(_check_hex(last_move[0])))
-    elif len(last_move) == 2:
-        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), False, occupied)
-    elif len(last_move) == 3 and last_move[2] == ATTACK:
-        draw_arrow(base, _check_hex(last_move[0]), _check_hex(last_move[1]), True, occupied)
-    else:
-        raise ValueError(f"last_move must be (hex,), (src, dst) or (src, dst, ATTACK), "
-                         f"not {last_move!r}")
+def draw_spot(base: Image.Image, h: int, shift: Shift = NO_SHIFT) -> None:
+    """A ring around the piece place of ``h`` (a single hex that changed; the hexes a
+    crop is about)."""
+    spot_ring().paste_on(base, *_at(piece_centre(_check_hex(h)), shift))
+
+
+def draw_attack_target(base: Image.Image, dst: int, shift: Shift = NO_SHIFT) -> None:
+    """The target of an attack: a red outline (under the pieces)."""
+    hex_ring(P.ATTACK).paste_on(base, *_at(hex_centre(dst), shift))
+
+
+def _sprite_box(sp: Sprite, x: float, y: float) -> Box:
+    ax, ay = sp.anchor
+    w, h = sp.image.size
+    return round(x) - ax, round(y) - ay, round(x) - ax + w, round(y) - ay + h
+
+
+def draw_swords(base: Image.Image, dst: int, shift: Shift = NO_SHIFT) -> Box:
+    """Crossed swords at the right corner of an attacked hex: not colour alone.
+    Returns the pixel box drawn on."""
+    cx, cy = _at(hex_centre(dst), shift)
+    sp = swords()
+    sp.paste_on(base, cx + 0.69 * R, cy - 0.4 * R)
+    return _sprite_box(sp, cx + 0.69 * R, cy - 0.4 * R)
 
 
 def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
-               occupied: frozenset[int] | None = None) -> None:
+               occupied: frozenset[int] | None = None, shift: Shift = NO_SHIFT) -> Box:
     """An arrow from ``src`` towards ``dst``, clear of the pieces on ``occupied`` hexes
-    (``None``: assume both ends hold pieces)."""
+    (``None``: assume both ends hold pieces). Returns the pixel box drawn on."""
     if src == dst:
-        spot_ring().paste_on(base, *piece_centre(src))
-        return
+        sp = spot_ring()
+        x, y = _at(piece_centre(src), shift)
+        sp.paste_on(base, x, y)
+        return _sprite_box(sp, x, y)
+    ends = (occupied is None or src in occupied, occupied is None or dst in occupied)
+    img, left, top = _arrow(src, dst, attack, *ends)
+    x, y = round(left + shift[0]), round(top + shift[1])
+    base.paste(img, (x, y), img)
+    return x, y, x + img.size[0], y + img.size[1]
+
+
+@lru_cache(maxsize=512)
+def _arrow(src: int, dst: int, attack: bool, src_piece: bool,
+           dst_piece: bool) -> tuple[Image.Image, int, int]:
+    """The arrow's RGBA image and its top left corner in whole-map pixels (cached: the
+    same move is drawn on every board until the next one)."""
     (x0, y0), (x1, y1) = piece_centre(src), piece_centre(dst)
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     # from the edge of the source piece to the edge of the target piece
-    start = TOKEN_R + 1 if occupied is None or src in occupied else 0.3 * R
-    end = length - (TOKEN_R + 3 if occupied is None or dst in occupied else 0.3 * R)
+    start = TOKEN_R + 1 if src_piece else 0.3 * R
+    end = length - (TOKEN_R + 3 if dst_piece else 0.3 * R)
     if end - start < 24:
         start = max(0.0, end - 24)
     ax, ay = x0 + ux * start, y0 + uy * start
     bx, by = x0 + ux * end, y0 + uy * end
-    shaft, head_w, head_l = 4.0, 11.0, 14.0
+    shaft, head_w, head_l = 4.0 * K, 11.0 * K, 14.0 * K
     nx, ny = -uy, ux
     hx, hy = bx - ux * head_l, by - uy * head_l
     poly = [
@@ -75,7 +125,7 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
         (hx - nx * head_w, hy - ny * head_w), (hx - nx * shaft, hy - ny * shaft),
         (ax - nx * shaft, ay - ny * shaft),
     ]
-    pad = 16
+    pad = 4
     left = math.floor(min(p[0] for p in poly)) - pad
     top = math.floor(min(p[1] for p in poly)) - pad
     right = math.ceil(max(p[0] for p in poly)) + pad
@@ -85,9 +135,4 @@ def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
     pts = [((x - left) * SS, (y - top) * SS) for x, y in poly]
     fill = P.ATTACK if attack else P.HIGHLIGHT
     d.polygon(pts, fill=fill + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * SS))
-    small = img.reduce(SS)
-    base.paste(small, (left, top), small)
-    if attack:  # the target gets a red outline and crossed swords, not colour alone
-        cx, cy = hex_centre(dst)
-        hex_ring(P.ATTACK).paste_on(base, cx, cy)
-        swords().paste_on(base, cx + 0.69 * R, cy - 0.4 * R)
+    return img.reduce(SS), left, top

@@ -65,14 +65,6 @@ def player_rgb(seat: int) -> RGB:
     return PLAYER_RGB.get(name, _FALLBACK[seat % len(_FALLBACK)])
 
 
-def player_name(seat: int) -> str:
-    return CONTENT.colours[seat] if seat < len(CONTENT.colours) else f"Player {seat + 1}"
-
-
-def player_letter(seat: int) -> str:
-    return player_name(seat)[:1].upper()
-
-
 def _luminance(c: RGB) -> float:
     def lin(v: int) -> float:
         s = v / 255

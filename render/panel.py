@@ -1,14 +1,18 @@
-"""The side panel of the board image: status, whose turn, era track, players.
+"""The panel below the map: status, whose turn, players, era track, map key, piles.
 
-:func:`draw_static` draws what never changes (headings, era names and terrains) once
-per cached base layer; :func:`draw_dynamic` draws the rest from a public view. It uses
-only public fields of the view (counts, never card ids), so a seat's own view gives the
-same picture as the spectator view (R-INFO-1, R-INFO-2).
+It is laid out in design units of a 550 px wide display (:mod:`render.layout`) and drawn
+at the image's scale, so its text is at least 9 px high when Discord shows the image
+550 px wide. :func:`static_panel` (headings, era names, the map key) is drawn once per
+width and language and cached; :func:`draw_dynamic` draws the rest from a public view.
+It reads only public fields of the view (counts, never card ids), so a seat's own view
+gives the same picture as the spectator view (R-INFO-1, R-INFO-2). Every word comes from
+:mod:`render.words`.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -17,136 +21,224 @@ from engine.content import CONTENT
 from engine.hexgrid import label
 
 from . import palette as P
-from .fonts import draw_text, fit, font, wrap
-from .geometry import BOARD_H, PANEL_W, PANEL_X
-from .sprites import chip, cube, stack_bonus, terrain_swatch
+from .fonts import draw_text, fit, text_width, wrap
+from .layout import DESIGN_W, panel_height
+from .sprites import Sprite, chip, cube, stack_bonus, terrain_swatch
 from .terrain_art import LAKE, OPEN_SEA
+from .words import colour_name, era_name, names, terrain_name, word
 
-PAD = 14
-X0 = PANEL_X + PAD
-X1 = PANEL_X + PANEL_W - PAD
+PAD = 10
+X1 = DESIGN_W - PAD
+#: Vertical positions (design units from the top of the panel).
+HEADER_Y = 15
+BOX_Y0, BOX_Y1 = 27, 63
+COLS_Y = 72
+#: Players table (left column).
+PLAYERS_X1 = 318
+PLAYER_HEAD_Y = COLS_Y + 18
+PLAYER_ROWS_Y = COLS_Y + 26
+PLAYER_ROW = 28
+NAME_X = PAD + 22
+NAME_W = 80
+#: Centres of the number columns: actions, cards, supply, cities, VP.
+NUM_X = (134, 178, 222, 264, 300)
+#: Era track (right column).
+ERA_X0 = 332
+ERA_ROWS_Y = COLS_Y + 14
+ERA_ROW = 14
+ERA_NAME_X = ERA_X0 + 30
+CUBES_X = 452
+KEY_Y = 248
+FOOTER_Y = 282
 
-HEADER_Y = 10
-TOACT_Y = 62
-TOACT_H = 70
-ERA_Y = TOACT_Y + TOACT_H + 10
-ERA_ROW = 21
-ERA_ROWS_Y = ERA_Y + 20
-PLAYERS_Y = ERA_ROWS_Y + ERA_ROW * len(CONTENT.eras) + 10
-PLAYER_COLS_Y = PLAYERS_Y + 18
-PLAYER_ROWS_Y = PLAYER_COLS_Y + 16
-PLAYER_ROW = 44
-KEY_Y = PLAYER_ROWS_Y + 5 * PLAYER_ROW + 8
-KEY_ROW = 22
-FOOTER_Y = BOARD_H - 48
-
-#: Player table columns: (heading, x of the column centre).
-COLUMNS = (("Actions", X0 + 150), ("Cards", X0 + 196), ("Supply", X0 + 242),
-           ("Cities", X0 + 288), ("VP", X0 + 334))
-CUBES_X = X0 + 262
-
-PHASES = {
-    "tiles": "placing map tiles",
-    "tokens": "placing starting tokens",
-    "actions": "Actions",
-    "progress": "Progress phase",
-    "over": "Game over",
-}
+_COLUMN_KEYS = ("col.actions", "col.cards", "col.supply", "col.cities", "col.vp")
 
 
-def _heading(d: ImageDraw.ImageDraw, y: int, text: str) -> None:
-    d.text((X0, y), text, font=font(12, True), fill=P.PANEL_MUTED)
-    w = font(12, True).getlength(text)
-    d.line([(X0 + w + 8, y + 7), (X1, y + 7)], fill=P.PANEL_RULE, width=1)
+class Pen:
+    """Draws on ``img`` in panel design units: ``(x, y)`` from the panel's top left."""
+
+    def __init__(self, img: Image.Image, scale: float, top: int = 0) -> None:
+        self.img = img
+        self.s = scale
+        self.top = top
+        self.draw = ImageDraw.Draw(img)
+
+    def xy(self, x: float, y: float) -> tuple[float, float]:
+        return x * self.s, self.top + y * self.s
+
+    def px(self, size: float) -> int:
+        """Font size in image pixels for ``size`` design units."""
+        return max(1, round(size * self.s))
+
+    def r(self, radius: float) -> float:
+        """A sprite radius in image pixels, to the half pixel (fewer cached sprites)."""
+        return round(radius * self.s * 2) / 2
+
+    def text(self, x: float, y: float, t: str, size: float, fill: P.RGB = P.PANEL_INK,
+             bold: bool = False, anchor: str = "la") -> None:
+        draw_text(self.img, self.xy(x, y), t, self.px(size), fill, bold, anchor)
+
+    def width(self, t: str, size: float, bold: bool = False) -> float:
+        """Width of ``t`` in design units."""
+        return text_width(t, self.px(size), bold) / self.s
+
+    def fit(self, t: str, size: float, width: float, bold: bool = False) -> str:
+        return fit(t, self.px(size), width * self.s, bold)
+
+    def wrap(self, t: str, size: float, width: float, bold: bool = False) -> list[str]:
+        return wrap(t, self.px(size), width * self.s, bold)
+
+    def line(self, x0: float, y0: float, x1: float, y1: float, fill: P.RGB,
+             width: float = 1) -> None:
+        self.draw.line([self.xy(x0, y0), self.xy(x1, y1)], fill=fill,
+                       width=max(1, round(width * self.s)))
+
+    def box(self, x0: float, y0: float, x1: float, y1: float, fill: P.RGB,
+            outline: P.RGB | None = None, radius: float = 0) -> None:
+        pts = [self.xy(x0, y0), self.xy(x1, y1)]
+        if radius:
+            self.draw.rounded_rectangle(pts, radius=radius * self.s, fill=fill,
+                                        outline=outline)
+        else:
+            self.draw.rectangle(pts, fill=fill, outline=outline)
+
+    def sprite(self, sp: Sprite, x: float, y: float) -> None:
+        sp.paste_on(self.img, *self.xy(x, y))
 
 
-def draw_static(img: Image.Image) -> None:
-    """Background, title, headings and the era names with their terrains."""
-    d = ImageDraw.Draw(img)
-    d.rectangle([PANEL_X, 0, PANEL_X + PANEL_W, BOARD_H], fill=P.PANEL_BG)
-    d.line([(PANEL_X, 0), (PANEL_X, BOARD_H)], fill=P.OUTLINE, width=2)
-    d.text((X0, HEADER_Y), "TEMPUS", font=font(24, True), fill=P.PANEL_INK)
-    _heading(d, ERA_Y, "ERA TRACK")
+def _heading(pen: Pen, x0: float, x1: float, y: float, text: str) -> None:
+    pen.text(x0, y, text, 10, P.PANEL_MUTED, True, "lm")
+    w = pen.width(text, 10, True)
+    pen.line(x0 + w + 6, y, x1, y, P.PANEL_RULE)
+
+
+def _key_items(lang: str) -> list[tuple[str | None, str]]:
+    items: list[tuple[str | None, str]] = [(t, terrain_name(t, lang)) for t in "GFWHM"]
+    items += [(LAKE, terrain_name(LAKE, lang)), (OPEN_SEA, terrain_name(OPEN_SEA, lang))]
+    items.append((None, word("key.stack_limit", lang)))
+    return items
+
+
+@lru_cache(maxsize=8)
+def static_panel(width: int, lang: str = "en") -> Image.Image:
+    """Background, headings, era names and terrains, the map key (``width`` px wide).
+    Cached: copy or paste it, never draw on it."""
+    img = Image.new("RGB", (width, panel_height(width)), P.PANEL_BG)
+    pen = Pen(img, width / DESIGN_W)
+    pen.draw.line([(0, 0), (width, 0)], fill=P.OUTLINE, width=max(2, round(pen.s * 1.5)))
+    pen.text(PAD, HEADER_Y, word("title", lang), 14, P.PANEL_INK, True, "lm")
+    # players table headings
+    _heading(pen, PAD, PLAYERS_X1, COLS_Y, word("players", lang))
+    for key, x in zip(_COLUMN_KEYS, NUM_X):
+        pen.text(x, PLAYER_HEAD_Y, word(key, lang), 10, P.PANEL_MUTED, True, "mm")
+    # era track: number, terrain, name
+    _heading(pen, ERA_X0, X1, COLS_Y, word("era_track", lang))
     for i, era in enumerate(CONTENT.eras):
         y = ERA_ROWS_Y + i * ERA_ROW
         if i % 2 == 0:
-            stripe = P.mix(P.PANEL_BG, P.BLACK, 0.035)
-            d.rectangle([X0 - 4, y, X1 + 4, y + ERA_ROW - 1], fill=stripe)
+            pen.box(ERA_X0 - 3, y, X1 + 3, y + ERA_ROW - 1, P.mix(P.PANEL_BG, P.BLACK, 0.035))
         cy = y + ERA_ROW / 2
-        d.text((X0 + 12, cy), str(i) if i else "", font=font(11), fill=P.PANEL_MUTED, anchor="mm")
-        terrain_swatch(era.terrain).paste_on(img, X0 + 34, cy)
-        d.text((X0 + 50, cy), era.name, font=font(13, True), fill=P.PANEL_INK, anchor="lm")
-        note = CONTENT.terrain_names[era.terrain] if era.terrain else "start"
-        if era.final:
-            note += " \u00b7 end"
-        d.text((X0 + 162, cy), note, font=font(12), fill=P.PANEL_MUTED, anchor="lm")
-    _heading(d, PLAYERS_Y, "PLAYERS")
-    for name, x in COLUMNS:
-        d.text((x, PLAYER_COLS_Y + 6), name, font=font(11, True), fill=P.PANEL_MUTED,
-               anchor="mm")
-    _map_key(img, d)
-
-
-def _map_key(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
-    """Which pattern is which terrain, for readers who cannot tell the colours apart."""
-    _heading(d, KEY_Y, "MAP KEY")
-    cell = (X1 - X0) / 4
-    items: list[tuple[str | None, str]] = [(t, CONTENT.terrain_names[t]) for t in "GFWHM"]
-    items += [(LAKE, "lake"), (OPEN_SEA, "open sea"), (None, "stack limit")]
-    for k, (kind, name) in enumerate(items):
-        x = X0 + (k % 4) * cell
-        y = KEY_Y + 20 + (k // 4) * KEY_ROW + KEY_ROW / 2
+        if i:
+            pen.text(ERA_X0 + 6, cy, str(i), 10, P.PANEL_MUTED, False, "mm")
+        pen.sprite(terrain_swatch(era.terrain, pen.r(5.5)), ERA_X0 + 20, cy)
+        name = pen.fit(era_name(i, lang), 10, CUBES_X - ERA_NAME_X - 4, True)
+        pen.text(ERA_NAME_X, cy, name, 10, P.PANEL_INK, True, "lm")
+    # map key: which pattern is which terrain, for readers who cannot tell colours apart
+    pen.line(PAD, KEY_Y - 4, X1, KEY_Y - 4, P.PANEL_RULE)
+    x, y = PAD, KEY_Y + 7
+    for kind, name in _key_items(lang):
+        w = 16 + pen.width(name, 10) + 12
+        if x + w > X1 + 12 and x > PAD:
+            x, y = PAD, y + 14
         if kind is None:
-            stack_bonus(1).paste_on(img, x + 12, y)
-            d.text((x + 28, y), name, font=font(11), fill=P.PANEL_INK, anchor="lm")
+            pen.sprite(stack_bonus(1, 0.8 * pen.s), x + 11, y)
+            pen.text(x + 24, y, name, 10, P.PANEL_INK, False, "lm")
+            w += 10
         else:
-            terrain_swatch(kind, 9).paste_on(img, x + 9, y)
-            d.text((x + 22, y), name, font=font(11), fill=P.PANEL_INK, anchor="lm")
+            pen.sprite(terrain_swatch(kind, pen.r(5.5)), x + 6, y)
+            pen.text(x + 14, y, name, 10, P.PANEL_INK, False, "lm")
+        x += w
+    pen.line(PAD, FOOTER_Y - 4, X1, FOOTER_Y - 4, P.PANEL_RULE)
+    return img
 
 
-def _status(v: dict[str, Any]) -> tuple[str, str]:
+def _status(v: dict[str, Any], lang: str) -> tuple[str, str]:
     phase = v["phase"]
     if phase in ("tiles", "tokens"):
-        return "Setup", PHASES[phase]
-    era = f"Era {v['era_number']}"
+        return word("status.setup", lang), word(f"phase.{phase}", lang)
+    era = word("status.era", lang, n=v["era_number"])
     if phase == "actions":
-        return era, f"Action round {v['action_round']}"
-    return era, PHASES.get(phase, phase)
+        return era, word("status.round", lang, n=v["action_round"])
+    return era, word(f"phase.{phase}", lang) if phase in ("progress", "over") else ""
 
 
-def _to_act_lines(v: dict[str, Any]) -> list[tuple[list[int], str]]:
-    """Decisions grouped by what is asked: ``([seats], "what")``."""
+def status_line(v: dict[str, Any], lang: str = "en") -> str:
+    """``Era 6 · Action round 2`` (also used by the image descriptions)."""
+    big, small = _status(v, lang)
+    return big + (word("dot_sep", lang) + small if small else "")
+
+
+def decision_text(v: dict[str, Any], dec: dict[str, Any], lang: str) -> str:
+    """What a decision asks, from its kind and the public view (not the engine's
+    English prompt)."""
+    kind = dec["kind"]
+    seat = dec["seat"]
+    combat = v.get("combat") or {}
+    if kind == "place_tile":
+        return word("decision.place_tile", lang, tile=v.get("current_tile"))
+    if kind == "place_start_token":
+        left = CONTENT.starting_tokens - len(v.get("start_hexes", []))
+        return word("decision.place_start_token", lang, n=left)
+    if kind in ("move", "grow"):
+        return word(f"decision.{kind}", lang, count=v.get("steps_left", 0))
+    if kind == "discard":
+        n = (v.get("discards") or {}).get(str(seat), (v.get("discards") or {}).get(seat, 0))
+        return word("decision.discard", lang, count=n)
+    if kind in ("name_city_terrain", "occupy") and "dst" in combat:
+        return word(f"decision.{kind}", lang, hex=label(combat["dst"]))
+    if kind in ("turn", "progress_cards", "attack_cards", "defend_cards"):
+        return word(f"decision.{kind}", lang)
+    return word("decision.other", lang)
+
+
+def to_act_lines(v: dict[str, Any], lang: str = "en") -> list[tuple[list[int], str]]:
+    """Decisions grouped by what is asked: ``([seats], "Red, Blue: what")``."""
     if v["phase"] == "over":
-        winners = v.get("winners") or []
-        names = ", ".join(P.player_name(s) for s in winners)
-        word = "Winner" if len(winners) == 1 else "Winners (shared)"
-        return [(list(winners), f"{word}: {names}" if winners else "Game over")]
+        winners = list(v.get("winners") or [])
+        if not winners:
+            return [([], word("phase.over", lang))]
+        key = "winner" if len(winners) == 1 else "winners"
+        return [(winners, word(key, lang, names=names(winners, lang)))]
     groups: dict[str, list[int]] = {}
     for dec in v.get("decisions", []):
-        seat = dec["seat"]
-        prompt = dec["prompt"]
-        prefix = f"{P.player_name(seat)}: "
-        what = prompt[len(prefix):] if prompt.startswith(prefix) else prompt
-        groups.setdefault(what, []).append(seat)
-    names = P.player_name
-    return [(seats, f"{', '.join(names(s) for s in seats)}: {what}")
+        groups.setdefault(decision_text(v, dec, lang), []).append(dec["seat"])
+    return [(seats, word("who_what", lang, who=names(seats, lang), what=what))
             for what, seats in groups.items()]
 
 
-def _combat_line(v: dict[str, Any]) -> str | None:
+def combat_line(v: dict[str, Any], lang: str = "en") -> str | None:
     c = v.get("combat")
     if not c:
         return None
-    att, dfn = P.player_name(c["attacker"]), P.player_name(c["defender"])
-    text = f"{att} attacks {label(c['dst'])} ({dfn}) from {label(c['src'])}"
+    text = word("combat", lang, attacker=colour_name(c["attacker"], lang), dst=label(c["dst"]),
+                defender=colour_name(c["defender"], lang), src=label(c["src"]))
     if c.get("terrain"):
-        text += f", fighting on {CONTENT.terrain_names.get(c['terrain'], c['terrain'])}"
+        text += word("combat.terrain", lang, terrain=terrain_name(c["terrain"], lang))
     # Only counts: the attacker's own view holds the card ids, the public one does not.
     n = c.get("attack_card_count")
     if n is None and c.get("attack_cards") is not None:
         n = len(c["attack_cards"])
     if n is not None:
-        text += f"; {n} card{'s' if n != 1 else ''} face down"
+        text += word("combat.cards", lang, count=n)
+    return text
+
+
+def piles_line(v: dict[str, Any], lang: str = "en") -> str:
+    text = word("piles", lang, deck=v["deck_size"], discard=v["discard_size"])
+    if v["phase"] == "tiles":
+        text += word("piles.tiles", lang, n=v["tiles_left"])
+        if v.get("current_tile") is not None:
+            text += word("piles.placing", lang, tile=v["current_tile"])
     return text
 
 
@@ -155,112 +247,116 @@ _RING = ((math.sqrt(3), 0.0), (math.sqrt(3) / 2, 1.5), (-math.sqrt(3) / 2, 1.5),
          (-math.sqrt(3), 0.0), (-math.sqrt(3) / 2, -1.5), (math.sqrt(3) / 2, -1.5))
 
 
-def _tile_preview(img: Image.Image, tile_id: int, cx: float, cy: float, r: float = 11) -> None:
+def _tile_preview(pen: Pen, tile_id: int, cx: float, cy: float, r: float = 6.5) -> None:
     """The tile to place (R-SETUP-4), unrotated: its centre and ring from the east."""
     try:
         tile = CONTENT.tile(tile_id)
     except KeyError:
         return
-    terrain_swatch(tile.centre, r).paste_on(img, cx, cy)
+    pen.sprite(terrain_swatch(tile.centre, pen.r(r)), cx, cy)
     for (dx, dy), t in zip(_RING, tile.ring):
-        terrain_swatch(t, r).paste_on(img, cx + dx * r, cy + dy * r)
+        pen.sprite(terrain_swatch(t, pen.r(r)), cx + dx * r, cy + dy * r)
 
 
-def draw_dynamic(img: Image.Image, v: dict[str, Any]) -> None:
-    d = ImageDraw.Draw(img)
-
-    def text(xy: tuple[float, float], t: str, size: int, fill: P.RGB = P.PANEL_INK,
-             bold: bool = False, anchor: str = "la") -> None:
-        draw_text(img, xy, t, size, fill, bold, anchor)
-
-    big, small = _status(v)
-    text((X1, HEADER_Y + 2), big, 18, bold=True, anchor="ra")
-    text((X1, HEADER_Y + 26), small, 13, P.PANEL_MUTED, anchor="ra")
-    start = v["start_player"]
-    text((X0, HEADER_Y + 34), f"\u2605 start player: {P.player_name(start)}", 12,
-         P.PANEL_MUTED)
-
-    # whose turn
-    d.rounded_rectangle([X0 - 4, TOACT_Y, X1 + 4, TOACT_Y + TOACT_H], radius=8,
-                        fill=P.PANEL_ACCENT, outline=P.PANEL_RULE)
-    text((X0 + 4, TOACT_Y + 6), "GAME OVER" if v["phase"] == "over" else "TO ACT", 11,
-         P.PANEL_MUTED, bold=True)
-    y = TOACT_Y + 22
-    right = X1
+def _to_act_box(pen: Pen, v: dict[str, Any], lang: str) -> None:
+    pen.box(6, BOX_Y0, DESIGN_W - 6, BOX_Y1, P.PANEL_ACCENT, P.PANEL_RULE, 6)
+    head = word("game_over" if v["phase"] == "over" else "to_act", lang)
+    mid = (BOX_Y0 + BOX_Y1) / 2
+    pen.text(PAD + 4, mid, head, 10, P.PANEL_MUTED, True, "lm")
+    x_text = PAD + 4 + pen.width(head, 10, True) + 10
+    right = X1 - 4
     if v["phase"] == "tiles" and v.get("current_tile") is not None:
-        _tile_preview(img, v["current_tile"], X1 - 30, TOACT_Y + TOACT_H / 2)
-        right = X1 - 66
-    lines = _to_act_lines(v)
+        _tile_preview(pen, v["current_tile"], X1 - 20, mid)
+        right = X1 - 44
+    lines = to_act_lines(v, lang)
+    if len(lines) > 2:
+        more = word("more", lang, n=len(lines) - 2)
+        pen.text(right, mid, more, 10, P.PANEL_MUTED, True, "rm")
+        right -= pen.width(more, 10, True) + 8
     shown = lines[:2]
+    rows: list[tuple[list[int], str]] = []
     for seats, what in shown:
-        x = X0 + 4
-        if len(seats) <= 2:  # a chip per seat; more seats are named in the text only
+        x = x_text + (20 * len(seats) + 4 if len(seats) <= 2 else 0)
+        room = 2 if len(shown) == 1 else 1
+        parts = pen.wrap(what, 12, right - x, True)
+        if len(parts) > room:
+            parts = parts[: room - 1] + [pen.fit(" ".join(parts[room - 1:]), 12, right - x,
+                                                 True)]
+        rows += [(seats if k == 0 else [], p) for k, p in enumerate(parts)]
+    y = mid - 7 * (len(rows) - 1)
+    for seats, text in rows:
+        x = x_text
+        if seats and len(seats) <= 2:  # a chip per seat; more seats are named only
             for s in seats:
-                chip(s, 9).paste_on(img, x + 10, y + 9)
+                pen.sprite(chip(s, pen.r(9), lang), x + 9, y)
                 x += 20
             x += 4
-        room = 2 if len(shown) == 1 else 1
-        text_lines = wrap(what, 14, right - x, bold=True)
-        if len(text_lines) > room:
-            text_lines = text_lines[: room - 1] + [
-                fit(" ".join(text_lines[room - 1:]), 14, right - x, bold=True)]
-        for t in text_lines:
-            text((x, y + 9), t, 14, bold=True, anchor="lm")
-            y += 20
-    if len(lines) > 2:
-        text((X1, TOACT_Y + 6), f"+{len(lines) - 2} more", 11, P.PANEL_MUTED, True, "ra")
+        elif not seats and len(rows) > 1 and rows[0][0] and len(rows[0][0]) <= 2:
+            x += 20 * len(rows[0][0]) + 4
+        pen.text(x, y, text, 12, P.PANEL_INK, True, "lm")
+        y += 14
+
+
+def draw_dynamic(img: Image.Image, v: dict[str, Any], top: int, lang: str = "en") -> None:
+    """The parts that change, on the panel whose top edge is at ``top`` pixels."""
+    pen = Pen(img, img.size[0] / DESIGN_W, top)
+    big, small = _status(v, lang)
+    x = PAD + pen.width(word("title", lang), 14, True) + 12
+    pen.text(x, HEADER_Y, big, 13, P.PANEL_INK, True, "lm")
+    if small:
+        x += pen.width(big, 13, True)
+        pen.text(x, HEADER_Y, word("dot_sep", lang) + small, 11, P.PANEL_MUTED, False, "lm")
+    start = v["start_player"]
+    pen.text(X1, HEADER_Y, word("start_player", lang, name=colour_name(start, lang)), 10,
+             P.PANEL_MUTED, False, "rm")
+    _to_act_box(pen, v, lang)
 
     # era cubes; mark the era the next progress phase is about
     players = v["players"]
-    top = max((p["era"] for p in players), default=0)
-    if v["phase"] in ("actions", "progress") and top + 1 < len(CONTENT.eras):
-        ny = ERA_ROWS_Y + (top + 1) * ERA_ROW + ERA_ROW / 2
-        text((CUBES_X + 2, ny), "\u25c2 next", 11, P.PANEL_MUTED, True, "lm")
+    top_era = max((p["era"] for p in players), default=0)
+    if v["phase"] in ("actions", "progress") and top_era + 1 < len(CONTENT.eras):
+        ny = ERA_ROWS_Y + (top_era + 1) * ERA_ROW + ERA_ROW / 2
+        pen.text(CUBES_X, ny, word("next", lang), 10, P.PANEL_MUTED, True, "lm")
     by_era: dict[int, list[int]] = {}
     for s, p in enumerate(players):
         by_era.setdefault(p["era"], []).append(s)
     for era, seats in by_era.items():
         cy = ERA_ROWS_Y + era * ERA_ROW + ERA_ROW / 2
         for k, s in enumerate(seats):
-            cube(s).paste_on(img, CUBES_X + 10 + k * 19, cy)
+            pen.sprite(cube(s, pen.r(13.5), lang), CUBES_X + 7 + k * 15, cy)
 
     # players
     to_act = {dec["seat"] for dec in v.get("decisions", [])}
     for s, p in enumerate(players):
         y0 = PLAYER_ROWS_Y + s * PLAYER_ROW
         if s in to_act:
-            d.rounded_rectangle([X0 - 4, y0 + 1, X1 + 4, y0 + PLAYER_ROW - 2], radius=6,
-                                fill=P.PANEL_ACCENT, outline=P.PANEL_RULE)
-        cy = y0 + 15
-        chip(s, 12).paste_on(img, X0 + 12, cy)
-        text((X0 + 30, cy), P.player_name(s), 15, bold=True, anchor="lm")
-        sub = "\u2605 start" if s == start else ""
-        if s in to_act:
-            sub = (sub + " \u00b7 " if sub else "") + "to act"
-        text((X0 + 30, cy + 18), sub, 11, P.PANEL_MUTED, anchor="lm")
+            pen.box(PAD - 4, y0, PLAYERS_X1 + 2, y0 + PLAYER_ROW - 2, P.PANEL_ACCENT,
+                    P.PANEL_RULE, 5)
+        cy = y0 + 9
+        pen.sprite(chip(s, pen.r(9), lang), PAD + 9, cy + 3)
+        pen.text(NAME_X, cy, pen.fit(colour_name(s, lang), 12, NAME_W, True), 12,
+                 P.PANEL_INK, True, "lm")
         values = (p["markers"], p["hand_size"], p["supply"], len(p["cities"]),
                   p["victory_points"])
-        for (_, x), value in zip(COLUMNS, values):
-            vp = x == COLUMNS[-1][1]
-            text((x, cy), str(value), 16 if vp else 15, P.PANEL_INK if value or vp
-                 else P.PANEL_MUTED, True, "mm")
-        cities = " ".join(str(c) for c in p["cities"]) or "none"
-        text((COLUMNS[0][1] - 22, cy + 18), f"unused cities: {cities}", 11, P.PANEL_MUTED,
-             anchor="lm")
+        for k, (x, value) in enumerate(zip(NUM_X, values)):
+            vp = k == len(values) - 1
+            pen.text(x, cy, str(value), 13 if vp else 12,
+                     P.PANEL_INK if value or vp else P.PANEL_MUTED, True, "mm")
+        notes = []
+        if s == start:
+            notes.append(word("player.start", lang))
+        if s in to_act:
+            notes.append(word("player.to_act", lang))
+        cities = " ".join(str(c) for c in p["cities"]) or word("player.no_cities", lang)
+        notes.append(word("player.cities", lang, cities=cities))
+        sub = pen.fit(word("dot_sep", lang).join(notes), 10, PLAYERS_X1 - NAME_X)
+        pen.text(NAME_X, y0 + 21, sub, 10, P.PANEL_MUTED, False, "lm")
 
-    # footer: piles, combat, setup
-    y = FOOTER_Y
-    d.line([(X0, y - 6), (X1, y - 6)], fill=P.PANEL_RULE, width=1)
-    piles = f"Draw pile {v['deck_size']} \u00b7 discard pile {v['discard_size']}"
-    if v["phase"] == "tiles":
-        piles += f" \u00b7 tiles left {v['tiles_left']}"
-        if v.get("current_tile") is not None:
-            piles += f" (placing tile {v['current_tile']})"
-    text((X0, y), piles, 12)
-    extra = _combat_line(v)
+    # footer: piles, combat, progress choices made
+    pen.text(PAD, FOOTER_Y + 6, piles_line(v, lang), 10, P.PANEL_INK, False, "lm")
+    extra = combat_line(v, lang)
     if extra is None and v["phase"] == "progress" and v.get("progress_submitted"):
-        names = ", ".join(P.player_name(s) for s in v["progress_submitted"])
-        extra = f"Progress cards chosen: {names}"
+        extra = word("progress_chosen", lang, names=names(list(v["progress_submitted"]), lang))
     if extra:
-        for k, t in enumerate(wrap(extra, 12, X1 - X0, bold=True)[:2]):
-            text((X0, y + 17 + k * 15), t, 12, bold=True)
+        for k, t in enumerate(pen.wrap(extra, 10, X1 - PAD, True)[:2]):
+            pen.text(PAD, FOOTER_Y + 20 + k * 13, t, 10, P.PANEL_INK, True, "lm")

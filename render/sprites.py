@@ -13,12 +13,13 @@ from PIL import Image, ImageDraw
 
 from . import palette as P
 from .fonts import font
-from .geometry import TOKEN_R, R, corner_offsets
+from .geometry import TOKEN_R, K, R, corner_offsets
 from .terrain_art import fill_of, motif_sprite
+from .words import colour_letter
 
 SS = 4
 #: Vertical step between the discs of a stack.
-STACK_STEP = 2.5
+STACK_STEP = 2.5 * K
 
 
 class Sprite:
@@ -49,21 +50,38 @@ def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: floa
     d.text(xy, text, font=font(round(size * SS), bold), fill=fill + (255,), anchor="mm")
 
 
-def _badge(d: ImageDraw.ImageDraw, x: float, y: float, letter: str, r: float = 7.5) -> None:
+#: Where the owner's letter badge sits, from the centre of a token stack / a city.
+TOKEN_BADGE = (-0.78 * TOKEN_R, -0.78 * TOKEN_R)
+CITY_BADGE = (-18.0 * K, -17.0 * K)
+BADGE_R = 8.0 * K
+
+
+def _badge(d: ImageDraw.ImageDraw, x: float, y: float, letter: str) -> None:
     """The player's letter in a small dark disc (for colour-blind players)."""
-    s = SS
+    s, r = SS, BADGE_R
     d.ellipse([(x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s], fill=P.OUTLINE + (255,),
               outline=P.WHITE + (255,), width=s)
-    _text(d, (x * s, y * s + 0.5 * s), letter, 10.5, P.WHITE)
+    _text(d, (x * s, (y + 0.5) * s), letter, 11.5 * K, P.WHITE)
+
+
+@lru_cache(maxsize=32)
+def badge(seat: int, lang: str = "en") -> Sprite:
+    """The owner's letter on a token stack or city, pasted after the piece; pasted again
+    over anything later drawn across it (an arrow), so that nothing ever hides it."""
+    half = math.ceil(BADGE_R) + 2
+    img, d = _canvas(2 * half, 2 * half)
+    _badge(d, half, half, colour_letter(seat, lang))
+    return _finish(img, (half, half))
 
 
 @lru_cache(maxsize=64)
 def token(seat: int, count: int) -> Sprite:
-    """A stack of ``count`` tokens of ``seat``: stacked discs, the count, the letter."""
+    """A stack of ``count`` tokens of ``seat``: stacked discs and the count (the owner's
+    letter is a :func:`badge` at :data:`TOKEN_BADGE`)."""
     colour = P.player_rgb(seat)
     shade = P.mix(colour, P.BLACK, 0.35)
     layers = min(max(count, 1), 4)
-    pad = 9
+    pad = 9 * K
     w = math.ceil(2 * (TOKEN_R + pad))
     h = math.ceil(2 * (TOKEN_R + pad) + STACK_STEP * (layers - 1))
     img, d = _canvas(w, h)
@@ -74,20 +92,21 @@ def token(seat: int, count: int) -> Sprite:
         fill = colour if i == 0 else shade
         d.ellipse([(cx - TOKEN_R) * s, (y - TOKEN_R) * s, (cx + TOKEN_R) * s, (y + TOKEN_R) * s],
                   fill=fill + (255,), outline=P.OUTLINE + (255,), width=2 * s)
-    ring = TOKEN_R - 3.5
+    ring = TOKEN_R - 3.5 * K
     d.ellipse([(cx - ring) * s, (cy - ring) * s, (cx + ring) * s, (cy + ring) * s],
               outline=P.mix(colour, P.WHITE, 0.45) + (255,), width=s)
-    _text(d, (cx * s, (cy + 0.5) * s), str(count), 19 if count < 10 else 16, P.ink_on(colour))
-    _badge(d, cx - TOKEN_R * 0.78, cy - TOKEN_R * 0.78, P.player_letter(seat))
+    _text(d, (cx * s, (cy + 0.5) * s), str(count), (19 if count < 10 else 16) * K,
+          P.ink_on(colour))
     return _finish(img, (round(cx), round(cy)))
 
 
 @lru_cache(maxsize=64)
 def city(seat: int, value: int) -> Sprite:
-    """A city of ``seat``: a crenellated tower in the player's colour with its value."""
+    """A city of ``seat``: a crenellated tower in the player's colour with its value (the
+    owner's letter is a :func:`badge` at :data:`CITY_BADGE`)."""
     colour = P.player_rgb(seat)
-    bw, bh, merlon = 34.0, 24.0, 6.0
-    pad = 9
+    bw, bh, merlon = 34.0 * K, 24.0 * K, 6.0 * K
+    pad = 9 * K
     w = math.ceil(bw + 2 * pad)
     h = math.ceil(bh + merlon + 2 * pad)
     img, d = _canvas(w, h)
@@ -103,21 +122,20 @@ def city(seat: int, value: int) -> Sprite:
     outline += [(right, top - merlon), (right, bottom)]
     pts = [(x * SS, y * SS) for x, y in outline]
     d.polygon(pts, fill=colour + (255,), outline=P.OUTLINE + (255,), width=2 * SS)
-    _text(d, (cx * SS, (cy + 1) * SS), str(value), 19, P.ink_on(colour))
-    _badge(d, left - 1, top - merlon + 1, P.player_letter(seat))
+    _text(d, (cx * SS, (cy + 1) * SS), str(value), 19 * K, P.ink_on(colour))
     return _finish(img, (round(cx), round(cy)))
 
 
-@lru_cache(maxsize=8)
-def stack_bonus(bonus: int) -> Sprite:
+@lru_cache(maxsize=16)
+def stack_bonus(bonus: int, scale: float = 1.0) -> Sprite:
     """Sanitation's raised stack limit (R-CARD-SAN): a small ``+1`` plate."""
     text = f"+{bonus}"
-    w, h = 26, 16
+    w, h = math.ceil(26 * scale), math.ceil(16 * scale)
     img, d = _canvas(w, h)
     s = SS
-    d.rounded_rectangle([1 * s, 1 * s, (w - 1) * s, (h - 1) * s], radius=5 * s,
+    d.rounded_rectangle([1 * s, 1 * s, (w - 1) * s, (h - 1) * s], radius=5 * scale * s,
                         fill=P.WHITE + (255,), outline=P.OUTLINE + (255,), width=s)
-    _text(d, (w / 2 * s, (h / 2 + 0.5) * s), text, 10, P.OUTLINE)
+    _text(d, (w / 2 * s, (h / 2 + 0.5) * s), text, 10 * scale, P.OUTLINE)
     return _finish(img, (w // 2, h // 2))
 
 
@@ -137,13 +155,13 @@ def hex_ring(colour: P.RGB = P.HIGHLIGHT, inset: float = 4.0) -> Sprite:
 @lru_cache(maxsize=2)
 def swords() -> Sprite:
     """Crossed swords in a white disc: marks an attack without relying on colour."""
-    r = 10.5
+    r = 10.5 * K
     half = math.ceil(r) + 2
     img, d = _canvas(2 * half, 2 * half)
     s = SS
     d.ellipse([(half - r) * s, (half - r) * s, (half + r) * s, (half + r) * s],
               fill=P.WHITE + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * s))
-    d.text((half * s, (half + 0.5) * s), "\u2694", font=font(14 * s, True),
+    d.text((half * s, (half + 0.5) * s), "\u2694", font=font(round(14 * K * s), True),
            fill=P.OUTLINE + (255,), anchor="mm")
     return _finish(img, (half, half))
 
@@ -151,7 +169,7 @@ def swords() -> Sprite:
 @lru_cache(maxsize=4)
 def spot_ring() -> Sprite:
     """Marks a single hex that just changed (growth, city, placement)."""
-    r = TOKEN_R + 7
+    r = TOKEN_R + 7 * K
     half = math.ceil(r) + 4
     img, d = _canvas(2 * half, 2 * half)
     s = SS
@@ -161,8 +179,8 @@ def spot_ring() -> Sprite:
     return _finish(img, (half, half))
 
 
-@lru_cache(maxsize=16)
-def chip(seat: int, radius: float = 12.0) -> Sprite:
+@lru_cache(maxsize=64)
+def chip(seat: int, radius: float = 12.0, lang: str = "en") -> Sprite:
     """A player's disc with their letter (panel rows, the to-act line)."""
     colour = P.player_rgb(seat)
     half = math.ceil(radius) + 2
@@ -171,13 +189,13 @@ def chip(seat: int, radius: float = 12.0) -> Sprite:
     d.ellipse([(half - radius) * s, (half - radius) * s, (half + radius) * s,
                (half + radius) * s], fill=colour + (255,), outline=P.OUTLINE + (255,),
               width=round(1.5 * s))
-    _text(d, (half * s, (half + 0.5) * s), P.player_letter(seat), radius * 1.05,
+    _text(d, (half * s, (half + 0.5) * s), colour_letter(seat, lang), radius * 1.05,
           P.ink_on(colour))
     return _finish(img, (half, half))
 
 
-@lru_cache(maxsize=16)
-def cube(seat: int, side: float = 16.0) -> Sprite:
+@lru_cache(maxsize=64)
+def cube(seat: int, side: float = 16.0, lang: str = "en") -> Sprite:
     """A player's era cube (a square with their letter) for the era track."""
     colour = P.player_rgb(seat)
     half = math.ceil(side / 2) + 2
@@ -186,11 +204,12 @@ def cube(seat: int, side: float = 16.0) -> Sprite:
     a, b = (half - side / 2) * s, (half + side / 2) * s
     d.rounded_rectangle([a, a, b, b], radius=2.5 * s, fill=colour + (255,),
                         outline=P.OUTLINE + (255,), width=round(1.5 * s))
-    _text(d, (half * s, (half + 0.5) * s), P.player_letter(seat), side * 0.68, P.ink_on(colour))
+    _text(d, (half * s, (half + 0.5) * s), colour_letter(seat, lang), side * 0.7,
+          P.ink_on(colour))
     return _finish(img, (half, half))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def terrain_swatch(kind: str | None, radius: float = 9.0) -> Sprite:
     """A small hex of a terrain, its motif included (era track, cards)."""
     half = math.ceil(radius) + 2

@@ -1,13 +1,15 @@
 """The static map layer: terrain fills, patterns, coasts, grid and hex labels.
 
 It depends only on the terrain of the 156 hexes, so it is drawn once per map (at
-:data:`SUPERSAMPLE` times the final size, then reduced, for smooth edges) and cached;
-each move only draws pieces and the panel on top of a copy.
+:data:`SUPERSAMPLE` times the final size, then reduced, for smooth edges) and kept in the
+map layer cache (:mod:`render.layer_cache`: memory bounded by bytes, and disk, shared by
+all worker processes) under a hash of the map; each move only crops it and draws pieces
+and the panel on top.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import hashlib
 
 from PIL import Image, ImageDraw
 
@@ -17,10 +19,16 @@ from engine.hexgrid import NEIGHBOUR_IN, NUM_HEXES, col_row, label
 from . import palette as P
 from .fonts import font
 from .geometry import BOARD_H, BOARD_W, EDGE_CORNERS, R, hex_corners, label_centre
+from .layer_cache import layer_cache
 from .terrain_art import LAKE, OPEN_SEA, fill_of, motif_sprite
 
 SUPERSAMPLE = 3
-LABEL_SIZE = 13
+#: Hex label size (px). Even on the whole map, the widest image (BOARD_W px), this is
+#: at least 9 px once Discord shows the image 550 px wide.
+LABEL_SIZE = 16
+#: Part of the cache key: change it whenever the look of the layer changes, so that
+#: layers cached on disk by an older version are not used.
+LAYER_VERSION = 3
 
 Terrain = tuple[str | None, ...]
 
@@ -47,10 +55,43 @@ def _edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
     return P.LAND_GRID, 1.0
 
 
-@lru_cache(maxsize=16)
-def terrain_layer(terrain: Terrain) -> Image.Image:
-    """The board part of the image (``BOARD_W`` x ``BOARD_H``, RGB) for this map.
-    Cached: callers must copy before drawing on it."""
+def map_key(terrain: Terrain, palette: Image.Image) -> str:
+    """A file-name-safe key for a map (its 156 terrains), the palette and this version of
+    the look: a layer cached by another version is never used."""
+    text = "".join(t or "." for t in terrain)
+    digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    return f"map{LAYER_VERSION}-{BOARD_W}x{BOARD_H}-{_palette_digest(palette)}-{digest}"
+
+
+_digests: dict[int, tuple[Image.Image, str]] = {}
+
+
+def _palette_digest(palette: Image.Image) -> str:
+    hit = _digests.get(id(palette))
+    if hit is None or hit[0] is not palette:
+        data = bytes(palette.getpalette() or [])
+        hit = (palette, hashlib.blake2b(data, digest_size=4).hexdigest())
+        _digests[id(palette)] = hit
+    return hit[1]
+
+
+def terrain_layer(terrain: Terrain, palette: Image.Image, persist: bool = True) -> Image.Image:
+    """The whole map (``BOARD_W`` x ``BOARD_H``) for this map, already mapped to
+    ``palette`` (a P-mode image: a third of the memory and disk of RGB, and the colours
+    the final image is mapped to anyway), from the map layer cache. Shared: callers must
+    crop or copy it before drawing on it. ``persist=False`` for a map still being built
+    (tile placement): memory only, never written to disk."""
+    def make() -> Image.Image:
+        return draw_terrain_layer(terrain).quantize(palette=palette, dither=Image.Dither.NONE)
+
+    def valid(img: Image.Image) -> bool:
+        return img.mode == "P" and img.size == (BOARD_W, BOARD_H)
+
+    return layer_cache().get(map_key(terrain, palette), make, persist, valid)
+
+
+def draw_terrain_layer(terrain: Terrain) -> Image.Image:
+    """Draw the whole-map layer (no cache)."""
     ss = SUPERSAMPLE
     kinds = hex_kinds(terrain)
     big = Image.new("RGB", (BOARD_W * ss, BOARD_H * ss), P.FRAME)

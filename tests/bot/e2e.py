@@ -40,6 +40,7 @@ async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
+                        outbox_period=fake.limiter.limits.post_per,
                         ai_delay=ai_delay, sync_commands=True,
                         shard_count=1)  # the fake's /gateway/bot names no shard count
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
@@ -192,8 +193,12 @@ def in_process(bot: TempusBot) -> Settle:
     return lambda: settle(bot)
 
 
-def by_quiet(fake: FakeDiscord, quiet_s: float = 0.15) -> Settle:
-    """Settling for a bot in another process: until nothing has changed for ``quiet_s``."""
+def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
+    """Settling for a bot in another process: until nothing has changed for ``quiet_s``
+    (by default longer than the bot's outbox may wait for a free write)."""
+    if quiet_s is None:
+        quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
+
     async def wait() -> None:
         while time.perf_counter() - fake.last_change < quiet_s:
             await asyncio.sleep(quiet_s / 3)
@@ -252,8 +257,9 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
     secrets = private_texts(final_record(fake, channel))
     hand_line = re.compile(r"^• \*\*", re.M)
     checked = 0
+    public = {channel, play_channel(fake, channel)}
     for m in fake.order:
-        if m.channel_id != channel and m.where != "dm":
+        if m.channel_id not in public and m.where != "dm":
             continue
         checked += 1
         owner = None if m.public else seats.get(m.to_user or -1)
@@ -266,9 +272,11 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
         if m.public:
             assert not hand_line.search(m.content), f"a hand listed in public: {m.content}"
             for a in m.attachments:
-                assert a.filename in ("board.png", ) or a.filename.endswith(".json"), a.filename
-                if a.filename == "board.png":
-                    assert png_size(a.data)[0] >= 1000
+                assert (a.filename == "board.png" or a.filename.endswith(".json")
+                        or a.filename.startswith("tempus-game-")), a.filename
+                if a.filename == "board.png":  # a board (land and panel), not a hand
+                    width, height = png_size(a.data)
+                    assert width >= 600 and height > width
     return checked
 
 
@@ -282,6 +290,7 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
            "TEMPUS_WORKERS": "0", "TEMPUS_AI_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
+           "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per),
            "TEMPUS_SHARD_COUNT": "1"}  # the fake's /gateway/bot names no shard count
     sessions = fake.sessions
     with log.open("ab") as err:

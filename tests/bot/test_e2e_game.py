@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from .e2e import FakePlayer, bot_running, check_no_leaks, final_record, in_process, play_until
+from .e2e import (
+    FakePlayer,
+    bot_running,
+    check_no_leaks,
+    final_record,
+    in_process,
+    play_channel,
+    play_until,
+)
 from .fake_discord import running
 
 
@@ -33,5 +41,11 @@ async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
         # every seat got its hand by DM at least once, as a picture too
         for u in people:
             assert any(a.filename == "hand.png" for m in fake.dms(u) for a in m.attachments)
-        assert check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2}) > n
+        assert check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2}) > 0
+        # issue 10: one board per turn in the game's thread, not one per click
+        thread = play_channel(fake, ch)
+        assert thread != ch, "the game was played in its own thread"
+        assert fake.posts(thread) < 0.4 * n, (fake.posts(thread), n)
+        assert len(fake.channel_messages(ch)) <= 4, "lobby, start line, result"
+        assert fake.rate_limited() == 0
         fake.check()

@@ -6,7 +6,7 @@ import pytest
 
 from engine import view
 from engine.record import Record
-from render.board import IMAGE_SIZE, render_board
+from render.board import FULL_MAP, board_layout_of, render_board
 from render.hand import hand_size, render_hand
 from render.positions import last_move_of, move_targets
 
@@ -20,9 +20,10 @@ def test_random_game_positions_render(players: int, seed: int, every: int) -> No
     assert positions[-1][1].phase == "over"
     for i, state in positions:
         last = last_move_of(record.moves[i - 1][1]) if i else None
-        png = render_board(view(state, None), move_targets(state), last)
+        targets = move_targets(state)
+        png = render_board(view(state, None), targets, last)
         img = open_png(png)
-        assert img.size == IMAGE_SIZE, f"action {i}"
+        assert img.size == board_layout_of(view(state, None), targets, last).size, f"action {i}"
         assert img.format == "PNG"
         assert len(png) < 250_000
         seat = view(state, None)["decisions"][0]["seat"] if state.phase != "over" else 0
@@ -46,8 +47,10 @@ def test_tile_placement_phase_renders() -> None:
     assert len(positions) >= 3
     for i, state in positions[:: max(1, len(positions) // 4)]:
         v = view(state, None)
-        img = open_png(render_board(v, (), last_move_of(record.moves[i - 1][1]) if i else None))
-        assert img.size == IMAGE_SIZE
+        last = last_move_of(record.moves[i - 1][1]) if i else None
+        img = open_png(render_board(v, (), last))
+        assert img.size == board_layout_of(v, (), last).size
+        assert img.size[0] <= FULL_MAP[0]
 
 
 def test_last_move_forms() -> None:
@@ -87,12 +90,19 @@ def test_threads_render_the_same_bytes() -> None:
 def test_bytes_do_not_depend_on_cache_history() -> None:
     """The same view gives the same PNG whatever was drawn before (fresh caches, another
     map first): the palette is shared by all maps, never learnt from a position."""
-    from render import board, terrain_layer
+    from render import board, layer_cache, panel
 
     a = view(states(game(4, 2), 1000)[1][1], None)
     b = view(states(game(5, 3), 1000)[1][1], None)
     first = render_board(a)
-    for cache in (board.base_layer, board.palette, terrain_layer.terrain_layer):
-        cache.cache_clear()
+    board.palette.cache_clear()
+    panel.static_panel.cache_clear()
+    layer_cache.layer_cache().clear_memory()  # the layer comes back from disk
     render_board(b)
     assert render_board(a) == first
+    layer_cache.set_layer_cache(layer_cache.LayerCache(None, 1))  # drawn afresh, no disk
+    try:
+        board.palette.cache_clear()
+        assert render_board(a) == first
+    finally:
+        layer_cache.set_layer_cache(None)

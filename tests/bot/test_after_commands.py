@@ -1,0 +1,327 @@
+"""After the game, through the table service and storage (no Discord): the last game stays
+viewable, board at the end of an era, show, record, history, stats, replay, rematch, the
+final result post; nothing secret in any of it."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from bot import history as hist
+from bot import results
+from bot.commands_after import (
+    Asker,
+    board_answer,
+    game_choices,
+    history_answer,
+    leaderboard_answer,
+    moment_choices,
+    opening_text,
+    record_answer,
+    replay_answer,
+    show_answer,
+    stats_answer,
+    status_answer,
+)
+from bot.labels import card_name
+from bot.messages import t
+from bot.ratings import Skill
+from bot.rematch import INVITED, REMATCH, REMATCH_OF
+from bot.storage import CANCELLED, SqliteStorage
+from bot.table import TableError, TableService
+from engine import view
+from engine.content import CONTENT
+from engine.record import Record, replay
+from engine.score_breakdown import breakdown
+from engine.timeline import era_end, snapshots
+from render.board import render_board
+from tests.bot.helpers import CollectSink
+from tests.bot.test_history import GUILD, OTHER_GUILD, store_game
+from tests.engine.helpers import make_state
+
+PNG = b"\x89PNG\r\n\x1a\n"
+ANN, BOB, CY, EVE = 100, 101, 102, 999
+
+
+async def _setup(people=(ANN, BOB, None), seed: int = 5):
+    store = await SqliteStorage.open(":memory:")
+    g = await store_game(store, list(people), seed)
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
+    return svc, g
+
+
+async def _close(svc: TableService) -> None:
+    await svc.close()
+    await svc.storage.close()
+
+
+def _secret_names(record: Record) -> set[str]:
+    """Names of the cards in the final hands: they must never be shown."""
+    state = replay(record)
+    return {card_name(c) for p in state.players for c in p.hand}
+
+
+@pytest.mark.asyncio
+async def test_after_the_end_board_status_and_record_show_the_last_game() -> None:
+    svc, g = await _setup()
+    asker = Asker(ANN, GUILD, 10)
+    with pytest.raises(TableError, match="no Tempus game"):
+        await svc.channel_game_id(10)  # playing commands: still no game here
+    assert await svc.last_game_in_channel(10) == g
+    b = await board_answer(svc, asker)
+    assert b.files and b.files[0].data.startswith(PNG)
+    assert t("status.phase.over") in b.text and "🏆" in b.text
+    s = await status_answer(svc, asker)
+    assert f"game #{g}" in s.text and "🏆" in s.text
+    r = await record_answer(svc, asker)
+    assert json.loads(r.files[0].data) == await svc.record(g)
+    assert r.files[0].description == t("file.record")
+    # a new lobby does not hide it; a started game does
+    o = await svc.create(GUILD, 10, ANN, "Ann", seats=3)
+    assert await svc.last_game_in_channel(10) == g
+    await svc.join(o.game_id, BOB, "Bob")
+    await svc.join(o.game_id, CY, "Cy")
+    await svc.start(o.game_id, ANN)
+    assert await svc.last_game_in_channel(10) == o.game_id
+    with pytest.raises(TableError, match="when the game has ended"):
+        await record_answer(svc, asker)  # a running game's record would show the cards
+    b2 = await board_answer(svc, asker)
+    assert f"game #{o.game_id}" in b2.text
+    assert (await record_answer(svc, asker, f"#{g}")).files  # the old one by number
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
+    svc, g = await _setup()
+    asker = Asker(BOB, GUILD, 99)  # another channel of the same server
+    a = await board_answer(svc, asker, f"#{g}", "era-5")
+    assert t("board.at_era", game=g, era=5) in a.text
+    record = Record.from_json(await svc.record(g))
+    shot = era_end(snapshots(record), 5)
+    assert shot is not None and a.files[0].data == render_board(shot.view)
+    assert t("board.at_start", game=g) in (await board_answer(svc, asker, f"#{g}",
+                                                              "start")).text
+    assert (await board_answer(svc, asker, str(g), "era 10")).files
+    for bad in ("era-11", "era-0", "banana"):
+        with pytest.raises(TableError, match="like `era-5`"):
+            await board_answer(svc, asker, f"#{g}", bad)
+    # a running game: only the eras that have ended
+    live = await store_game(svc.storage, [ANN, BOB, CY], 8, channel=11, stop_after=120)
+    with pytest.raises(TableError, match="has not finished era 9"):
+        await board_answer(svc, asker, f"#{live}", "era-9")
+    assert [v for _, v in moment_choices("")][:3] == ["start", "era-1", "era-2"]
+    assert [v for _, v in moment_choices("end")] == ["end"]
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_refusals_name_the_problem() -> None:
+    svc, g = await _setup()
+    other = await store_game(svc.storage, [ANN, BOB, CY], 9, guild=OTHER_GUILD, channel=30)
+    asker = Asker(ANN, GUILD, 10)
+    with pytest.raises(TableError, match="no game #424242"):
+        await show_answer(svc, asker, "#424242")
+    with pytest.raises(TableError, match=f"no game #{other}"):
+        await show_answer(svc, asker, f"#{other}")  # another server's game
+    with pytest.raises(TableError, match="like `#12`"):
+        await show_answer(svc, asker, "last week")
+    cancelled = await store_game(svc.storage, [ANN, BOB, CY], 10, channel=12, stop_after=50)
+    game = await svc.storage.game(cancelled)
+    assert game is not None
+    await svc.storage.set_status(cancelled, game.version, CANCELLED)
+    with pytest.raises(TableError, match="was cancelled"):
+        await show_answer(svc, asker, f"#{cancelled}")
+    running = await store_game(svc.storage, [ANN, BOB, CY], 11, channel=13, stop_after=50)
+    with pytest.raises(TableError, match="not ended"):
+        await show_answer(svc, asker, f"#{running}")
+    with pytest.raises(TableError, match="no Tempus game"):
+        await status_answer(svc, Asker(ANN, GUILD, 77))
+    lobby = await svc.create(GUILD, 78, ANN, "Ann", seats=3)
+    with pytest.raises(TableError, match=f"#{lobby.game_id} is not running"):
+        await status_answer(svc, Asker(ANN, GUILD, 78))
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_show_history_stats_leaderboard_and_replay() -> None:
+    svc, g = await _setup()
+    asker = Asker(ANN, GUILD, 10)
+    record = Record.from_json(await svc.record(g))
+    secrets = _secret_names(record)
+    show = await show_answer(svc, asker, f"#{g}")
+    b = breakdown(view(replay(record), None))
+    assert t("result.title", game=g) in show.text
+    for seat in b.order:
+        assert f"**{b.scores[seat].total} VP**" in show.text
+    assert [f.filename for f in show.files] == [f"tempus-game-{g}-chart.png",
+                                                 f"tempus-game-{g}-board.png"]
+    hist_text = (await history_answer(svc, asker)).text
+    assert f"#{g} ·" in hist_text and "P100" in hist_text and "<t:" in hist_text
+    assert t("history.empty.channel") == (await history_answer(
+        svc, Asker(ANN, GUILD, 55))).text
+    assert f"#{g} ·" in (await history_answer(svc, Asker(ANN, GUILD, 55), "server")).text
+    stats = (await stats_answer(svc, asker)).text
+    assert "P100" in stats and t("leaderboard.title") in stats and "±" in stats
+    assert t("stats.none", name="Eve") in (await stats_answer(svc, asker, EVE, "Eve")).text
+    lb = (await leaderboard_answer(svc, asker)).text
+    assert "P100" in lb and "P101" in lb and "Computer" not in lb
+    rep = await replay_answer(svc, await svc.storage.game(g))  # type: ignore[arg-type]
+    gif = Image.open(io.BytesIO(rep.files[0].data))
+    assert gif.format == "GIF" and gif.n_frames > 40 and len(rep.files[0].data) < 8_000_000
+    choices = await game_choices(svc, asker, "")
+    assert choices and choices[0][1] == f"#{g}"
+    for text in (show.text, hist_text, stats, lb, (await status_answer(svc, asker)).text):
+        assert not any(name in text for name in secrets), "a card of a hand was shown"
+        assert len(text) <= 2000
+    await _close(svc)
+
+
+def test_opening_words() -> None:
+    assert opening_text("grow-grow-move") == "Growth → Growth → Move"
+    assert opening_text("") == t("opening.none")
+
+
+@pytest.mark.asyncio
+async def test_rematch_reopens_the_table_with_the_same_people() -> None:
+    svc, g = await _setup(people=(ANN, BOB, CY, None))
+    game = await svc.storage.game(g)
+    assert game is not None
+    with pytest.raises(TableError, match="Only the people who played"):
+        await svc.use(g, game.version, EVE, "Eve", REMATCH, "")
+    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    new = reply.outcome.game_id  # type: ignore[union-attr]
+    assert t("rematch.created", old=g, game=new, invited="P100, P102") == reply.text
+    table = await svc.table(new)
+    assert table.game.status == "lobby" and table.game.host_id == BOB
+    assert table.game.options[REMATCH_OF] == g
+    assert table.game.options["max_seats"] == 4 and table.game.options["random_map"]
+    assert [s.user_id for s in table.seats] == [BOB, None]
+    assert [s.ai_level for s in table.seats] == [None, "normal"]
+    assert [u for u, _ in table.game.options[INVITED]] == [ANN, CY]
+    panel = svc.lobby_panel(table).text
+    assert t("lobby.invited", n=3, name="P100") in panel
+    with pytest.raises(TableError, match="kept for the players of the rematch"):
+        await svc.join(new, EVE, "Eve")
+    await svc.join(new, ANN, "Ann")
+    reply = await svc.use(g, game.version, CY, "Cy", REMATCH, "")  # the button again: joins
+    assert reply.text == t("rematch.joined", game=new)
+    assert [s.user_id for s in (await svc.table(new)).seats] == [BOB, None, ANN, CY]
+    await svc.start(new, BOB)
+    with pytest.raises(TableError, match=f"already has game #{new}"):
+        await svc.use(g, game.version, ANN, "Ann", REMATCH, "")
+    with pytest.raises(TableError, match="has not ended"):
+        await svc.use(new, 0, ANN, "Ann", REMATCH, "")
+    await _close(svc)
+
+
+def _names(n: int) -> list[str]:
+    return ["Ann", "Bob", "Cy", "Dee", "Eve"][:n]
+
+
+def test_final_post_text_sources_and_files() -> None:
+    from engine.simulate import play_game
+
+    state, record = play_game(5, 17)
+    names = _names(5)
+    post = results.final_post(31, record.to_json(), names, seat_users=[1, 2, 3, 4, None],
+                              rating_changes={1: (Skill(), Skill(27.5, 7.9, 1))})
+    assert len(post.text) <= 2000 and len(post.channel_text) <= 2000
+    b = breakdown(view(state, None))
+    for seat in range(5):
+        s = b.scores[seat]
+        row = t("result.row", rank=b.ranks[seat],
+                who=t("result.who", colour=CONTENT.colours[seat], name=names[seat]),
+                vp=s.total, parts=results._parts(s))
+        assert row in post.text
+    assert t("result.rating.change", name="Ann", before="25.0", after="27.5") in post.text
+    assert "python -m" not in post.text  # no developer commands for players
+    assert t("result.files") in post.text
+    assert [f.filename for f in post.files] == ["tempus-game-31-chart.png",
+                                                "tempus-game-31-board.png",
+                                                "tempus-game-31.json"]
+    assert post.files[2].description == t("file.record")
+    assert json.loads(post.files[2].data) == record.to_json()
+    assert post.panel is not None and post.panel.controls()[0].op == REMATCH
+    assert "🏆" in post.channel_text and t("result.see_thread") in post.channel_text
+    assert not any(n in post.text + post.channel_text for n in _secret_names(record))
+
+
+def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
+    names = _names(3)
+    cards = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1), "G5": (1, 1)},
+                       hands={0: [0], 1: [1, 2]})
+    lines = results.tie_break_lines(breakdown(view(cards, None)), names)
+    assert lines == [
+        t("result.tie.intro", names="Red (Ann) and Blue (Bob)", vp=2),
+        t("result.tie.cards", values="Red 1, Blue 2"),
+        t("result.tie.winner", who="Blue (Bob)"),
+    ]
+    cities = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1)},
+                        cities={"J9": (0, 3), "C9": (1, 2), "E9": (1, 2)},
+                        hands={0: [0], 1: [1]})
+    lines = results.tie_break_lines(breakdown(view(cities, None)), names)
+    assert lines[1:] == [t("result.tie.cards", values="Red 1, Blue 1"),
+                         t("result.tie.cities", values="Red 1, Blue 2"),
+                         t("result.tie.winner", who="Blue (Bob)")]
+    shared = make_state(tokens={"C3": (0, 1), "F3": (1, 1), "J3": (2, 1)})
+    b = breakdown(view(shared, None))
+    lines = results.tie_break_lines(b, names)
+    assert lines[0] == t("result.tie.intro", names="Red (Ann) and Blue (Bob) and Yellow (Cy)",
+                         vp=1)
+    assert lines[-1] == t("result.tie.shared")
+    assert results.winner_line(b, names) == t(
+        "result.shared", names="Red (Ann) and Blue (Bob) and Yellow (Cy)", vp=1)
+    alone = make_state(tokens={"C3": (0, 2), "D5": (0, 1), "F3": (1, 1)})
+    assert results.tie_break_lines(breakdown(view(alone, None)), names) == []
+
+
+@pytest.mark.asyncio
+async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> None:
+    """The real path: two people and a computer play to the end through the table
+    service; the finished game is then summarised, rated and shown."""
+    store = await SqliteStorage.open(":memory:")
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 12)
+    o = await svc.create(GUILD, 40, ANN, "Ann", seats=3)
+    g = o.game_id
+    await svc.join(g, BOB, "Bob")
+    await svc.add_ai(g, ANN, "random")
+    await svc.start(g, ANN)
+    rng = random.Random(4)
+    while True:
+        await svc.idle()
+        table = await svc.table(g)
+        if table.game.status != "active":
+            break
+        seat = rng.choice(sorted(s for s in table.since if not table.seats[s].is_ai))
+        uid = table.seats[seat].user_id
+        await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
+    assert table.game.status == "finished"
+    changes = await hist.record_finished(store, g)
+    assert set(changes) == {ANN, BOB}
+    assert all(before == Skill() and after.games == 1 for before, after in changes.values())
+    from bot.offload import Offloader
+
+    post = await Offloader(0).run(results.final_post_job, g, await svc.record(g),
+                                  [s.name for s in table.seats],
+                                  [s.user_id for s in table.seats], changes)
+    assert t("result.rating", changes="@").split("@")[0] in post.text
+    again = await hist.record_finished(store, g)  # asking twice counts the game once
+    assert {u: a for u, (_, a) in again.items()} == {u: a for u, (_, a) in changes.items()}
+    assert all(b == a and a.games == 1 for b, a in again.values())
+    assert (await hist.listing(store, GUILD, 40))[0][0].game_id == g
+    assert f"game #{g}" in (await status_answer(svc, Asker(BOB, GUILD, 40))).text
+    await _close(svc)
+
+
+def test_the_tempus_group_fits_discord_limits() -> None:
+    """Discord allows 25 subcommands in a group; discord.py refuses more at start-up."""
+    from bot.commands import TempusCog
+
+    names = [c.name for c in TempusCog.__cog_app_commands__]
+    assert len(names) <= 25
+    assert {"board", "status", "history", "show", "stats"} <= set(names)

@@ -1,0 +1,166 @@
+"""Worker processes: the newest board wins, dead workers are replaced, none outlive the bot.
+
+The orphan test kills a process that owns an Offloader with SIGKILL (no clean-up code
+can run) and checks through /proc that every process it had started is gone within a
+few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.offload import Offloader, Superseded, default_workers
+
+ROOT = Path(__file__).resolve().parents[2]
+linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """``(state, parent pid)`` of a process, or None when it no longer exists."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    return fields[0], int(fields[1])
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            st = _stat(int(entry.name))
+            if st is not None and st[1] == pid and st[0] != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    st = _stat(pid)
+    return st is not None and st[0] != "Z"  # a zombie has ended; only its entry is left
+
+
+OWNER = """
+import asyncio, sys, time
+from bot.offload import Offloader
+
+async def main():
+    off = Offloader(2)
+    await off.warm_up()
+    await asyncio.gather(*(off.run(time.sleep, 0.2) for _ in range(4)))
+    print(" ".join(map(str, off.worker_pids())), flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+@linux_only
+def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TEMPUS_RENDER_CACHE": str(tmp_path)}
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE,
+                             env=env, cwd=ROOT, text=True)
+    try:
+        assert owner.stdout is not None
+        line = owner.stdout.readline()  # the pool is up and warm
+        workers = [int(p) for p in line.split()]
+        assert len(workers) == 2, line
+        children = _children(owner.pid)
+        assert set(workers) <= set(children)
+        assert all(_alive(p) for p in children)
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(p) for p in children):
+        time.sleep(0.05)
+    left = [p for p in children if _alive(p)]
+    for p in left:  # do not leave them behind for the next test run
+        os.kill(p, signal.SIGKILL)
+    assert not left, f"still running 5 s after the bot was killed: {left}"
+
+
+def test_newest_wins_threads() -> None:
+    async def main() -> None:
+        off = Offloader(0, slots=1)
+        gate = threading.Event()
+        started: list[str] = []
+
+        def job(name: str) -> str:
+            started.append(name)
+            return name
+
+        blocker = asyncio.create_task(off.run(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        a = asyncio.create_task(off.latest(("board", 1), job, "a"))
+        b = asyncio.create_task(off.latest(("board", 1), job, "b"))
+        other = asyncio.create_task(off.latest(("board", 2), job, "other"))
+        c = asyncio.create_task(off.latest(("board", 1), job, "c"))
+        await asyncio.sleep(0.05)
+        gate.set()
+        await blocker
+        results = await asyncio.gather(a, b, other, c, return_exceptions=True)
+        assert isinstance(results[0], Superseded) and isinstance(results[1], Superseded)
+        assert results[2:] == ["other", "c"]
+        assert started == ["other", "c"]  # the superseded boards were never drawn
+        assert off.superseded == 2 and off._newest == {}
+        # once the newest ran, the key is free again
+        assert await off.latest(("board", 1), job, "d") == "d"
+
+    asyncio.run(main())
+
+
+def test_a_started_job_finishes_even_if_superseded() -> None:
+    async def main() -> None:
+        off = Offloader(0, slots=2)
+        first = asyncio.create_task(off.latest("k", time.sleep, 0.3))
+        await asyncio.sleep(0.1)  # started
+        second = asyncio.create_task(off.latest("k", operator.add, 2, 3))
+        assert await first is None
+        assert await second == 5
+
+    asyncio.run(main())
+
+
+def test_newest_wins_and_dead_workers_are_replaced_in_processes() -> None:
+    async def main() -> None:
+        off = Offloader(1)
+        try:
+            assert await off.run(operator.add, 1, 2) == 3
+            slow = asyncio.create_task(off.latest("g", time.sleep, 0.5))
+            await asyncio.sleep(0.05)
+            stale = asyncio.create_task(off.latest("g", pow, 2, 3))
+            newest = asyncio.create_task(off.latest("g", pow, 2, 4))
+            assert await slow is None
+            with pytest.raises(Superseded):
+                await stale
+            assert await newest == 16
+            first = off.worker_pids()
+            with pytest.raises(Exception):  # noqa: B017 - the worker exits under the job
+                await off.run(os._exit, 3)
+            assert off.restarts >= 1
+            assert await off.run(operator.mul, 6, 7) == 42
+            assert off.worker_pids() and off.worker_pids() != first
+        finally:
+            off.close()
+
+    asyncio.run(main())
+
+
+def test_render_workers_default_to_the_number_of_cores() -> None:
+    assert default_workers() == (os.cpu_count() or 1)
+    assert Settings.from_env({}).workers == default_workers()
+    assert Settings().workers == default_workers()
+    assert Settings.from_env({"TEMPUS_WORKERS": "0"}).workers == 0
+    assert Settings.from_env({"TEMPUS_WORKERS": "3"}).workers == 3
