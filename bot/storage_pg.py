@@ -120,8 +120,8 @@ PG_MIGRATIONS: list[str] = [
     """,
     # 2: SQLite's migration 5, after the game (bot/history.py): results per seat of finished
     # games and ratings per server, caches derived from the action logs. The times stay
-    # SQLite's ISO text (UTC, milliseconds; see PgStorage.finished_at), so both backends
-    # store, compare and order the very same strings.
+    # SQLite's ISO text (UTC, milliseconds; see PgStorage.finished_at) in byte order
+    # (COLLATE "C", as SQLite compares), so both backends store and order the same strings.
     """
     CREATE TABLE results (
         game_id BIGINT NOT NULL REFERENCES games (id),
@@ -135,7 +135,7 @@ PG_MIGRATIONS: list[str] = [
         vp INTEGER NOT NULL,
         won BOOLEAN NOT NULL,
         opening TEXT NOT NULL,
-        finished_at TEXT NOT NULL,
+        finished_at TEXT COLLATE "C" NOT NULL,
         PRIMARY KEY (game_id, seat)
     );
     CREATE INDEX results_guild ON results (guild_id, finished_at, game_id);
@@ -151,7 +151,7 @@ PG_MIGRATIONS: list[str] = [
     CREATE TABLE rated_games (
         game_id BIGINT PRIMARY KEY REFERENCES games (id),
         guild_id BIGINT NOT NULL,
-        finished_at TEXT NOT NULL
+        finished_at TEXT COLLATE "C" NOT NULL
     );
     """,
 ]
@@ -594,8 +594,7 @@ class PgStorage:
             args.append(user_id)
             sql += (" AND game_id IN (SELECT game_id FROM results WHERE guild_id = $1 "
                     f"AND user_id = ${len(args)})")
-        # COLLATE "C": byte order, as SQLite compares the ISO times
-        sql += ' ORDER BY finished_at COLLATE "C", game_id, seat'
+        sql += " ORDER BY finished_at, game_id, seat"
         rows = await self._fetch(sql, *args)
         return [ResultRow(*r) for r in rows]
 
@@ -607,7 +606,7 @@ class PgStorage:
         if channel_id is not None:
             args.append(channel_id)
             sql += f" AND channel_id = ${len(args)}"
-        sql += (f' ORDER BY finished_at COLLATE "C" DESC, game_id DESC '
+        sql += (" ORDER BY finished_at DESC, game_id DESC "
                 f"LIMIT ${len(args) + 1} OFFSET ${len(args) + 2}")
         rows = await self._fetch(sql, *args, limit, offset)
         return [r[0] for r in rows]
@@ -622,7 +621,7 @@ class PgStorage:
         """``(finished_at, game_id)`` of the games the stored ratings include, in order."""
         rows = await self._fetch(
             "SELECT finished_at, game_id FROM rated_games WHERE guild_id = $1 "
-            'ORDER BY finished_at COLLATE "C", game_id', guild_id)
+            "ORDER BY finished_at, game_id", guild_id)
         return [(r[0], r[1]) for r in rows]
 
     async def store_ratings(self, guild_id: int, rows: list[RatingRow],

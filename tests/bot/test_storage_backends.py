@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -401,3 +402,248 @@ def test_notification_payloads() -> None:
     assert notify_pg.parse(notify_pg.payload(12, 40)) == (12, 40)
     for bad in ("", "12", "a:b", "12:", ":3"):
         assert notify_pg.parse(bad) is None
+
+
+# --------------------------------------------------------------- parity with main's storage
+@pytest.mark.asyncio
+async def test_number_refs_and_latest_game_of_a_channel(backend: Backend) -> None:
+    """``game_refs``/``game_ref``/``open_game_ref`` (the columns readable even when a
+    game's texts are damaged) and ``latest_game_in_channel``, found from the thread too."""
+    store = await backend.open()
+    a = await store.create_game(5, 10, 100, "Ann", {"seed": 1})
+    await store.set_thread(a.id, 70)
+    await store.set_panel_message(a.id, 900, announced=0)
+    v = await store.start(a.id, a.version, {"seed": 1}, {"p": 0})
+    await store.set_status(a.id, v, FINISHED)
+    b = await store.create_game(None, 10, 101, "Bob", {"seed": 2})
+    await store.set_thread(b.id, 71)
+    ref = await store.game_ref(a.id)
+    assert (ref.id, ref.guild_id, ref.channel_id, ref.host_id, ref.version,
+            ref.announced_version, ref.panel_message_id, ref.thread_id) == (
+        a.id, 5, 10, 100, 2, 0, 900, 70)
+    assert await store.game_ref(10_000) is None
+    assert [r.id for r in await store.game_refs(FINISHED)] == [a.id]
+    assert [r.id for r in await store.game_refs(LOBBY)] == [b.id]
+    assert (await store.open_game_ref(71)).id == b.id
+    assert (await store.open_game_ref(10)).id == b.id
+    assert await store.open_game_ref(70) is None  # the finished game's thread
+    assert (await store.latest_game_in_channel(70, (FINISHED,))).id == a.id
+    assert (await store.latest_game_in_channel(10, (FINISHED, LOBBY))).id == b.id
+    assert (await store.latest_game_in_channel(10, (FINISHED,))).id == a.id
+    assert await store.latest_game_in_channel(10, (ACTIVE,)) is None
+
+
+async def _damage(backend: Backend, store: Storage, game_id: int, column: str,
+                  value: str) -> None:
+    """Write a value the storage itself never writes (as a careless tool would)."""
+    if backend.name == "sqlite":
+        assert isinstance(store, SqliteStorage)
+        await store._db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    else:
+        assert isinstance(store, PgStorage)
+        cast = "::jsonb" if column == "options" else ""
+        await store._pool.execute(f"UPDATE games SET {column} = $1{cast} WHERE id = $2",
+                                  value, game_id)
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_game_spoils_itself_only(backend: Backend) -> None:
+    """Options that are not an object: that game is unreadable (GameUnreadable), listing
+    by refs still works; a snapshot that is not JSON reads as none with ``state_error``
+    (the log rebuilds it); a log entry that is not an object: GameUnreadable."""
+    from bot.storage import GameUnreadable
+
+    store = await backend.open()
+    a = await store.create_game(1, 10, 100, "Ann", {"seed": 1})
+    b = await store.create_game(1, 11, 100, "Ann", {"seed": 2})
+    v = await store.start(a.id, a.version, {"seed": 1}, {"phase": "x"})
+    await store.append_action(a.id, v, 0, 0, {"type": "draw_cards"}, {"phase": "y"}, ACTIVE)
+    await _damage(backend, store, a.id, "state", "{not json")
+    game = await store.game(a.id)
+    assert game.state is None and "JSON" in game.state_error
+    await _damage(backend, store, a.id, "state", "[1, 2]")
+    assert (await store.game(a.id)).state_error == "state is not a JSON object"
+    await _damage(backend, store, b.id, "options", "[1]")
+    with pytest.raises(GameUnreadable, match="options is not a JSON object"):
+        await store.game(b.id)
+    with pytest.raises(GameUnreadable):
+        await store.games_with_status(LOBBY)
+    assert [r.id for r in await store.game_refs(LOBBY)] == [b.id]
+    assert (await store.open_game_ref(11)).id == b.id
+    if backend.name == "sqlite":
+        assert isinstance(store, SqliteStorage)
+        await store._db.execute("DROP TRIGGER actions_no_update")
+        await store._db.execute("UPDATE actions SET action = '7' WHERE game_id = ?", (a.id,))
+    else:
+        assert isinstance(store, PgStorage)
+        await store._pool.execute("ALTER TABLE actions DISABLE TRIGGER actions_no_change")
+        await store._pool.execute("UPDATE actions SET action = '7'::jsonb")
+    with pytest.raises(GameUnreadable, match="action 0 is not a JSON object"):
+        await store.actions(a.id)
+
+
+@pytest.mark.asyncio
+async def test_postgres_failures_of_the_server_are_typed(pg_server: Any, pg_url: str) -> None:
+    """As on SQLite (tests/bot/test_storage.py), a failure of the database is a
+    StorageUnavailable with a reason, the transaction is rolled back, and the storage works
+    again once the cause is gone: a lost connection (the server ended it), a lock held past
+    ``lock_timeout``, a read-only session, a server that is not there."""
+    from bot.storage import BUSY, OFFLINE, READONLY, StorageUnavailable
+    from bot.storage_pg import unavailable
+
+    store = await PgStorage.open(pg_url, min_size=1, max_size=1)
+    admin = await asyncpg.connect(pg_url)
+    try:
+        g = await store.create_game(1, 10, 100, "Ann", {})
+        # the connection is lost in the middle of a write (the server ends it while the
+        # write waits for a row lock another program holds): offline, nothing written
+        tx = admin.transaction()
+        await tx.start()
+        await admin.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.id)
+        write = asyncio.create_task(store.add_seat(g.id, g.version, 101, None, "Bob"))
+
+        async def waiting() -> list[int]:
+            return [r[0] for r in await admin.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()")]
+
+        (pid,) = await _eventually(waiting)
+        await admin.execute("SELECT pg_terminate_backend($1)", pid)
+        with pytest.raises(StorageUnavailable) as info:
+            await write
+        assert info.value.reason == OFFLINE and info.value.key == "error.storage_offline"
+        await tx.rollback()
+        assert (await store.game(g.id)).version == g.version  # the pool reconnected
+        assert [s.name for s in await store.seats(g.id)] == ["Ann"]
+        # a row lock held by another program beyond lock_timeout: busy, nothing written
+        await admin.execute(f"ALTER DATABASE {pg_url.rsplit('/', 1)[1]} "
+                            "SET lock_timeout = '200ms'")
+        impatient = await PgStorage.open(pg_url, max_size=1)
+        tx = admin.transaction()
+        await tx.start()
+        await admin.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.id)
+        try:
+            with pytest.raises(StorageUnavailable) as info:
+                await impatient.add_seat(g.id, g.version, 101, None, "Bob")
+            assert info.value.reason == BUSY
+        finally:
+            await tx.rollback()
+            await impatient.close()
+        assert [s.name for s in await store.seats(g.id)] == ["Ann"]
+        assert await store.add_seat(g.id, g.version, 101, None, "Bob") == g.version + 1
+        # constraint failures stay the caller's business
+        with pytest.raises(ChannelBusy):
+            await store.create_game(1, 10, 102, "Cy", {})
+    finally:
+        await admin.close()
+        await store.close()
+    reader = await PgStorage.open(pg_url, read_only=True)
+    try:
+        with pytest.raises(StorageUnavailable) as info:
+            await reader.set_thread(g.id, 5)
+        assert info.value.reason == READONLY
+        assert (await reader.game(g.id)).thread_id is None
+    finally:
+        await reader.close()
+    with pytest.raises(StorageUnavailable) as info:
+        await PgStorage.open(f"postgresql://nobody@127.0.0.1:{_closed_port()}/x", timeout=5)
+    assert info.value.reason == OFFLINE
+    assert unavailable(ValueError("x")) is None
+    assert unavailable(asyncpg.UniqueViolationError("x")) is None
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens there once the socket is closed
+
+
+async def _history_of(store: Storage) -> dict[str, Any]:
+    """Everything bot.history derives and shows, in a backend-neutral form."""
+    from bot import history as hist
+    from tests.bot.test_history import GUILD
+
+    results = await store.results(GUILD)
+    return {
+        "results": [(r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level,
+                     r.name, r.rank, r.vp, r.won, r.opening) for r in results],
+        "ordered_by_time": [r.finished_at for r in results] == sorted(
+            r.finished_at for r in results),
+        "ratings": {u: (round(r.mu, 9), round(r.sigma, 9), r.games)
+                    for u, r in (await store.ratings(GUILD)).items()},
+        "rated": [g for _, g in await store.rated_games(GUILD)],
+        "pages": [await store.result_game_ids(GUILD, None, 3, k) for k in (0, 3, 6)],
+        "channel": await store.result_game_ids(GUILD, 11, 10),
+        "of_user_4": sorted({r.game_id for r in await store.results(GUILD, user_id=4)}),
+        "two_games": [(r.game_id, r.seat) for r in await store.results(
+            GUILD, game_ids=[results[0].game_id, results[-1].game_id])],
+        "none": await store.results(GUILD, game_ids=[]),
+        "board": [(e.user_id, e.games, e.wins) for e in await hist.leaderboard(store, GUILD)],
+    }
+
+
+@pytest.mark.asyncio
+async def test_history_is_the_same_on_both_backends(tmp_path: Path, pg_url: str) -> None:
+    """The same games stored on SQLite and on PostgreSQL give the same results, ratings,
+    listings and leaderboard through bot.history; rebuilding from the logs and repairing a
+    lost bookkeeping row give the same numbers again."""
+    from bot import history as hist
+    from tests.bot.test_history import store_game
+
+    lineups = [[1, 2, 3], [2, 3, 4, None], [1, 3, None], [4, 1, 2], [3, None, None],
+               [1, 2, 4]]
+    seen = []
+    for target in (str(tmp_path / "h.db"), pg_url):
+        store = await open_storage(target)
+        try:
+            ids = []
+            for k, people in enumerate(lineups):
+                ids.append(await store_game(store, people, 70 + k, channel=10 + k % 2))
+                if k % 2:
+                    assert await hist.sync(store) == ids[-2:]
+            await store_game(store, [1, 2, 3], 99, stop_after=5)  # unfinished: no result
+            assert await store.games_without_results() == []
+            assert await store.finished_at(ids[0]) is not None
+            assert await store.finished_at(10_000) is None
+            first = await _history_of(store)
+            assert first["ordered_by_time"] and first["none"] == []
+            await hist.rebuild(store)
+            assert await _history_of(store) == first
+            rated = await store.rated_games(1)
+            await store.store_ratings(1, [], [], replace=False)  # nothing: a no-op
+            await store.clear_history()
+            assert await store.results(1) == [] and await store.ratings(1) == {}
+            assert [g.id for g in await store.games_without_results()] == ids
+            await hist.sync(store)
+            assert await store.rated_games(1) == rated
+            seen.append(first)
+        finally:
+            await store.close()
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.asyncio
+async def test_postgres_two_processes_rating_at_once_count_each_game_once(
+        pg_url: str) -> None:
+    """Processes bring ratings up to date independently (bot.history's lock is per
+    process): whatever the interleaving, every game is rated exactly once, and the ratings
+    equal a recomputation from scratch."""
+    from bot import history as hist
+    from bot import ratings as R
+    from tests.bot.test_history import GUILD, store_game
+
+    a, b, c = [await PgStorage.open(pg_url, max_size=2) for _ in range(3)]
+    try:
+        lineups = [[1, 2, 3], [2, 3, 4], [1, 3, 4, None], [4, 1, 2], [2, 4, 1], [1, 2, 3, 4]]
+        for k, people in enumerate(lineups):
+            await store_game(a, people, 20 + k)
+            if k % 2:
+                await asyncio.gather(hist.sync(a), hist.sync(b), hist.sync(c))
+        await asyncio.gather(hist.sync(a), hist.sync(b))
+        scratch = R.recompute(hist.rated_games(await a.results(GUILD)))
+        assert len(await a.rated_games(GUILD)) == len(lineups)
+        got = {u: (r.mu, r.sigma, r.games) for u, r in (await b.ratings(GUILD)).items()}
+        assert got == {u: (s.mu, s.sigma, s.games) for u, s in scratch.items()}
+    finally:
+        for s in (a, b, c):
+            await s.close()
