@@ -10,6 +10,8 @@ Verified: each copied game's log is read back from PostgreSQL inside the transac
 replayed with the engine (undo entries included), as the table service does when it loads
 a game; a log that does not replay is not committed and is reported. A snapshot that
 differs from the replay is replaced by the replay (as the bot would on load) and reported.
+The history tables (results and ratings, bot/history.py) are not copied: they are caches
+of the logs, derived again in the target for every finished game it lacks them for.
 Exit status 0 when every game is in the target, 1 otherwise.
 """
 
@@ -32,7 +34,7 @@ from engine.record import Record
 from engine.state import State
 from engine.undo import Timeline, is_undo
 
-from .storage import LOBBY, SqliteStorage
+from .storage import LOBBY, SCHEMA_VERSION, SqliteStorage
 from .storage_factory import is_postgres_url
 
 COPIED, UPDATED, SAME, KEPT, FAILED = "copied", "updated", "unchanged", "kept", "failed"
@@ -85,11 +87,24 @@ def _when(text: Any) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _read_sqlite(path: str) -> list[dict[str, Any]]:
-    """Every game of the SQLite file with its seats and log (read-only)."""
+def _schema_of(path: str) -> int:
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone():
+            row = con.execute("SELECT version FROM schema_version").fetchone()
+            return int(row[0]) if row else 0
+        return 0
+    finally:
+        con.close()
+
+
+def _read_sqlite(path: str) -> list[dict[str, Any]]:
+    """Every game of the SQLite file with its seats and log (read-only, one snapshot: a
+    bot may go on writing to the file meanwhile; running again copies what it added)."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     con.row_factory = sqlite3.Row
     try:
+        con.execute("BEGIN")  # one read transaction: the games, seats and logs agree
         games = [dict(r) for r in con.execute("SELECT * FROM games ORDER BY id")]
         for g in games:
             g["seats"] = [dict(r) for r in con.execute(
@@ -168,8 +183,9 @@ async def migrate_db(source: str, target: str, *,
         raise SystemExit(f"--from: {source!r} is not a SQLite database file")
     if not is_postgres_url(target):
         raise SystemExit(f"--to: {target!r} is not a postgresql:// URL")
-    lite = await SqliteStorage.open(source)  # brings an old file up to the current schema
-    await lite.close()
+    if _schema_of(source) < SCHEMA_VERSION:  # an old file: brought up to the current schema
+        lite = await SqliteStorage.open(source)  # (refused while a bot has it open)
+        await lite.close()
     games = _read_sqlite(source)
     from .storage_pg import PgStorage
 
@@ -190,6 +206,13 @@ async def migrate_db(source: str, target: str, *,
                                         f"{type(exc).__name__}: {exc}")
             await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                               "GREATEST((SELECT max(id) FROM games), 1))")
+        # the history tables (results, ratings) are caches of the logs: derived again here
+        # rather than copied, exactly as the bot would (bot/history.py)
+        from . import history
+
+        derived = await history.sync(dst)
+        report.notes.append(f"history: the results of {len(derived)} finished game(s) "
+                            "derived from their logs")
     finally:
         await dst.close()
     for note in report.notes:

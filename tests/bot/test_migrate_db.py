@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import history as hist
 from bot.__main__ import main
 from bot.migrate_db import COPIED, FAILED, SAME, UPDATED, migrate_db
 from bot.storage import ACTIVE, CANCELLED, LOBBY, SqliteStorage
@@ -19,6 +20,7 @@ from bot.storage_pg import PgStorage
 from bot.table import TableService
 from engine.undo import is_undo
 from tests.bot.helpers import CollectSink
+from tests.bot.test_history import store_game
 
 HOST, BOB, CY = 100, 101, 102
 
@@ -36,7 +38,7 @@ async def _play(svc: TableService, g: int, rng: random.Random, steps: int) -> No
             await svc.undo(g, uid, table.version)
 
 
-async def _source(path: Path) -> tuple[TableService, dict[str, int]]:
+async def _source(path: Path) -> tuple[TableService, SqliteStorage, dict[str, int]]:
     store = await SqliteStorage.open(str(path))
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 5)
     games = {}
@@ -53,8 +55,10 @@ async def _source(path: Path) -> tuple[TableService, dict[str, int]]:
     cancelled = (await svc.create(2, 13, CY, "Cy")).game_id
     await svc.cancel(cancelled, CY)
     games["cancelled"] = cancelled
+    games["finished"] = await store_game(store, [HOST, BOB, None], 7, channel=14)
+    await hist.sync(store)  # its results and ratings (derived tables) in SQLite
     await svc.idle()
-    return svc, games
+    return svc, store, games
 
 
 async def _same(src: SqliteStorage, dst: PgStorage, game_id: int) -> None:
@@ -67,15 +71,14 @@ async def _same(src: SqliteStorage, dst: PgStorage, game_id: int) -> None:
 @pytest.mark.asyncio
 async def test_copy_verify_and_run_again(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "tempus.db"
-    svc, games = await _source(path)
-    src = svc.storage
-    assert isinstance(src, SqliteStorage)
+    svc, src, games = await _source(path)
     rows = await src.actions(games["played"])
     assert any(is_undo(r.action) for r in rows), "the log to copy holds an undo"
     lines: list[str] = []
     report = await migrate_db(str(path), pg_url, say=lines.append)
     assert report.ok and set(report.results.values()) == {COPIED}, lines
-    assert lines[-1] == "4 game(s): 4 copied, 0 updated, 0 unchanged, 0 kept, 0 failed"
+    assert lines[-1] == "5 game(s): 5 copied, 0 updated, 0 unchanged, 0 kept, 0 failed"
+    assert "history: the results of 1 finished game(s) derived from their logs" in lines
     dst = await PgStorage.open(pg_url)
     try:
         for g in games.values():
@@ -86,6 +89,10 @@ async def test_copy_verify_and_run_again(tmp_path: Path, pg_url: str) -> None:
         pg_svc = TableService(dst, CollectSink(), ai_delay=0)
         table = await pg_svc.table(games["played"])
         assert table.state.to_json() == (await src.game(games["played"])).state
+        # the history tables are derived again from the copied logs: the same numbers
+        assert await dst.results(1) == await src.results(1) != []
+        assert await dst.ratings(1) == await src.ratings(1) != {}
+        assert await dst.rated_games(1) == await src.rated_games(1)
         # new games continue the numbering
         new = await dst.create_game(3, 99, HOST, "Ann", {})
         assert new.id == max(games.values()) + 1
@@ -111,7 +118,7 @@ async def test_copy_verify_and_run_again(tmp_path: Path, pg_url: str) -> None:
 @pytest.mark.asyncio
 async def test_a_log_that_does_not_replay_is_not_copied(tmp_path: Path, pg_url: str) -> None:
     path = tmp_path / "tempus.db"
-    svc, games = await _source(path)
+    svc, _store, games = await _source(path)
     await svc.close()
     await svc.storage.close()
     assert await migrate_db(str(path), pg_url, say=lambda _: None)
@@ -140,11 +147,11 @@ async def test_a_log_that_does_not_replay_is_not_copied(tmp_path: Path, pg_url: 
 @pytest.mark.asyncio
 async def test_the_command_line(tmp_path: Path, pg_url: str, capsys) -> None:
     path = tmp_path / "tempus.db"
-    svc, _games = await _source(path)
+    svc, _store, _games = await _source(path)
     await svc.close()
     await svc.storage.close()
     assert await asyncio.to_thread(main, ["migrate-db", "--from", str(path), "--to", pg_url]) == 0
-    assert "4 copied" in capsys.readouterr().out
+    assert "5 copied" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="not a SQLite database file"):
         await asyncio.to_thread(main, ["migrate-db", "--from", str(tmp_path / "missing.db"),
                                        "--to", pg_url])
