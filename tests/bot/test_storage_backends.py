@@ -647,3 +647,41 @@ async def test_postgres_two_processes_rating_at_once_count_each_game_once(
     finally:
         for s in (a, b, c):
             await s.close()
+
+
+@pytest.mark.asyncio
+async def test_check_db_on_postgres(pg_url: str) -> None:
+    """``python -m bot check-db --db postgresql://...`` checks the games as on SQLite,
+    read-only beside a running bot; a server that cannot be reached is unusable (exit 2)."""
+    import random
+
+    from bot.dbcheck import check
+    from bot.table import TableService
+    from tests.bot.helpers import CollectSink
+    from tests.bot.test_storage_failures import next_move, started
+
+    store = await PgStorage.open(pg_url)
+    try:
+        svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
+        rng = random.Random(1)
+        ids = []
+        for ch in (10, 11):
+            g = await started(svc, ch, seed=ch)
+            for _ in range(4):
+                uid, action, version = await next_move(svc, g, rng)
+                await svc.act(g, uid, action, version)
+            ids.append(g)
+        await svc.idle()
+        await svc.close()
+        report = await check(pg_url)
+        assert report.ok and report.exit_code() == 0, report.lines()
+        assert [g.actions for g in report.games] == [4, 4]
+        await store._pool.execute("UPDATE games SET state = '{\"phase\": 1}' WHERE id = $1",
+                                  ids[1])
+        report = await check(pg_url)
+        assert report.exit_code() == 1 and report.database_ok
+        assert not report.games[0].problems and report.games[1].problems, report.lines()
+    finally:
+        await store.close()
+    report = await check(f"postgresql://nobody@127.0.0.1:{_closed_port()}/x")
+    assert report.exit_code() == 2 and report.fatal
