@@ -21,6 +21,7 @@ import sys
 from .config import Settings
 from .messages import t
 from .storage import StorageUnavailable
+from .storage_factory import is_postgres_url, without_password
 from .storelock import StoreInUse, holder
 
 #: exit status when the database cannot be used (in use by another process, unwritable)
@@ -58,7 +59,7 @@ def run_online(settings: Settings) -> int:
         return 2
     # refuse before connecting to Discord: a second process on one file answers every
     # click twice (the storage takes the lock for good when the bot opens it)
-    busy = holder(settings.db)
+    busy = None if is_postgres_url(settings.db) else holder(settings.db)
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
@@ -69,7 +70,7 @@ def run_online(settings: Settings) -> int:
     try:
         bot.run(settings.token, log_level=logging.INFO, root_logger=True)
     except (StoreInUse, StorageUnavailable) as exc:
-        print(store_refusal(exc, settings.db), file=sys.stderr)
+        print(store_refusal(exc, without_password(settings.db)), file=sys.stderr)
         return EXIT_STORE
     return 0
 

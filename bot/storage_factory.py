@@ -10,6 +10,19 @@ def is_postgres_url(url_or_path: str) -> bool:
     return url_or_path.startswith(("postgresql://", "postgres://"))
 
 
+def without_password(url_or_path: str) -> str:
+    """A database name fit for a log or an error message (a URL's password hidden)."""
+    if not is_postgres_url(url_or_path):
+        return url_or_path
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url_or_path)
+    if parts.password is None:
+        return url_or_path
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 async def open_storage(url_or_path: str) -> Storage:
     if is_postgres_url(url_or_path):
         from .storage_pg import PgStorage

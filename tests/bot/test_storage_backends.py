@@ -685,3 +685,12 @@ async def test_check_db_on_postgres(pg_url: str) -> None:
         await store.close()
     report = await check(f"postgresql://nobody@127.0.0.1:{_closed_port()}/x")
     assert report.exit_code() == 2 and report.fatal
+
+
+def test_a_database_url_is_shown_without_its_password() -> None:
+    from bot.storage_factory import without_password
+
+    assert without_password("postgresql://bot:s3cret@db:5432/tempus") == \
+        "postgresql://bot:***@db:5432/tempus"
+    assert without_password("postgresql://bot@db/tempus") == "postgresql://bot@db/tempus"
+    assert without_password("tempus.db") == "tempus.db"
