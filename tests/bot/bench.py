@@ -1,10 +1,20 @@
 """``python -m tests.bot.bench``: speed of the real bot through the fake Discord.
 
 Plays whole games of three scripted people (random clicks, as in the end-to-end tests)
-and prints one JSON line: ``ack_ms_p95`` (interaction received by the fake -> its
-acknowledgement), ``post_ms_p50``/``post_ms_p95`` (a click that applied an action -> the
-new board image posted in the channel), the slowest ack and counts. Render work runs in
-``--workers`` processes as in production (0: threads).
+against a fake Discord that enforces Discord's real per-channel buckets (5 posts and 5
+edits per 5 s; ``--fast`` runs them ten times faster, as the tests do) and prints one JSON
+line:
+
+- ``ack_ms_p50``/``ack_ms_p95``/``ack_ms_max``: interaction received by the fake -> its
+  acknowledgement; ``acks_over_3s`` counts the ones Discord would have refused;
+- ``update_ms_p50``/``update_ms_p95``: a click that applied an action -> the next write
+  (the turn message edited, or a new one posted) in the game's thread;
+- ``posts``/``edits``: channel-route writes in the game's thread and its channel (not
+  interaction replies), ``posts_per_turn`` (turns and phases counted by replaying the game
+  record with ``engine.undo.turn_key``), ``max_writes_5s`` (the busiest 5 s in any channel)
+  and ``rate_limited`` (429s the fake answered).
+
+Render work runs in ``--workers`` processes as in production (0: threads).
 """
 
 from __future__ import annotations
@@ -19,7 +29,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from .e2e import FakePlayer, bot_running, in_process, play_until
+from .e2e import (
+    FakePlayer,
+    bot_running,
+    final_record,
+    in_process,
+    play_channel,
+    play_until,
+    turns_in,
+)
 from .fake_discord import FakeDiscord, running
 
 
@@ -31,7 +49,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
-                   channel: int) -> tuple[list[float], list[float], int]:
+                   channel: int) -> dict[str, object]:
     async with bot_running(fake, db, seed=seed, workers=workers) as bot:
         people = (11, 12, 13)
         await fake.slash(people[0], channel, "new", seats=3)
@@ -41,39 +59,53 @@ async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
         rng = random.Random(seed)
         players = {u: FakePlayer(fake, u, channel, rng) for u in people}
         await play_until(fake, in_process(bot), channel, players)
-    boards = [m for m in fake.channel_messages(channel)
-              if any(a.filename == "board.png" for a in m.attachments)]
-    posts = []
+    thread = play_channel(fake, channel)
+    writes = sorted(w.t for w in fake.writes(thread) if not w.interaction)
+    updates = []
     for p in players.values():
         for inter in p.applied:
-            after = next((m.created for m in boards if m.created >= inter.sent_at), None)
+            after = next((t for t in writes if t >= inter.sent_at), None)
             if after is not None:
-                posts.append((after - inter.sent_at) * 1000)
+                updates.append((after - inter.sent_at) * 1000)
     acks = [(i.acked_at - i.sent_at) * 1000 for i in fake.interactions.values()
             if i.acked_at is not None]
-    return acks, posts, sum(len(p.applied) for p in players.values())
+    where = dict.fromkeys((channel, thread))
+    return {
+        "acks": acks, "updates": updates,
+        "actions": sum(len(p.applied) for p in players.values()),
+        "posts": sum(fake.posts(c) for c in where),
+        "edits": sum(fake.edits(c) for c in where),
+        "turns": turns_in(final_record(fake, channel)),
+    }
 
 
-async def main_async(games: int, seed: int, workers: int) -> dict[str, object]:
+async def main_async(games: int, seed: int, workers: int, period: float) -> dict[str, object]:
     acks: list[float] = []
-    posts: list[float] = []
-    actions = 0
+    updates: list[float] = []
+    totals = {"actions": 0, "posts": 0, "edits": 0, "turns": 0}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        async with running(channel_ids=tuple(2000 + g for g in range(games))) as fake:
+        async with running(channel_ids=tuple(2000 + g for g in range(games)),
+                           post_per=period, edit_per=period) as fake:
             for g in range(games):
-                a, p, n = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers,
-                                         2000 + g)
-                acks += a
-                posts += p
-                actions += n
+                one = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers, 2000 + g)
+                acks += one["acks"]  # type: ignore[operator]
+                updates += one["updates"]  # type: ignore[operator]
+                for k in totals:
+                    totals[k] += one[k]  # type: ignore[operator]
             fake.check()
+            busiest = fake.max_writes_5s(window=period)
+            refused = fake.rate_limited()
     return {
-        "games": games, "workers": workers, "interactions": len(acks), "actions": actions,
+        "games": games, "workers": workers, "bucket_s": period,
+        "interactions": len(acks), **totals,
         "ack_ms_p50": round(statistics.median(acks), 1), "ack_ms_p95": round(pct(acks, .95), 1),
         "ack_ms_max": round(max(acks), 1), "acks_over_3s": sum(1 for a in acks if a > 3000),
-        "post_ms_p50": round(statistics.median(posts), 1),
-        "post_ms_p95": round(pct(posts, .95), 1),
+        "update_ms_p50": round(statistics.median(updates), 1),
+        "update_ms_p95": round(pct(updates, .95), 1),
+        "posts_per_turn": round(totals["posts"] / max(1, totals["turns"]), 2),
+        "posts_per_action": round(totals["posts"] / max(1, totals["actions"]), 2),
+        "max_writes_5s": busiest, "rate_limited": refused,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 
@@ -84,8 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1,
                         help="render/AI worker processes (production default 1; 0 = threads)")
+    parser.add_argument("--fast", action="store_true",
+                        help="Discord's buckets ten times faster (5 writes per 0.5 s), as in the "
+                             "tests; the bot paces itself to the same period")
     args = parser.parse_args(argv)
-    print(json.dumps(asyncio.run(main_async(args.games, args.seed, args.workers))))
+    period = 0.5 if args.fast else 5.0
+    print(json.dumps(asyncio.run(main_async(args.games, args.seed, args.workers, period))))
     return 0
 
 

@@ -251,6 +251,21 @@ def private_texts(record: dict[str, Any]) -> dict[int, set[str]]:
     return out
 
 
+def turns_in(record: dict[str, object]) -> int:
+    """How many turns and phases the finished game had (a new turn message each)."""
+    from engine.game import apply_in_place
+    from engine.record import Record
+    from engine.undo import turn_key
+
+    rec = Record.from_json(record)
+    state, _ = rec.new_state()
+    keys = {turn_key(state)}
+    for seat, action in rec.moves:
+        apply_in_place(state, seat, action)
+        keys.add(turn_key(state))
+    return len(keys)
+
+
 def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> int:
     """R-INFO-1/2: nothing private in the channel, nobody's secrets in another's messages.
     ``seats`` maps user id -> seat. Returns how many messages were checked."""
@@ -284,14 +299,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float = 0.0
-                      ) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive)."""
+async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float = 0.0,
+                      production: bool = False) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive).
+    Render and AI work run in threads unless ``production`` (the bot's own defaults: worker
+    processes)."""
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
-           "TEMPUS_WORKERS": "0", "TEMPUS_AI_WORKERS": "0", "TEMPUS_AI_DELAY": str(ai_delay),
+           "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
            "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per),
            "TEMPUS_SHARD_COUNT": "1"}  # the fake's /gateway/bot names no shard count
+    if not production:
+        env.update(TEMPUS_WORKERS="0", TEMPUS_AI_WORKERS="0")
     sessions = fake.sessions
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,

@@ -239,6 +239,10 @@ class FakeDiscord:
         self._ids = itertools.count(10_000_000)
         self.messages: dict[int, Message] = {}
         self.order: list[Message] = []
+        #: the same messages by channel (a thread or DM channel is a channel): the load
+        #: bench waits on a thousand games at once, and a scan of ``order`` per look is
+        #: quadratic there
+        self._by_channel: dict[int, list[Message]] = {}
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
         self.threads: dict[int, Thread] = {}
         self.interactions: dict[int, Interaction] = {}
@@ -660,7 +664,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ what users see
     def channel_messages(self, channel_id: int) -> list[Message]:
         """Public messages of a text channel or a thread (pass the thread's id)."""
-        return [m for m in self.order if m.channel_id == channel_id and m.public]
+        return [m for m in self._by_channel.get(channel_id, ()) if m.public]
 
     def dms(self, uid: int) -> list[Message]:
         return [m for m in self.order if m.where == "dm" and m.to_user == uid]
@@ -1060,6 +1064,7 @@ class FakeDiscord:
     def _add(self, msg: Message) -> None:
         self.messages[msg.id] = msg
         self.order.append(msg)
+        self._by_channel.setdefault(msg.channel_id, []).append(msg)
         t = self.threads.get(msg.channel_id)
         if t is not None and msg.public:
             t.message_count += 1

@@ -31,7 +31,8 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         assert t("status.phase.over") in r.text() and r.ephemeral
         r = await fake.slash(12, ch, "board", at="era-5")
         assert t("board.at_era", game=g, era=5) in r.text()
-        assert png_size(r.replies[0].attachments[0].data)[0] > 1000
+        width, height = png_size(r.replies[0].attachments[0].data)
+        assert width >= 600 and height > width, "a board (land above, panel below)"
         r = await fake.slash(13, fake.channel_ids[1], "history", where="server")
         assert f"#{g} ·" in r.text()
         r = await fake.slash(11, ch, "show", game=f"#{g}")
