@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC
 from typing import Any
@@ -47,6 +47,8 @@ from .storage import (
     READONLY,
     ActionRow,
     ChannelBusy,
+    DeadlineRow,
+    Deadlines,
     GameRef,
     GameRow,
     GameUnreadable,
@@ -153,6 +155,30 @@ PG_MIGRATIONS: list[str] = [
         guild_id BIGINT NOT NULL,
         finished_at TEXT COLLATE "C" NOT NULL
     );
+    """,
+    # 3: SQLite's migration 6, the turn clock (bot/turnclock.py): one row per seat of an
+    # active game that owes a decision with a deadline or has missed one (since: the game
+    # version since which it owes it; started_at/due_at: Unix seconds, NULL due_at: no
+    # deadline now; reminded: reminders sent; strikes: deadlines missed in a row), always
+    # rewritten in the transaction of the change that implied it; per-person settings;
+    # seats.left_game (the person left mid-game, a computer plays the seat to the end)
+    """
+    CREATE TABLE deadlines (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        since INTEGER,
+        started_at DOUBLE PRECISION,
+        due_at DOUBLE PRECISION,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        strikes INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX deadlines_due ON deadlines (due_at) WHERE due_at IS NOT NULL;
+    CREATE TABLE user_settings (
+        user_id BIGINT PRIMARY KEY,
+        reminders BOOLEAN NOT NULL DEFAULT TRUE
+    );
+    ALTER TABLE seats ADD COLUMN left_game BOOLEAN NOT NULL DEFAULT FALSE;
     """,
 ]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
@@ -360,7 +386,7 @@ class PgStorage:
         out: list[tuple[Any, ...]] = []
         async with self._con() as con:
             for table, key in (("seats", "seat"), ("actions", "seq"), ("results", "seat"),
-                               ("rated_games", "game_id")):
+                               ("rated_games", "game_id"), ("deadlines", "seat")):
                 rows = await con.fetch(
                     f"SELECT t.game_id, t.{key} FROM {table} t WHERE NOT EXISTS "
                     "(SELECT 1 FROM games g WHERE g.id = t.game_id) ORDER BY 1, 2")
@@ -414,9 +440,9 @@ class PgStorage:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = $1 "
-            "ORDER BY seat", game_id)
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+            "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
+            "WHERE game_id = $1 ORDER BY seat", game_id)
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The log of a game; raises :class:`GameUnreadable` if an entry is not a JSON
@@ -486,35 +512,130 @@ class PgStorage:
         return new
 
     async def start(self, game_id: int, version: int, options: dict[str, Any],
-                    state: dict[str, Any]) -> int:
+                    state: dict[str, Any], deadlines: Deadlines = None) -> int:
         async with self._tx() as con:
-            return await self._bump(con, game_id, version,
-                                    ("status = 'active'", "options = $3", "state = $4"),
-                                    (options, _dumps(state)))
+            new = await self._bump(con, game_id, version,
+                                   ("status = 'active'", "options = $3", "state = $4"),
+                                   (options, _dumps(state)))
+            await self._write_deadlines(con, game_id, deadlines)
+        return new
 
-    async def set_status(self, game_id: int, version: int, status: str) -> int:
+    async def set_status(self, game_id: int, version: int, status: str,
+                         deadlines: Deadlines = None) -> int:
         async with self._tx() as con:
-            return await self._bump(con, game_id, version, ("status = $3",), (status,))
+            new = await self._bump(con, game_id, version, ("status = $3",), (status,))
+            await self._write_deadlines(con, game_id, deadlines)
+        return new
 
     async def set_autopilot(self, game_id: int, version: int, seat: int,
-                            level: str | None) -> int:
+                            level: str | None, deadlines: Deadlines = None) -> int:
         """Let a computer of ``level`` play a person's seat (None: the person again)."""
         async with self._tx() as con:
             new = await self._bump(con, game_id, version)
             await con.execute("UPDATE seats SET autopilot = $1 WHERE game_id = $2 AND seat = $3 "
                               "AND user_id IS NOT NULL", level, game_id, seat)
+            await self._write_deadlines(con, game_id, deadlines)
         return new
 
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
-                            action: dict[str, Any], state: dict[str, Any], status: str) -> int:
-        """One accepted action: log it and store the new snapshot, in one transaction."""
+                            action: dict[str, Any], state: dict[str, Any], status: str,
+                            deadlines: Deadlines = None) -> int:
+        """One accepted action: log it, store the new snapshot and (if given) the game's
+        turn clocks, in one transaction."""
         async with self._tx() as con:
             new = await self._bump(con, game_id, version, ("state = $3", "status = $4"),
                                    (_dumps(state), status))
             await con.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, version) "
                 "VALUES ($1, $2, $3, $4, $5)", game_id, seq, seat, action, new)
+            await self._write_deadlines(con, game_id, deadlines)
         return new
+
+    async def set_options(self, game_id: int, version: int, options: dict[str, Any],
+                          deadlines: Deadlines = None) -> int:
+        """New game options (e.g. the pace) and the turn clocks they imply."""
+        async with self._tx() as con:
+            new = await self._bump(con, game_id, version, ("options = $3",), (options,))
+            await self._write_deadlines(con, game_id, deadlines)
+        return new
+
+    async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
+                           name: str, deadlines: Deadlines = None) -> int:
+        """Another person takes over a person's seat (any autopilot or leave ends)."""
+        async with self._tx() as con:
+            new = await self._bump(con, game_id, version)
+            done = await con.execute(
+                "UPDATE seats SET user_id = $1, name = $2, autopilot = NULL, left_game = FALSE "
+                "WHERE game_id = $3 AND seat = $4 AND user_id IS NOT NULL",
+                user_id, name, game_id, seat)
+            if done != "UPDATE 1":
+                raise StorageError(f"game {game_id} has no person's seat {seat}")
+            await self._write_deadlines(con, game_id, deadlines)
+        return new
+
+    async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
+                         deadlines: Deadlines = None) -> int:
+        """The person leaves mid-game: a computer of ``level`` plays the seat to the end."""
+        async with self._tx() as con:
+            new = await self._bump(con, game_id, version)
+            await con.execute("UPDATE seats SET autopilot = $1, left_game = TRUE "
+                              "WHERE game_id = $2 AND seat = $3 AND user_id IS NOT NULL",
+                              level, game_id, seat)
+            await self._write_deadlines(con, game_id, deadlines)
+        return new
+
+    # ------------------------------------------------------------------ turn clocks
+    # The same statements as SQLite's (bot.storage.SqliteStorage): the game's rows are
+    # replaced in the transaction of the change that implied them.
+    @staticmethod
+    async def _write_deadlines(con: asyncpg.Connection, game_id: int,
+                               rows: Deadlines) -> None:
+        """Replace the game's turn clocks by ``rows`` (None: leave them as they are); the
+        caller's transaction makes it part of the change that implied them."""
+        if rows is None:
+            return
+        await con.execute("DELETE FROM deadlines WHERE game_id = $1", game_id)
+        if rows:
+            await con.executemany(
+                "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
+                "strikes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
+                 for r in rows])
+
+    async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
+        """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
+        async with self._tx() as con:
+            await self._write_deadlines(con, game_id, deadlines)
+
+    async def deadlines(self, game_id: int) -> list[DeadlineRow]:
+        rows = await self._fetch(
+            "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
+            "WHERE game_id = $1 ORDER BY seat", game_id)
+        return [DeadlineRow(*r) for r in rows]
+
+    async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
+                              due_at: float | None, reminded: int) -> bool:
+        """Note a reminder sent or a deadline moved (not a game change: no version bump),
+        only while the seat owes the same decision; False if it no longer does."""
+        async with self._con() as con:
+            done = await con.execute(
+                "UPDATE deadlines SET due_at = $1, reminded = $2 WHERE game_id = $3 "
+                "AND seat = $4 AND since IS NOT DISTINCT FROM $5::integer",
+                due_at, reminded, game_id, seat, since)
+        return done == "UPDATE 1"
+
+    async def reminders_on(self, user_id: int) -> bool:
+        """Whether the person wants turn reminders (the default: yes)."""
+        async with self._con() as con:
+            on = await con.fetchval("SELECT reminders FROM user_settings WHERE user_id = $1",
+                                    user_id)
+        return on is None or bool(on)
+
+    async def set_reminders(self, user_id: int, on: bool) -> None:
+        await self._execute(
+            "INSERT INTO user_settings (user_id, reminders) VALUES ($1, $2) "
+            "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders",
+            user_id, bool(on))
 
     async def _execute(self, sql: str, *args: Any) -> None:
         async with self._con() as con:
