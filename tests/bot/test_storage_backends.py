@@ -694,3 +694,111 @@ def test_a_database_url_is_shown_without_its_password() -> None:
         "postgresql://bot:***@db:5432/tempus"
     assert without_password("postgresql://bot@db/tempus") == "postgresql://bot@db/tempus"
     assert without_password("tempus.db") == "tempus.db"
+
+
+# --------------------------------------------------------------- the turn clock (issue 11)
+@pytest.mark.asyncio
+async def test_deadlines_are_written_with_the_change_that_implies_them(
+        backend: Backend) -> None:
+    """start/append_action/set_autopilot/set_options/set_status write the game's clocks in
+    their own transaction (None: leave them); a refused change (stale version) writes no
+    clock; set_deadlines replaces them without a version change; each game has its own."""
+    from bot.storage import DeadlineRow
+
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    other = await store.create_game(1, 11, 100, "Ann", {})
+    assert await store.deadlines(g.id) == []
+    first = [DeadlineRow(0, 2, 1000.0, 1180.5, 0, 0), DeadlineRow(1, 2, 1000.0, 1180.5, 0, 1)]
+    v = await store.start(g.id, v, {"seed": 1, "pace": "live"}, {"p": 0}, first)
+    assert await store.deadlines(g.id) == first
+    v = await store.append_action(g.id, v, 0, 0, {"type": "x"}, {"p": 1}, ACTIVE)  # None
+    assert await store.deadlines(g.id) == first, "None leaves the clocks as they are"
+    second = [DeadlineRow(1, 2, 1000.0, 1180.5, 1, 0), DeadlineRow(2, strikes=2)]
+    v = await store.append_action(g.id, v, 1, 0, {"type": "y"}, {"p": 2}, ACTIVE, second)
+    assert await store.deadlines(g.id) == second
+    with pytest.raises(VersionConflict):  # refused: neither the action nor its clocks
+        await store.append_action(g.id, v - 1, 2, 1, {"type": "z"}, {"p": 3}, ACTIVE, [])
+    with pytest.raises(backend.integrity):  # the same seq twice: rolled back with it
+        await store.append_action(g.id, v, 1, 1, {"type": "z"}, {"p": 3}, ACTIVE, [])
+    assert await store.deadlines(g.id) == second and len(await store.actions(g.id)) == 2
+    v = await store.set_autopilot(g.id, v, 1, "random", [DeadlineRow(1, strikes=3)])
+    assert await store.deadlines(g.id) == [DeadlineRow(1, strikes=3)]
+    v = await store.set_options(g.id, v, {"seed": 1, "pace": "daily"}, first)
+    assert (await store.game(g.id)).options == {"seed": 1, "pace": "daily"}
+    assert await store.deadlines(g.id) == first
+    await store.set_deadlines(other.id, [DeadlineRow(0, 0, 5.0, None, 0, 0)])
+    await store.set_deadlines(g.id, second)
+    assert (await store.game(g.id)).version == v, "re-arming is not a game change"
+    assert await store.deadlines(g.id) == second
+    assert await store.deadlines(other.id) == [DeadlineRow(0, 0, 5.0, None, 0, 0)]
+    await store.set_status(g.id, v, FINISHED, [])
+    assert await store.deadlines(g.id) == [] and await store.deadlines(other.id) != []
+    big = DeadlineRow(0, 7, 1_800_000_000.125, 1_800_086_400.125, 2, 0)
+    await store.set_deadlines(other.id, [big])  # wall-clock seconds keep their fraction
+    assert await store.deadlines(other.id) == [big]
+
+
+@pytest.mark.asyncio
+async def test_update_deadline_only_while_the_seat_owes_the_same_decision(
+        backend: Backend) -> None:
+    from bot.storage import DeadlineRow
+
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    v = await store.start(g.id, g.version, {"seed": 1}, {"p": 0},
+                          [DeadlineRow(0, 1, 10.0, 190.0), DeadlineRow(1, None, strikes=1)])
+    assert await store.update_deadline(g.id, 0, 1, due_at=190.0, reminded=1)
+    assert not await store.update_deadline(g.id, 0, 2, due_at=500.0, reminded=2)  # other
+    assert not await store.update_deadline(g.id, 2, 1, due_at=500.0, reminded=2)  # no row
+    assert not await store.update_deadline(g.id + 1, 0, 1, due_at=500.0, reminded=2)
+    assert await store.update_deadline(g.id, 1, None, due_at=None, reminded=0)  # NULL since
+    assert await store.deadlines(g.id) == [DeadlineRow(0, 1, 10.0, 190.0, 1, 0),
+                                           DeadlineRow(1, None, None, None, 0, 1)]
+    assert (await store.game(g.id)).version == v, "a reminder is not a game change"
+
+
+@pytest.mark.asyncio
+async def test_reminder_settings_per_person(backend: Backend) -> None:
+    store = await backend.open()
+    big = 1 << 60  # Discord ids need 64 bits
+    assert await store.reminders_on(big) and await store.reminders_on(5)
+    await store.set_reminders(big, False)
+    await store.set_reminders(big, False)  # again: still one setting
+    assert not await store.reminders_on(big) and await store.reminders_on(5)
+    await store.set_reminders(big, True)
+    assert await store.reminders_on(big)
+
+
+@pytest.mark.asyncio
+async def test_leaving_and_replacing_a_seat(backend: Backend) -> None:
+    """leave_seat: a computer plays the person's seat to the end (``left``);
+    replace_seat: another person takes it (autopilot and leave end); a computer player's
+    seat cannot be given to a person; each writes its clocks with it."""
+    from bot.storage import DeadlineRow, StorageError
+
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    v = await store.add_seat(g.id, v, None, "random", "Computer 1")
+    v = await store.start(g.id, v, {"seed": 1}, {"p": 0}, [DeadlineRow(1, 3, 1.0, 2.0)])
+    v = await store.leave_seat(g.id, v, 1, "greedy", [])
+    seats = await store.seats(g.id)
+    assert [(s.user_id, s.autopilot, s.left, s.is_ai) for s in seats] == [
+        (100, None, False, False), (101, "greedy", True, True), (None, None, False, True)]
+    assert await store.deadlines(g.id) == []
+    v = await store.leave_seat(g.id, v, 2, "greedy")  # a computer's seat: unchanged
+    assert (await store.seats(g.id))[2] == seats[2]
+    v = await store.replace_seat(g.id, v, 1, 103, "Cy", [DeadlineRow(1, v + 1, 5.0, 9.0)])
+    seats = await store.seats(g.id)
+    assert [(s.user_id, s.name, s.autopilot, s.left) for s in seats[:2]] == [
+        (100, "Ann", None, False), (103, "Cy", None, False)]
+    assert await store.deadlines(g.id) == [DeadlineRow(1, v, 5.0, 9.0)]
+    with pytest.raises(StorageError, match="no person's seat 2"):
+        await store.replace_seat(g.id, v, 2, 104, "Dee", [])
+    assert (await store.game(g.id)).version == v, "a refused replacement changes nothing"
+    assert await store.deadlines(g.id) == [DeadlineRow(1, v, 5.0, 9.0)]
+    with pytest.raises(VersionConflict):
+        await store.leave_seat(g.id, v - 1, 0, "random", [])
+    assert not (await store.seats(g.id))[0].left
