@@ -12,6 +12,17 @@ a game; a log that does not replay is not committed and is reported. A snapshot 
 differs from the replay is replaced by the replay (as the bot would on load) and reported.
 The history tables (results and ratings, bot/history.py) are not copied: they are caches
 of the logs, derived again in the target for every finished game it lacks them for.
+
+The turn clock is copied, not re-derived: a game's ``deadlines`` rows go with the game (in
+its transaction, replacing the target's unless the target has moved on with the game),
+and ``seats.left_game`` with its seats. The log cannot give them back: when each pending
+decision began (re-deriving would restart every clock at the migration, granting extra
+time), which reminders were sent (they would be sent again) and the missed deadlines in a
+row (strikes). A deadline that passes while the bots are switched over is handled as after
+any restart (bot/turnclock.py: it fires once, shortly after the bot starts). Per-person
+``user_settings`` (reminders muted) are a person's choice, nothing derives them: copied,
+the file's setting replacing the target's (run it again only until the bot runs on
+PostgreSQL; every game the bot changed there is kept as it is anyway).
 Exit status 0 when every game is in the target, 1 otherwise.
 """
 
@@ -98,9 +109,10 @@ def _schema_of(path: str) -> int:
         con.close()
 
 
-def _read_sqlite(path: str) -> list[dict[str, Any]]:
-    """Every game of the SQLite file with its seats and log (read-only, one snapshot: a
-    bot may go on writing to the file meanwhile; running again copies what it added)."""
+def _read_sqlite(path: str) -> tuple[list[dict[str, Any]], list[tuple[int, bool]]]:
+    """Every game of the SQLite file with its seats, turn clocks and log, and the
+    per-person settings (read-only, one snapshot: a bot may go on writing to the file
+    meanwhile; running again copies what it added)."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     con.row_factory = sqlite3.Row
     try:
@@ -108,16 +120,21 @@ def _read_sqlite(path: str) -> list[dict[str, Any]]:
         games = [dict(r) for r in con.execute("SELECT * FROM games ORDER BY id")]
         for g in games:
             g["seats"] = [dict(r) for r in con.execute(
-                "SELECT seat, user_id, ai_level, name, autopilot FROM seats WHERE game_id = ? "
-                "ORDER BY seat", (g["id"],))]
+                "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
+                "WHERE game_id = ? ORDER BY seat", (g["id"],))]
+            g["deadlines"] = [tuple(r) for r in con.execute(
+                "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
+                "WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["actions"] = [
                 {"seq": r["seq"], "seat": r["seat"], "action": json.loads(r["action"]),
                  "at": r["at"], "version": r["version"]}
                 for r in con.execute("SELECT seq, seat, action, at, version FROM actions "
                                      "WHERE game_id = ? ORDER BY seq", (g["id"],))]
+        settings = [(r[0], bool(r[1])) for r in con.execute(
+            "SELECT user_id, reminders FROM user_settings ORDER BY user_id")]
     finally:
         con.close()
-    return games
+    return games, settings
 
 
 async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
@@ -149,10 +166,14 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
         g.get("thread_id"), g.get("turn_key"))
     await con.execute("DELETE FROM seats WHERE game_id = $1", gid)
     await con.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, ai_level, name, autopilot) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
-        [(gid, s["seat"], s["user_id"], s["ai_level"], s["name"], s["autopilot"])
-         for s in g["seats"]])
+        "INSERT INTO seats (game_id, seat, user_id, ai_level, name, autopilot, left_game) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        [(gid, s["seat"], s["user_id"], s["ai_level"], s["name"], s["autopilot"],
+          bool(s["left_game"])) for s in g["seats"]])
+    await con.execute("DELETE FROM deadlines WHERE game_id = $1", gid)
+    await con.executemany(
+        "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)", [(gid, *d) for d in g["deadlines"]])
     await con.executemany(
         "INSERT INTO actions (game_id, seq, seat, action, at, version) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
@@ -186,7 +207,7 @@ async def migrate_db(source: str, target: str, *,
     if _schema_of(source) < SCHEMA_VERSION:  # an old file: brought up to the current schema
         lite = await SqliteStorage.open(source)  # (refused while a bot has it open)
         await lite.close()
-    games = _read_sqlite(source)
+    games, settings = _read_sqlite(source)
     from .storage_pg import PgStorage
 
     dst = await PgStorage.open(target)
@@ -206,6 +227,11 @@ async def migrate_db(source: str, target: str, *,
                                         f"{type(exc).__name__}: {exc}")
             await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                               "GREATEST((SELECT max(id) FROM games), 1))")
+            await con.executemany(
+                "INSERT INTO user_settings (user_id, reminders) VALUES ($1, $2) "
+                "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders", settings)
+        if settings:
+            report.notes.append(f"settings of {len(settings)} person(s) copied")
         # the history tables (results, ratings) are caches of the logs: derived again here
         # rather than copied, exactly as the bot would (bot/history.py)
         from . import history

@@ -158,3 +158,63 @@ async def test_the_command_line(tmp_path: Path, pg_url: str, capsys) -> None:
     with pytest.raises(SystemExit, match="not a postgresql:// URL"):
         await asyncio.to_thread(main, ["migrate-db", "--from", str(path),
                                        "--to", str(tmp_path / "other.db")])
+
+
+@pytest.mark.asyncio
+async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -> None:
+    """Deadlines (with the reminders sent and the strikes), a seat whose person left and
+    who muted reminders are copied as they are (the log cannot give them back); a bot
+    started on PostgreSQL re-arms the same deadlines."""
+    from bot.clock import FakeClock
+    from bot.pace import PACES, next_event
+    from bot.scheduler import Scheduler
+    from tests.bot.test_turnclock import LIVE, T0
+
+    path = tmp_path / "tempus.db"
+    clock = FakeClock(T0)
+    sched = Scheduler(clock)
+    src = await SqliteStorage.open(str(path))
+    svc = TableService(src, CollectSink(), ai_delay=0, seed_source=lambda: 5, scheduler=sched)
+    o = await svc.create(1, 10, HOST, "Ann", seats=3, pace_name="live")
+    for uid, name in ((BOB, "Bob"), (CY, "Cy")):
+        await svc.join(o.game_id, uid, name)
+    await svc.start(o.game_id, HOST)
+    g = o.game_id
+    await svc.leave_game(g, CY)
+    await svc.set_reminders(BOB, False)
+    clock.advance(LIVE / 2 + 1)  # the half-time reminders are noted
+    await sched.settle()
+    await svc.idle()
+    stored = await src.deadlines(g)
+    assert stored and any(r.reminded for r in stored), stored
+    await sched.close()
+    await svc.close()
+    await src.close()
+
+    report = await migrate_db(str(path), pg_url, say=lambda _: None)
+    assert report.ok and report.results[g] == COPIED
+    src = await SqliteStorage.open(str(path))
+    dst = await PgStorage.open(pg_url)
+    try:
+        assert await dst.deadlines(g) == stored
+        assert await dst.seats(g) == await src.seats(g)
+        assert [s.left for s in await dst.seats(g)] == [False, False, True]
+        assert not await dst.reminders_on(BOB) and await dst.reminders_on(HOST)
+        # the bot on PostgreSQL arms the copied deadlines as they were
+        sched = Scheduler(clock)
+        pg_svc = TableService(dst, CollectSink(), ai_delay=0, scheduler=sched)
+        assert await pg_svc.resume_all() == [g]
+        for seat in range(3):
+            row = next((r for r in stored if r.seat == seat), None)
+            want = None if row is None or row.due_at is None else next_event(
+                row.started_at, row.due_at, row.reminded, PACES["live"])
+            assert sched.due((g, seat)) == want, seat
+        await sched.close()
+        await pg_svc.close()
+        # running again: the same clocks, nothing copied twice
+        report = await migrate_db(str(path), pg_url, say=lambda _: None)
+        assert report.ok and report.results[g] == SAME
+        assert await dst.deadlines(g) == stored
+    finally:
+        await dst.close()
+        await src.close()

@@ -783,12 +783,12 @@ async def test_leaving_and_replacing_a_seat(backend: Backend) -> None:
     v = await store.add_seat(g.id, g.version, 101, None, "Bob")
     v = await store.add_seat(g.id, v, None, "random", "Computer 1")
     v = await store.start(g.id, v, {"seed": 1}, {"p": 0}, [DeadlineRow(1, 3, 1.0, 2.0)])
-    v = await store.leave_seat(g.id, v, 1, "greedy", [])
+    v = await store.leave_seat(g.id, v, 1, "normal", [])
     seats = await store.seats(g.id)
     assert [(s.user_id, s.autopilot, s.left, s.is_ai) for s in seats] == [
-        (100, None, False, False), (101, "greedy", True, True), (None, None, False, True)]
+        (100, None, False, False), (101, "normal", True, True), (None, None, False, True)]
     assert await store.deadlines(g.id) == []
-    v = await store.leave_seat(g.id, v, 2, "greedy")  # a computer's seat: unchanged
+    v = await store.leave_seat(g.id, v, 2, "normal")  # a computer's seat: unchanged
     assert (await store.seats(g.id))[2] == seats[2]
     v = await store.replace_seat(g.id, v, 1, 103, "Cy", [DeadlineRow(1, v + 1, 5.0, 9.0)])
     seats = await store.seats(g.id)
