@@ -375,6 +375,9 @@ class TableService:
             since = next_since(since, state, row.seat, made)
         table.since = since
         table.log_len = len(rows)
+        if self.turnclock is not None and game.status == ACTIVE:
+            # as stored with the last change (armed by the owner: resume_all, _rearm)
+            table.clock = {r.seat: r for r in await self.storage.deadlines(game.id)}
         if game.state != state.to_json():
             log.warning("game %s: snapshot %s; rebuilt from the log", game.id,
                         game.state_error or "differs from the replayed log")
@@ -970,8 +973,9 @@ class TableService:
         process (this process's copy was behind); a game of another process is brought up
         to date before its menus are shown."""
         cached = self._tables.get(game_id)
-        if cached is not None and not self.owns(cached.game.guild_id):
-            await self.refresh(game_id)
+        if cached is not None and not self.owns(cached.game.guild_id) \
+                and not await self.refresh(game_id):
+            await self._clock_of_foreign_game(cached)
         try:
             return await self._use(game_id, version, user_id, name, op, arg, values,
                                    can_manage=can_manage)
@@ -1101,8 +1105,52 @@ class TableService:
                                    computer=computer, over=over, clock=clock)
 
     def _committed(self, table: Table, rows: list[DeadlineRow] | None) -> None:
-        if self.turnclock is not None:
+        """The change is stored with ``rows``: keep them; only the game's owner arms them
+        (another process that accepted a click leaves reminders and deadlines to the owner,
+        which reads the stored clocks when it catches up, :meth:`_rearm`)."""
+        if self.turnclock is None:
+            return
+        if self.owns(table.game.guild_id):
             self.turnclock.committed(table, rows)
+            return
+        if rows is not None:
+            table.clock = {r.seat: r for r in rows}
+        self.turnclock.disarm(table.id)
+
+    async def _rearm(self, table: Table, before: dict[int, DeadlineRow] | None = None,
+                     covering: dict[int, str] | None = None) -> None:
+        """The game's turn clocks as stored (lock held), after another process changed the
+        game: its change was stored with its clocks. The owner arms them; a clock the
+        other process could not plan (it had no turn clock) is planned here and stored;
+        a seat the owner's computer still covers after a missed deadline keeps the owner's
+        own row (``before``: its clocks before catching up; ``covering``: its covered
+        seats), which is stored with the computer's step. Any other process only keeps
+        the rows, to plan its next change from them, and arms nothing."""
+        if self.turnclock is None:
+            return
+        try:
+            stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
+            if not self.owns(table.game.guild_id):
+                table.clock = stored
+                self.turnclock.disarm(table.id)
+                return
+            if table.game.status != ACTIVE or table.state is None:
+                table.clock = stored
+                self.turnclock.arm(table)  # nothing runs in a game that is not active
+                return
+            rows = {r.seat: r for r in self.turnclock.plan(table, table.since, clock=stored)}
+            if rows != stored:
+                await self.storage.set_deadlines(table.id, list(rows.values()))
+        except StorageRefusal as exc:
+            log.warning("game %s: cannot read its turn clocks now: %s", table.id, exc)
+            return
+        table.covering = dict(covering or {})
+        table.covering = self._still_covered(table, table.state, table.since)
+        for s in table.covering:
+            if before is not None and s in before:
+                rows[s] = before[s]
+        table.clock = rows
+        self.turnclock.arm(table)
 
     @staticmethod
     def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
@@ -1191,6 +1239,9 @@ class TableService:
         assert self.turnclock is not None
         table = await self.table(game_id)
         async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
             row = table.clock.get(seat)
             if table.game.status != ACTIVE or row is None or row.due_at is None \
                     or row.started_at is None:
@@ -1223,6 +1274,9 @@ class TableService:
         assert self.turnclock is not None
         table = await self.table(game_id)
         async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
             row = table.clock.get(seat)
             state = table.state
             if table.game.status != ACTIVE or state is None or row is None \
@@ -1564,6 +1618,7 @@ class TableService:
             table = await self.table(game_id)
             async with table.lock:
                 self._repost(table)
+                await self._rearm(table)
             self._kick_ai(table)
             return True
         if version is not None and table.version >= version:
@@ -1574,6 +1629,13 @@ class TableService:
             self._kick_ai(table)
         return changed
 
+    async def _clock_of_foreign_game(self, table: Table) -> None:
+        """Before a click on another process's game: its clocks as stored now (the owner's
+        reminders change them without a new version), so that the change planned here
+        keeps them."""
+        async with table.lock:
+            await self._rearm(table)
+
     async def _catch_up(self, table: Table) -> bool:
         """Bring ``table`` (lock held) up to the stored game: the new log entries one by
         one when that is all that changed (announced like local ones), else a full reload
@@ -1582,6 +1644,7 @@ class TableService:
         if game is None or game.version <= table.version:
             return False
         owned = self.owns(game.guild_id)
+        before, covering = dict(table.clock), dict(table.covering)
         seats = await self.storage.seats(table.id)
         rows = (await self.storage.actions(table.id))[table.log_len:]
         outcome: Outcome | None = None
@@ -1614,6 +1677,7 @@ class TableService:
                                   "cancel", [], panel=Panel(""), seats=list(table.seats))
             elif owned and table.state is not None:
                 outcome = self._play_outcome(table, table.state, [], actor=None)
+        await self._rearm(table, before, covering)
         if outcome is not None:
             self._enqueue(outcome)
         return True

@@ -6,7 +6,8 @@ Covers: a click accepted by the process that does not own the game is announced 
 owner (same lines as a local click) and never by the clicker; the owner's computer players
 go on after it; both processes clicking the same decision at once apply exactly one; a
 stale copy catches up instead of refusing a current button; an owner that was down
-re-announces on start and loses nothing; ownership by Discord's shard formula."""
+re-announces on start and loses nothing; ownership by Discord's shard formula; the turn
+clock runs in the owner only (a foreign click's deadline is armed and fired there)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
+from bot.clock import FakeClock
 from bot.cluster import Cluster, attach
 from bot.codec import encode_action
 from bot.config import Settings
 from bot.ownership import Ownership, parse_shards, shard_of
+from bot.pace import PACES, next_event
+from bot.scheduler import Scheduler
 from bot.storage import ACTIVE, FINISHED, SqliteStorage
 from bot.storage_pg import PgStorage
 from bot.table import TableError, TableService
@@ -41,29 +45,38 @@ class Process:
     service: TableService
     sink: CollectSink
     cluster: Cluster | None
+    scheduler: Scheduler | None = None
 
     async def stop(self) -> None:
         if self.cluster is not None:
             await self.cluster.close()
+        if self.scheduler is not None:
+            await self.scheduler.close()
         await self.service.close()
         await self.storage.close()
 
     async def settle(self) -> None:
         if self.cluster is not None:
             await self.cluster.idle()
+        if self.scheduler is not None:
+            await self.scheduler.settle()
         await self.service.idle()
 
 
-async def start_process(name: str, url: str, shards: list[int], count: int = 2) -> Process:
-    """What bot.app's setup_hook does, minus Discord."""
+async def start_process(name: str, url: str, shards: list[int], count: int = 2, *,
+                        clock: FakeClock | None = None) -> Process:
+    """What bot.app's setup_hook does, minus Discord; ``clock``: with a turn clock (one
+    scheduler per process) driven by this fake time."""
     storage = await PgStorage.open(url)
     sink = CollectSink()
-    service = TableService(storage, sink, ai_delay=0, seed_source=lambda: 11)
+    scheduler = None if clock is None else Scheduler(clock)
+    service = TableService(storage, sink, ai_delay=0, seed_source=lambda: 11,
+                           scheduler=scheduler)
     ownership = Ownership.of(shards, count)
     service.owns = ownership.owns
     await service.resume_all()
     cluster = await attach(service, storage, ownership)
-    return Process(name, storage, service, sink, cluster)
+    return Process(name, storage, service, sink, cluster, scheduler)
 
 
 @pytest_asyncio.fixture
@@ -304,3 +317,80 @@ async def test_a_missed_notification_is_caught_up_on_reconnect(
     await listener.start()  # reconnect: on_connect resyncs
     await settle(a, b)
     assert b.sink.outcomes[-1].version == version + 1
+
+
+def _entries(proc: Process, g: int) -> dict[int, tuple[float, str]]:
+    """What ``proc``'s scheduler has armed for game ``g``, by seat."""
+    assert proc.scheduler is not None
+    out = {}
+    for seat in range(5):
+        due = proc.scheduler.due((g, seat))
+        if due is not None:
+            out[seat] = due
+    return out
+
+
+@pytest.mark.asyncio
+async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
+    """A click accepted by the process that does not own the game stores the clocks it
+    implies; the owner reads them when it catches up and arms them, the clicker arms
+    nothing; the new decision's reminders and deadline fire once, in the owner (the
+    computer decides for the seat there), never in the clicker."""
+    clock = FakeClock()
+    live = PACES["live"]
+    a = await start_process("A", pg_url, [0], clock=clock)
+    b = await start_process("B", pg_url, [1], clock=clock)
+    try:
+        o = await b.service.create(GUILD_B, 10, HOST, "Ann", seats=3, pace_name="live")
+        g = o.game_id
+        for uid, name in ((BOB, "Bob"), (CY, "Cy")):
+            await b.service.join(g, uid, name)
+        await b.service.start(g, HOST)
+        await settle(a, b)
+        assert _entries(b, g) and _entries(a, g) == {}
+        # clicks in A (its DMs) until one starts a new decision with a fresh clock
+        for _ in range(10):
+            clock.advance(5)
+            uid, _seat, arg, version = await _a_decision(a, g)
+            reply = await a.service.use(g, version, uid, "x", ACT, arg)
+            assert reply.outcome is not None and reply.outcome.version == version + 1
+            await settle(a, b)
+            fresh = [r for r in await b.storage.deadlines(g)
+                     if r.since == version + 1 and r.due_at is not None]
+            if fresh:
+                break
+        else:
+            raise AssertionError("no click started a new decision")
+        row = fresh[0]
+        assert row.started_at == clock.now() and row.due_at == clock.now() + live.seconds
+        assert (await b.service.table(g)).version == version + 1
+        assert (await b.service.table(g)).clock[row.seat] == row
+        armed = _entries(b, g)
+        assert armed[row.seat] == next_event(row.started_at, row.due_at, 0, live)
+        assert {s for s, r in (await b.service.table(g)).clock.items()
+                if r.due_at is not None} == set(armed)
+        assert a.scheduler is not None and len(a.scheduler) == 0, "the clicker arms nothing"
+        # time passes to the new decision's deadline (nobody clicks)
+        user = (await b.service.table(g)).seats[row.seat].user_id
+        marks = (len(a.sink.outcomes), len(b.sink.outcomes))
+        while clock.now() < row.due_at + 1:
+            await settle(a, b)
+            assert b.scheduler is not None
+            nxt = b.scheduler.next_due()
+            clock.set(min(nxt, row.due_at + 1) if nxt is not None else row.due_at + 1)
+            b.scheduler.wake()
+        await settle(a, b)
+        assert a.sink.outcomes[marks[0]:] == [] and len(a.scheduler) == 0
+        outs = b.sink.outcomes[marks[1]:]
+        reminded = [r.stage for x in outs for r in x.reminders if r.user_id == user]
+        assert reminded[:2] == [1, 2], reminded
+        timeouts = [line for x in outs for line in x.lines
+                    if "Time is up for" in line and f"<@{user}>" in line]
+        assert len(timeouts) == 1, timeouts
+        after = {r.seat: r for r in await b.storage.deadlines(g)}
+        assert after[row.seat].strikes == 1
+        rows = await b.storage.actions(g)
+        assert rows[-1].seat == row.seat and rows[-1].version > version + 1
+    finally:
+        await a.stop()
+        await b.stop()
