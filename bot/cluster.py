@@ -9,7 +9,10 @@ Wiring (``attach``), for a process that runs only some of the shards:
   own (``PgStorage.notify_when``), in the same transaction;
 - a listener hears the notifications for this process's games and lets the table service
   catch up and announce (``TableService.refresh``); after (re)connecting it checks every
-  active game it owns, so a notification missed while it was away loses nothing.
+  active game it owns, so a notification missed while it was away loses nothing;
+- the turn clock runs in the owner only: a change accepted elsewhere is stored with the
+  deadlines it implies, and the owner arms them when it catches up
+  (``TableService._rearm``); the other process's scheduler holds nothing for the game.
 
 A process that runs every shard (the default) owns every game: nothing to wire.
 """
