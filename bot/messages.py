@@ -71,6 +71,9 @@ MESSAGES: dict[str, str] = {
     "error.storage_io": "Not done: the bot's storage reported a disk error, so your action was "
     "not saved and the game is unchanged. This is a problem on the bot's side; try again "
     "later.",
+    "error.storage_offline": "Not done: the bot cannot reach its database server right now, "
+    "so your action was not saved and the game is unchanged. This is a problem on the bot's "
+    "side; try again in a moment.",
     "error.storage_corrupt": "Not done: the bot's database is damaged, so your action was not "
     "saved. This is a problem on the bot's side; its operator has to repair it "
     "(`python -m bot check-db`).",
