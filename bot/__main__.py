@@ -3,7 +3,12 @@
 all is well).
 
 Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
-``tempus.db`` in the working directory), ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+``tempus.db`` in the working directory; or a ``postgresql://`` URL), ``TEMPUS_SHARDS`` and
+``TEMPUS_SHARD_COUNT`` (this process runs shards 0-3 of 8: ``0-3`` and ``8``),
+``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+
+``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
+database into PostgreSQL (see ``bot/migrate_db.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import sys
 from .config import Settings
 from .messages import t
 from .storage import StorageUnavailable
+from .storage_factory import is_postgres_url, without_password
 from .storelock import StoreInUse, holder
 
 #: exit status when the database cannot be used (in use by another process, unwritable)
@@ -54,7 +60,7 @@ def run_online(settings: Settings) -> int:
         return 2
     # refuse before connecting to Discord: a second process on one file answers every
     # click twice (the storage takes the lock for good when the bot opens it)
-    busy = holder(settings.db)
+    busy = None if is_postgres_url(settings.db) else holder(settings.db)
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
@@ -65,7 +71,7 @@ def run_online(settings: Settings) -> int:
     try:
         bot.run(settings.token, log_level=logging.INFO, root_logger=True)
     except (StoreInUse, StorageUnavailable) as exc:
-        print(store_refusal(exc, settings.db), file=sys.stderr)
+        print(store_refusal(exc, without_password(settings.db)), file=sys.stderr)
         return EXIT_STORE
     return 0
 
@@ -76,6 +82,12 @@ def main(argv: list[str] | None = None) -> int:
         from .dbcheck import main as check_db
 
         return check_db(args_in[1:])
+    # --- subcommand: copy a SQLite database into PostgreSQL (bot/migrate_db.py) ---
+    if args_in[:1] == ["migrate-db"]:
+        from .migrate_db import main as migrate_db_main
+
+        return migrate_db_main(args_in[1:])
+    # --- end migrate-db ---
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",
@@ -99,7 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     off.add_argument("--lang", default=None,
                      help="language of the texts: en or pl (default: from $LANG, else en)")
     args = parser.parse_args(args_in)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:  # e.g. TEMPUS_SHARDS without TEMPUS_SHARD_COUNT
+        print(exc, file=sys.stderr)
+        return 2
     if args.levels:
         from .players import levels
 

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from . import i18n, images
 from .clock import Clock, SystemClock
+from .cluster import Cluster, attach
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
@@ -30,7 +31,8 @@ from .offload import Offloader
 from .private_menus import retirer
 from .publisher import DiscordPublisher, fit
 from .scheduler import Scheduler
-from .storage import SqliteStorage
+from .storage import Storage
+from .storage_factory import open_storage
 from .table import TableError, TableService
 from .translator import CatalogueTranslator
 from .ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
@@ -53,8 +55,12 @@ class TempusTree(app_commands.CommandTree):
         return True
 
 
-class TempusBot(commands.Bot):
-    """discord.py client with the table service attached (no privileged intents)."""
+class TempusBot(commands.AutoShardedBot):
+    """discord.py client with the table service attached (no privileged intents).
+
+    Sharded: ``settings.shard_ids`` of ``settings.shard_count`` shards run here (None: all
+    of them, as many as Discord recommends); other processes may run the others
+    (``bot.cluster``)."""
 
     def __init__(self, settings: Settings, *, seed_source: Any = None,
                  clock: Clock | None = None) -> None:
@@ -62,12 +68,14 @@ class TempusBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, tree_cls=TempusTree)
+                         help_command=None, tree_cls=TempusTree,
+                         shard_ids=settings.shard_ids, shard_count=settings.shard_count)
         #: every REST request that counts towards Discord's global limit waits its turn
         self.global_pace = install_global_pace(self.http)
         self.settings = settings
         self._seed_source = seed_source
-        self.storage: SqliteStorage | None = None
+        self.storage: Storage | None = None
+        self.cluster: Cluster | None = None
         self.service: TableService | None = None
         self.offloader = Offloader(settings.workers)
         self.ai_offloader = Offloader(settings.ai_workers)
@@ -76,7 +84,7 @@ class TempusBot(commands.Bot):
         self.scheduler: Scheduler | None = None
 
     async def setup_hook(self) -> None:
-        self.storage = await SqliteStorage.open(self.settings.db)
+        self.storage = await open_storage(self.settings.db)
         self.publisher = DiscordPublisher(self, self.storage, self.offloader,
                                           period=self.settings.outbox_period)
         # one scheduler for every game's reminders and deadlines (bot.turnclock)
@@ -88,6 +96,7 @@ class TempusBot(commands.Bot):
                                     seed_source=self._seed_source,
                                     scheduler=self.scheduler)
         self.publisher.on_thread = self.service.moved
+        self.service.owns = self.settings.ownership.owns  # games of this process's shards
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
         from .commands import TempusCog
@@ -99,10 +108,13 @@ class TempusBot(commands.Bot):
             await self.tree.sync()
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
+        self.cluster = await attach(self.service, self.storage, self.settings.ownership)
 
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         if self.service is not None:
             await self.service.close()
         if self.publisher is not None:

@@ -6,12 +6,18 @@ import os
 from dataclasses import dataclass, field
 
 from .offload import default_workers
+from .ownership import Ownership, parse_shards
 
 
 @dataclass
 class Settings:
     token: str | None = None
+    #: a SQLite file, or a ``postgresql://`` URL (several processes sharing the games)
     db: str = "tempus.db"
+    #: the gateway shards this process runs (None: all of them) and how many there are
+    #: over all processes (None: as Discord recommends)
+    shard_ids: list[int] | None = None
+    shard_count: int | None = None
     #: worker processes for rendering (0: threads); one per CPU core unless set
     workers: int = field(default_factory=default_workers)
     #: worker processes for computer players' thinking, apart from rendering so that a
@@ -32,9 +38,19 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
+        shards = e.get("TEMPUS_SHARDS") or None
+        count = e.get("TEMPUS_SHARD_COUNT") or None
+        shard_ids = parse_shards(shards) if shards else None
+        try:
+            shard_count = int(count) if count else None
+        except ValueError:
+            raise ValueError(f"TEMPUS_SHARD_COUNT={count!r} is not a number") from None
+        Ownership.of(shard_ids, shard_count)  # refuses shards without a count, or too high
         return cls(
             token=e.get("DISCORD_TOKEN") or None,
             db=e.get("TEMPUS_DB") or "tempus.db",
+            shard_ids=shard_ids,
+            shard_count=shard_count,
             workers=int(e.get("TEMPUS_WORKERS") or default_workers()),
             ai_workers=int(e.get("TEMPUS_AI_WORKERS", e.get("TEMPUS_WORKERS", "1"))),
             ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
@@ -44,3 +60,7 @@ class Settings:
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
+
+    @property
+    def ownership(self) -> Ownership:
+        return Ownership.of(self.shard_ids, self.shard_count)

@@ -1,10 +1,12 @@
 """``python -m bot check-db``: is the database sound, and will every game load?
 
 Read-only (it may run beside the bot): SQLite's ``integrity_check`` and
-``foreign_key_check``, then for every game its row, its seats and its action log, the log
-replayed from the game's options and compared with the stored snapshot, exactly as the
-bot does when it loads a game. Prints a report and exits 0 when all is well, 1 when
-something is wrong, 2 when the file cannot be opened as a database at all.
+``foreign_key_check`` (PostgreSQL, ``--db postgresql://...``: its counted data-page
+checksum failures and rows pointing at no game, in read-only transactions), then for every
+game its row, its seats and its action log, the log replayed from the game's options and
+compared with the stored snapshot, exactly as the bot does when it loads a game. Prints a
+report and exits 0 when all is well, 1 when something is wrong, 2 when the database cannot
+be opened at all.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .storage import (
     StorageError,
     StorageUnavailable,
 )
+from .storage_factory import is_postgres_url
 
 OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
@@ -66,11 +69,13 @@ class Report:
     foreign_keys: list[tuple[Any, ...]] = field(default_factory=list)
     schema: int | None = None
     games: list[GameReport] = field(default_factory=list)
+    #: the schema this bot writes (PostgreSQL numbers its migrations on its own)
+    want: int = SCHEMA_VERSION
 
     @property
     def database_ok(self) -> bool:
         return (self.fatal is None and not self.integrity and not self.foreign_keys
-                and self.schema is not None and self.schema <= SCHEMA_VERSION)
+                and self.schema is not None and self.schema <= self.want)
 
     @property
     def ok(self) -> bool:
@@ -94,10 +99,10 @@ class Report:
             table, row = self.foreign_keys[0][0], self.foreign_keys[0][1]
             out.append(t("checkdb.foreign_keys_bad", n=len(self.foreign_keys), table=table,
                          row=row))
-        if self.schema is not None and self.schema > SCHEMA_VERSION:
-            out.append(t("checkdb.schema_newer", have=self.schema, want=SCHEMA_VERSION))
+        if self.schema is not None and self.schema > self.want:
+            out.append(t("checkdb.schema_newer", have=self.schema, want=self.want))
             return out
-        out.append(t("checkdb.schema", have=self.schema, want=SCHEMA_VERSION))
+        out.append(t("checkdb.schema", have=self.schema, want=self.want))
         out.extend(g.line() for g in self.games)
         bad = sum(1 for g in self.games if g.problems)
         if self.ok:
@@ -111,8 +116,15 @@ class Report:
 async def check(path: str) -> Report:
     """Check the database at ``path`` without changing it."""
     report = Report(path)
+    store: Any
     try:
-        store = await SqliteStorage.open(path, read_only=True)
+        if is_postgres_url(path):
+            from .storage_pg import PG_SCHEMA_VERSION, PgStorage
+
+            report.want = PG_SCHEMA_VERSION
+            store = await PgStorage.open(path, read_only=True, max_size=2)
+        else:
+            store = await SqliteStorage.open(path, read_only=True)
     except StorageError as exc:
         report.fatal = _why(exc)
         return report
@@ -123,7 +135,7 @@ async def check(path: str) -> Report:
         except StorageUnavailable as exc:  # too damaged to finish the check
             report.integrity = [_why(exc)]
         report.schema = await store.schema_version()
-        if report.schema > SCHEMA_VERSION:
+        if report.schema > report.want:
             return report
         refs: list[tuple[str, GameRef]] = []
         for status in (LOBBY, ACTIVE, FINISHED, CANCELLED):
@@ -141,7 +153,7 @@ def _why(exc: StorageError) -> str:
     return exc.detail or exc.reason if isinstance(exc, StorageUnavailable) else str(exc)
 
 
-async def check_game(store: SqliteStorage, ref: GameRef, status: str) -> GameReport:
+async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
     """One game as the bot would load it (see ``TableService._load``)."""
     rep = GameReport(ref.id, status, ref.channel_id)
     try:
@@ -200,7 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Check the bot's database (read-only; the bot may be running): SQLite's "
         "integrity check, then every game's log replayed against its snapshot. Exit status "
         "0: all ok, 1: problems found, 2: not usable as a database.")
-    parser.add_argument("--db", help="SQLite database file (default: $TEMPUS_DB or tempus.db)")
+    parser.add_argument("--db", help="SQLite database file or postgresql:// URL "
+                        "(default: $TEMPUS_DB or tempus.db)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)  # the report says it all
     path = args.db or Settings.from_env().db

@@ -174,6 +174,8 @@ class StorageError(Exception):
 
 # why the store cannot be used right now (StorageUnavailable.reason)
 FULL, BUSY, READONLY, GONE, IO, CORRUPT = "full", "busy", "readonly", "gone", "io", "corrupt"
+#: a database server that cannot be reached (PostgreSQL, bot/storage_pg.py)
+OFFLINE = "offline"
 
 #: SQLite primary result codes that mean "the store, not the request, is the problem"
 _REASONS = {
@@ -192,7 +194,9 @@ _REASONS = {
 
 class StorageUnavailable(StorageError):
     """The store refused a read or write for a reason of its own (``reason``: one of
-    FULL, BUSY, READONLY, GONE, IO, CORRUPT). Nothing of the failed transaction was kept."""
+    FULL, BUSY, READONLY, GONE, IO, CORRUPT, OFFLINE). Nothing of the failed transaction
+    was kept (PostgreSQL: unless the connection broke during the commit itself; the game's
+    version then tells, and the version check makes a retry safe)."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         self.reason = reason

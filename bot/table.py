@@ -11,6 +11,11 @@ Concurrency: a per-game ``asyncio.Lock`` plus a version check. Controls carry th
 they were made at; a choice is accepted only if its seat has owed the same decision ever
 since (``since[seat] <= version``), so a double click or a stale button is refused while
 players choosing at the same time (the progress phase) do not invalidate each other.
+
+Several processes (bot.cluster, PostgreSQL): the version check in storage is the guarantee,
+the lock only an optimisation. A process works (computer players, announcements) only for
+the games it ``owns``; one that accepted an action for another's game leaves announcing to
+the owner, which catches up through :meth:`TableService.refresh`.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
 import engine
@@ -57,6 +62,7 @@ from .storage import (
     CANCELLED,
     FINISHED,
     LOBBY,
+    ActionRow,
     ChannelBusy,
     DeadlineRow,
     GameRow,
@@ -312,6 +318,9 @@ class TableService:
             self.turnclock.on_deadline = self.timeout
         #: who muted their reminders (cache of storage.reminders_on)
         self._reminders_on: dict[int, bool] = {}
+        #: whether this process works for a game of this server (computer players,
+        #: announcements); set by bot.cluster when processes share the shards
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
         #: games that could not be loaded, by id: refused with a clear message until a
         #: restart; the application tells each channel once (``SetAside.notice``)
         self.set_aside: dict[int, SetAside] = {}
@@ -378,6 +387,9 @@ class TableService:
             since = next_since(since, state, row.seat, made)
         table.since = since
         table.log_len = len(rows)
+        if self.turnclock is not None and game.status == ACTIVE:
+            # as stored with the last change (armed by the owner: resume_all, _rearm)
+            table.clock = {r.seat: r for r in await self.storage.deadlines(game.id)}
         if game.state != state.to_json():
             log.warning("game %s: snapshot %s; rebuilt from the log", game.id,
                         game.state_error or "differs from the replayed log")
@@ -395,6 +407,8 @@ class TableService:
         start normally."""
         ids = []
         for ref in await self.storage.game_refs(ACTIVE):
+            if not self.owns(ref.guild_id):
+                continue  # its owner resumes it
             try:
                 table = await self.table(ref.id)
             except StorageRefusal as exc:  # not the game's fault: loaded at its next use
@@ -415,16 +429,18 @@ class TableService:
             if game.announced_version is None or game.announced_version < game.version:
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
-                    assert table.state is not None
-                    outcome = self._play_outcome(table, table.state, [], actor=None,
-                                                 kind="resume")
-                    with self.public(table):
-                        outcome.lines = [t("resume.reposted", game=game.id)]
-                    self._enqueue(outcome)
+                    self._repost(table)
             if self.turnclock is not None:
                 await self._resume_clock(table)
             self._kick_ai(table)
         return ids
+
+    def _repost(self, table: Table) -> None:
+        assert table.state is not None
+        outcome = self._play_outcome(table, table.state, [], actor=None, kind="resume")
+        with self.public(table):
+            outcome.lines = [t("resume.reposted", game=table.id)]
+        self._enqueue(outcome)
 
     async def _resume_clock(self, table: Table) -> None:
         """Re-arm the game's deadlines; announce the ones that passed while we were down."""
@@ -1021,7 +1037,26 @@ class TableService:
     # ------------------------------------------------------------------ controls
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
                   values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
-        """One use of a control (button or select) described by a :class:`~bot.ui.Panel`."""
+        """One use of a control (button or select) described by a :class:`~bot.ui.Panel`.
+
+        A click refused as stale is tried once more if the game had changed in another
+        process (this process's copy was behind); a game of another process is brought up
+        to date before its menus are shown."""
+        cached = self._tables.get(game_id)
+        if cached is not None and not self.owns(cached.game.guild_id) \
+                and not await self.refresh(game_id):
+            await self._clock_of_foreign_game(cached)
+        try:
+            return await self._use(game_id, version, user_id, name, op, arg, values,
+                                   can_manage=can_manage)
+        except TableError as exc:
+            if exc.key != "error.stale" or not await self.refresh(game_id):
+                raise
+        return await self._use(game_id, version, user_id, name, op, arg, values,
+                               can_manage=can_manage)
+
+    async def _use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
+                   values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
         if op == JOIN:
             return Reply(outcome=await self.join(game_id, user_id, name))
         if op == LEAVE:
@@ -1144,8 +1179,52 @@ class TableService:
                                    computer=computer, over=over, clock=clock)
 
     def _committed(self, table: Table, rows: list[DeadlineRow] | None) -> None:
-        if self.turnclock is not None:
+        """The change is stored with ``rows``: keep them; only the game's owner arms them
+        (another process that accepted a click leaves reminders and deadlines to the owner,
+        which reads the stored clocks when it catches up, :meth:`_rearm`)."""
+        if self.turnclock is None:
+            return
+        if self.owns(table.game.guild_id):
             self.turnclock.committed(table, rows)
+            return
+        if rows is not None:
+            table.clock = {r.seat: r for r in rows}
+        self.turnclock.disarm(table.id)
+
+    async def _rearm(self, table: Table, before: dict[int, DeadlineRow] | None = None,
+                     covering: dict[int, str] | None = None) -> None:
+        """The game's turn clocks as stored (lock held), after another process changed the
+        game: its change was stored with its clocks. The owner arms them; a clock the
+        other process could not plan (it had no turn clock) is planned here and stored;
+        a seat the owner's computer still covers after a missed deadline keeps the owner's
+        own row (``before``: its clocks before catching up; ``covering``: its covered
+        seats), which is stored with the computer's step. Any other process only keeps
+        the rows, to plan its next change from them, and arms nothing."""
+        if self.turnclock is None:
+            return
+        try:
+            stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
+            if not self.owns(table.game.guild_id):
+                table.clock = stored
+                self.turnclock.disarm(table.id)
+                return
+            if table.game.status != ACTIVE or table.state is None:
+                table.clock = stored
+                self.turnclock.arm(table)  # nothing runs in a game that is not active
+                return
+            rows = {r.seat: r for r in self.turnclock.plan(table, table.since, clock=stored)}
+            if rows != stored:
+                await self.storage.set_deadlines(table.id, list(rows.values()))
+        except StorageRefusal as exc:
+            log.warning("game %s: cannot read its turn clocks now: %s", table.id, exc)
+            return
+        table.covering = dict(covering or {})
+        table.covering = self._still_covered(table, table.state, table.since)
+        for s in table.covering:
+            if before is not None and s in before:
+                rows[s] = before[s]
+        table.clock = rows
+        self.turnclock.arm(table)
 
     @staticmethod
     def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
@@ -1237,6 +1316,9 @@ class TableService:
         assert self.turnclock is not None
         table = await self.table(game_id)
         async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
             row = table.clock.get(seat)
             if table.game.status != ACTIVE or row is None or row.due_at is None \
                     or row.started_at is None:
@@ -1269,6 +1351,9 @@ class TableService:
         assert self.turnclock is not None
         table = await self.table(game_id)
         async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
             row = table.clock.get(seat)
             state = table.state
             if table.game.status != ACTIVE or state is None or row is None \
@@ -1431,6 +1516,8 @@ class TableService:
         if table.game.status != ACTIVE or not (any(s.is_ai for s in table.seats)
                                                or table.covering):
             return
+        if not self.owns(table.game.guild_id):
+            return  # the owner's computer players play it
         task = self._ai_tasks.get(table.id)
         if task is not None and not task.done():
             return
@@ -1474,6 +1561,9 @@ class TableService:
                         except StorageRefusal:
                             raise
                         except TableError as exc:
+                            if exc.key == "error.stale":  # changed in another process
+                                await self._catch_up(table)
+                                continue
                             log.error("game %s: computer seat %s chose %s: %s", table.id,
                                       seat, action.to_json(), exc)
                             assert table.state is not None
@@ -1551,8 +1641,8 @@ class TableService:
 
     def _queue(self, outcome: Outcome) -> None:
         """Queue an outcome as it is (a reminder or notice: never merged into a move)."""
-        if self.sink is None:
-            return
+        if self.sink is None or not self.owns(outcome.guild_id):
+            return  # another process owns the game: storage notified it, it announces
         queue = self._outboxes.get(outcome.game_id)
         if queue is None:
             queue = self._outboxes[outcome.game_id] = asyncio.Queue()
@@ -1593,6 +1683,117 @@ class TableService:
                 await drain()
             if not any(not t.done() for t in self._ai_tasks.values()):
                 return
+
+    # ------------------------------------------------------------------ other processes
+    async def refresh(self, game_id: int, version: int | None = None) -> bool:
+        """Catch up with what another process committed to ``game_id`` (bot.cluster):
+        read it from storage, announce it if this process owns the game, let the computer
+        players go on. ``version``: the version it made, if known (nothing to do if this
+        process has it already). Returns whether anything changed."""
+        table = self._tables.get(game_id)
+        if table is None:  # not loaded here: loading reads it fresh anyway
+            game = await self.storage.game(game_id)
+            if (game is None or game.status != ACTIVE or not self.owns(game.guild_id)
+                    or (game.announced_version or 0) >= game.version):
+                return False
+            table = await self.table(game_id)
+            async with table.lock:
+                self._repost(table)
+                await self._rearm(table)
+            self._kick_ai(table)
+            return True
+        if version is not None and table.version >= version:
+            return False
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self._kick_ai(table)
+        return changed
+
+    async def _clock_of_foreign_game(self, table: Table) -> None:
+        """Before a click on another process's game: its clocks as stored now (the owner's
+        reminders change them without a new version), so that the change planned here
+        keeps them."""
+        async with table.lock:
+            await self._rearm(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Bring ``table`` (lock held) up to the stored game: the new log entries one by
+        one when that is all that changed (announced like local ones), else a full reload
+        announced as the position."""
+        game = await self.storage.game(table.id)
+        if game is None or game.version <= table.version:
+            return False
+        owned = self.owns(game.guild_id)
+        before, covering = dict(table.clock), dict(table.covering)
+        seats = await self.storage.seats(table.id)
+        rows = (await self.storage.actions(table.id))[table.log_len:]
+        outcome: Outcome | None = None
+        stepwise = (table.state is not None and table.game.status == ACTIVE
+                    and seats == table.seats and bool(rows)
+                    and [r.version for r in rows]
+                    == list(range(table.version + 1, game.version + 1)))
+        if stepwise:
+            try:
+                for row in rows:
+                    step = self._replay_step(table, row, announce=owned)
+                    if step is not None:
+                        outcome = step if outcome is None else outcome.merge(step)
+            except Exception:
+                log.exception("game %s: catching up step by step failed; reloading", table.id)
+                stepwise = False
+        if stepwise:
+            table.game = game
+        else:
+            fresh = await self._load(game)
+            for f in fields(Table):
+                if f.name != "lock":
+                    setattr(table, f.name, getattr(fresh, f.name))
+            outcome = None
+            if owned and game.status == LOBBY:
+                outcome = self._lobby_outcome(table, "")
+                outcome.lines = []
+            elif owned and game.status == CANCELLED:
+                outcome = Outcome(table.id, game.channel_id, game.guild_id, table.version,
+                                  "cancel", [], panel=Panel(""), seats=list(table.seats),
+                                  locale=self.locale_of(table))
+            elif owned and table.state is not None:
+                outcome = self._play_outcome(table, table.state, [], actor=None)
+        await self._rearm(table, before, covering)
+        if outcome is not None:
+            self._enqueue(outcome)
+        return True
+
+    def _replay_step(self, table: Table, row: ActionRow, *, announce: bool) -> Outcome | None:
+        """Apply one stored log entry made elsewhere to ``table``; its outcome if
+        ``announce``."""
+        before = table.state
+        assert before is not None and row.version is not None
+        if is_undo(row.action):
+            table.state = table.timeline.undo(row.seat)
+            _, undone = table.moves.pop()
+            events: list[Event] = []
+            action: Action | None = None
+        else:
+            action = action_from_json(row.action)
+            table.state, events = engine.apply(before, row.seat, action)
+            table.timeline.record(before, row.seat, action, events, table.state)
+            table.moves.append((row.seat, action))
+        table.game.version = row.version
+        table.game.status = FINISHED if table.state.phase == OVER else ACTIVE
+        table.log_len += 1
+        table.since = next_since(table.since, table.state, row.seat, row.version)
+        if not announce:
+            return None
+        if action is None:
+            outcome = self._play_outcome(table, None, [], actor=row.seat)
+            with self.public(table):
+                outcome.lines = [t("undo.done", colour=colour_name(row.seat),
+                                   what=action_label(undone))]
+        else:
+            outcome = self._play_outcome(table, before, events, actor=row.seat)
+            outcome.last_move = last_move_of(action)
+        return outcome
 
     async def close(self) -> None:
         for task in [*self._ai_tasks.values(), *self._publishers.values()]:

@@ -44,7 +44,8 @@ async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
     settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
                         outbox_period=fake.limiter.limits.post_per,
-                        ai_delay=ai_delay, sync_commands=True, ai_budget_s=ai_budget_s)
+                        ai_delay=ai_delay, sync_commands=True, ai_budget_s=ai_budget_s,
+                        shard_count=1)  # the fake's /gateway/bot names no shard count
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
     bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None,
                     clock=clock)
@@ -310,7 +311,8 @@ async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
            "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
-           "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per)}
+           "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per),
+           "TEMPUS_SHARD_COUNT": "1"}  # the fake's /gateway/bot names no shard count
     if not production:
         env.update(TEMPUS_WORKERS="0", TEMPUS_AI_WORKERS="0")
     sessions = fake.sessions

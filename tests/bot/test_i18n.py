@@ -19,7 +19,7 @@ from bot.history import OPENING_KINDS
 from bot.messages import RULE_TOPICS, t, t_in
 from bot.pace import PACES
 from bot.panels import HAND_KINDS
-from bot.storage import BUSY, CORRUPT, FULL, GONE, IO, READONLY
+from bot.storage import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
@@ -114,7 +114,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"hint.why.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"{p}.{mode}" for p in ("event.card.GOV", "hint.why.card.GOV")
              for mode in ("double", "pass")}
-    keys |= {f"error.storage_{r}" for r in (FULL, BUSY, READONLY, GONE, IO, CORRUPT)}
+    keys |= {f"error.storage_{r}" for r in (FULL, BUSY, READONLY, GONE, IO, CORRUPT, OFFLINE)}
     keys |= {f"{p}.{w}" for p in ("history.empty", "history.title", "cmd.history.where")
              for w in ("channel", "server")}
     keys |= {f"cmd.show.what.{w}" for w in ("result", "record", "replay")}

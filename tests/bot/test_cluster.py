@@ -1,0 +1,396 @@
+"""Two bot processes on one PostgreSQL database, without Discord: each is a table service
+with its own storage connections, its own announcements (sink) and its own shards. Process
+A runs shard 0 (where DMs arrive), process B shard 1; the games live on B's server.
+
+Covers: a click accepted by the process that does not own the game is announced by the
+owner (same lines as a local click) and never by the clicker; the owner's computer players
+go on after it; both processes clicking the same decision at once apply exactly one; a
+stale copy catches up instead of refusing a current button; an owner that was down
+re-announces on start and loses nothing; ownership by Discord's shard formula; the turn
+clock runs in the owner only (a foreign click's deadline is armed and fired there)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+import pytest_asyncio
+
+from bot.clock import FakeClock
+from bot.cluster import Cluster, attach
+from bot.codec import encode_action
+from bot.config import Settings
+from bot.ownership import Ownership, parse_shards, shard_of
+from bot.pace import PACES, next_event
+from bot.scheduler import Scheduler
+from bot.storage import ACTIVE, FINISHED, SqliteStorage
+from bot.storage_pg import PgStorage
+from bot.table import TableError, TableService
+from bot.ui import ACT
+from engine.record import Record, replay
+from tests.bot.helpers import CollectSink
+
+HOST, BOB, CY = 100, 101, 102
+#: a server on shard 1 of 2 (process B's); DMs and shard-0 servers go to process A
+GUILD_B = 1 << 22
+
+
+@dataclass
+class Process:
+    name: str
+    storage: PgStorage
+    service: TableService
+    sink: CollectSink
+    cluster: Cluster | None
+    scheduler: Scheduler | None = None
+
+    async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
+        if self.scheduler is not None:
+            await self.scheduler.close()
+        await self.service.close()
+        await self.storage.close()
+
+    async def settle(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.idle()
+        if self.scheduler is not None:
+            await self.scheduler.settle()
+        await self.service.idle()
+
+
+async def start_process(name: str, url: str, shards: list[int], count: int = 2, *,
+                        clock: FakeClock | None = None) -> Process:
+    """What bot.app's setup_hook does, minus Discord; ``clock``: with a turn clock (one
+    scheduler per process) driven by this fake time."""
+    storage = await PgStorage.open(url)
+    sink = CollectSink()
+    scheduler = None if clock is None else Scheduler(clock)
+    service = TableService(storage, sink, ai_delay=0, seed_source=lambda: 11,
+                           scheduler=scheduler)
+    ownership = Ownership.of(shards, count)
+    service.owns = ownership.owns
+    await service.resume_all()
+    cluster = await attach(service, storage, ownership)
+    return Process(name, storage, service, sink, cluster, scheduler)
+
+
+@pytest_asyncio.fixture
+async def two(pg_url: str) -> AsyncIterator[tuple[Process, Process]]:
+    a = await start_process("A", pg_url, [0])
+    b = await start_process("B", pg_url, [1])
+    try:
+        yield a, b
+    finally:
+        for p in (a, b):
+            await p.stop()
+
+
+async def settle(*procs: Process) -> None:
+    """Until no process has anything left to hear, think or announce (twice over, since
+    one process's work makes notifications for the other)."""
+    for _ in range(3):
+        for p in procs:
+            await p.settle()
+        await asyncio.sleep(0.05)
+
+
+async def _game(owner: Process, *, bots: int = 0, channel: int = 10) -> int:
+    svc = owner.service
+    o = await svc.create(GUILD_B, channel, HOST, "Ann", seats=3)
+    for uid, name in ((BOB, "Bob"), (CY, "Cy"))[: 2 - bots]:
+        await svc.join(o.game_id, uid, name)
+    for _ in range(bots):
+        await svc.add_ai(o.game_id, HOST, "random")
+    await svc.start(o.game_id, HOST)
+    return o.game_id
+
+
+async def _a_decision(proc: Process, g: int) -> tuple[int, int, str, int]:
+    """Someone who must decide now in ``proc``'s fresh view: (user, seat, click arg,
+    version the control was made at)."""
+    await proc.service.refresh(g)
+    table = await proc.service.table(g)
+    seat = min(s for s in table.since if not table.seats[s].is_ai)
+    uid = table.seats[seat].user_id
+    assert uid is not None
+    action = (await proc.service.legal(g, uid))[0]
+    return uid, seat, encode_action(action), table.version
+
+
+def test_ownership_follows_discords_shard_formula() -> None:
+    assert shard_of(None, 8) == 0, "DMs arrive on shard 0"
+    assert shard_of(GUILD_B, 2) == 1 and shard_of(5 << 22, 8) == 5
+    assert shard_of(81384788765712384, 4) == (81384788765712384 >> 22) % 4
+    mine = Ownership.of([0, 1, 2, 3], 8)
+    assert mine.owns(None) and mine.owns(3 << 22) and not mine.owns(4 << 22)
+    assert not mine.everything and Ownership.of([0, 1], 2).everything
+    assert Ownership().owns(12345) and Ownership().everything
+    assert parse_shards("0-3") == [0, 1, 2, 3] and parse_shards("4, 6-7") == [4, 6, 7]
+    for bad in ("", "x", "3-1", "-1", "1-x"):
+        with pytest.raises(ValueError, match="TEMPUS_SHARDS"):
+            parse_shards(bad)
+    with pytest.raises(ValueError, match="TEMPUS_SHARD_COUNT"):
+        Ownership.of([0], None)
+    with pytest.raises(ValueError, match="does not exist"):
+        Ownership.of([0, 8], 8)
+
+
+def test_settings_read_the_shards_from_the_environment() -> None:
+    s = Settings.from_env({"TEMPUS_SHARDS": "0-3", "TEMPUS_SHARD_COUNT": "8",
+                           "TEMPUS_DB": "postgresql://u@h/db"})
+    assert (s.shard_ids, s.shard_count, s.db) == ([0, 1, 2, 3], 8, "postgresql://u@h/db")
+    assert s.ownership.owns(3 << 22) and not s.ownership.owns(4 << 22)
+    alone = Settings.from_env({})
+    assert (alone.shard_ids, alone.shard_count, alone.db) == (None, None, "tempus.db")
+    assert Settings.from_env({"TEMPUS_SHARD_COUNT": "4"}).ownership.everything
+    with pytest.raises(ValueError, match="TEMPUS_SHARD_COUNT"):
+        Settings.from_env({"TEMPUS_SHARDS": "0-3"})
+    with pytest.raises(ValueError, match="not a number"):
+        Settings.from_env({"TEMPUS_SHARDS": "0", "TEMPUS_SHARD_COUNT": "many"})
+
+
+@pytest.mark.asyncio
+async def test_splitting_shards_needs_postgres(tmp_path) -> None:
+    store = await SqliteStorage.open(str(tmp_path / "t.db"))
+    try:
+        svc = TableService(store, CollectSink())
+        assert await attach(svc, store, Ownership()) is None  # alone: nothing to share
+        with pytest.raises(ValueError, match="postgresql"):
+            await attach(svc, store, Ownership.of([0], 2))
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_click_in_the_other_process_is_announced_by_the_owner(
+        two: tuple[Process, Process]) -> None:
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    start_posts = len(b.sink.outcomes)
+    uid, seat, arg, version = await _a_decision(a, g)
+    reply = await a.service.use(g, version, uid, "x", ACT, arg)
+    assert reply.outcome is not None and reply.outcome.version == version + 1
+    await settle(a, b)
+    assert a.sink.outcomes == [], "the clicker's process never announces another's game"
+    new = b.sink.outcomes[start_posts:]
+    assert [o.version for o in new] == [version + 1]
+    local = reply.outcome
+    assert (new[0].lines, new[0].public_view, new[0].actor, new[0].kind) == (
+        local.lines, local.public_view, seat, "play")
+    assert new[0].secret_panels.keys() == local.secret_panels.keys()
+    assert (await b.service.table(g)).version == version + 1
+
+
+@pytest.mark.asyncio
+async def test_both_processes_click_the_same_decision_at_once(
+        two: tuple[Process, Process]) -> None:
+    """Many rounds: A and B accept the same click for the same decision at the same
+    moment; exactly one is applied each time, the other is refused with a readable
+    message, and the log holds each decision once."""
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    for _ in range(12):
+        uid, _seat, arg, version = await _a_decision(b, g)
+        await a.service.refresh(g)
+        results = await asyncio.gather(
+            a.service.use(g, version, uid, "x", ACT, arg),
+            b.service.use(g, version, uid, "x", ACT, arg), return_exceptions=True)
+        ok = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert len(ok) == 1 and len(refused) == 1, results
+        assert isinstance(refused[0], TableError), refused[0]
+        assert refused[0].key in ("error.stale", "error.not_your_turn"), refused[0].key
+        await settle(a, b)
+        game = await b.storage.game(g)
+        assert game.version == version + 1
+    rows = await b.storage.actions(g)
+    assert [r.version for r in rows] == list(range(rows[0].version, rows[0].version + 12))
+    assert (await a.service.table(g)).version == (await b.service.table(g)).version
+
+
+@pytest.mark.asyncio
+async def test_a_stale_copy_catches_up_instead_of_refusing_a_current_button(
+        two: tuple[Process, Process]) -> None:
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    await a.service.table(g)  # A has the game loaded at the start
+    for _ in range(3):  # the owner moves on; A hears nothing (it does not own the game)
+        uid, _seat, arg, version = await _a_decision(b, g)
+        await b.service.use(g, version, uid, "x", ACT, arg)
+    await settle(a, b)
+    assert (await a.service.table(g)).version < (await b.service.table(g)).version
+    uid, _seat, arg, version = await _a_decision(b, g)  # a button B just posted
+    reply = await a.service.use(g, version, uid, "x", ACT, arg)
+    assert reply.outcome is not None and reply.outcome.version == version + 1
+    await settle(a, b)
+    assert b.sink.outcomes[-1].version == version + 1
+
+
+@pytest.mark.asyncio
+async def test_the_owner_plays_the_computers_after_a_foreign_click(pg_url: str) -> None:
+    """One person (who clicks in DMs: process A) and two computer players (run by the
+    owner, B) play a whole game: the game ends, B announced every version in order, A ran
+    no computer player and announced nothing, and the stored log replays to the end."""
+    a = await start_process("A", pg_url, [0])
+    b = await start_process("B", pg_url, [1])
+    try:
+        g = await _game(b, bots=2)
+        rng = random.Random(3)
+        for _ in range(2000):
+            await settle(a, b)
+            await a.service.refresh(g)
+            table = await a.service.table(g)
+            if table.game.status != ACTIVE:
+                break
+            if not any(not table.seats[s].is_ai for s in table.since):
+                continue  # computers are still to move (B hears of it)
+            action = rng.choice(await a.service.legal(g, HOST))
+            await a.service.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
+        game = await b.storage.game(g)
+        assert game.status == FINISHED
+        assert a.sink.outcomes == [] and not a.service._ai_tasks
+        versions = [o.version for o in b.sink.outcomes]
+        assert versions == sorted(versions) and versions[-1] == game.version
+        assert b.sink.outcomes[-1].finished
+        rows = await b.storage.actions(g)
+        assert len({r.seat for r in rows}) == 3
+        record = Record.from_json(b.sink.outcomes[-1].record)
+        final = replay(record)
+        assert final.to_json() == game.state
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+@pytest.mark.asyncio
+async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
+    a = await start_process("A", pg_url, [0])
+    b = await start_process("B", pg_url, [1])
+    try:
+        g = await _game(b)
+        await settle(a, b)
+        await b.stop()  # the owner is down
+        done = []
+        for _ in range(3):  # DM clicks still reach A, which stores them
+            uid, _seat, arg, version = await _a_decision(a, g)
+            reply = await a.service.use(g, version, uid, "x", ACT, arg)
+            done.append(reply.outcome.version)
+        await a.settle()
+        assert a.sink.outcomes == []
+        b = await start_process("B", pg_url, [1])  # its replacement, same shards
+        await settle(a, b)
+        assert [(o.kind, o.version) for o in b.sink.outcomes] == [("resume", done[-1])]
+        uid, _seat, arg, version = await _a_decision(a, g)  # and play goes on
+        await a.service.use(g, version, uid, "x", ACT, arg)
+        await settle(a, b)
+        assert b.sink.outcomes[-1].version == version + 1
+        rows = await b.storage.actions(g)
+        assert [r.version for r in rows][-4:] == [*done, version + 1]
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_missed_notification_is_caught_up_on_reconnect(
+        two: tuple[Process, Process]) -> None:
+    """The owner's LISTEN connection drops while another process commits: after
+    reconnecting it finds the change and announces it."""
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    assert b.cluster is not None and b.cluster.listener is not None
+    listener = b.cluster.listener
+    await listener.close()  # deaf for a while
+    uid, _seat, arg, version = await _a_decision(a, g)
+    await a.service.use(g, version, uid, "x", ACT, arg)
+    await asyncio.sleep(0.2)
+    assert b.sink.outcomes[-1].version == version, "B has not heard"
+    await listener.start()  # reconnect: on_connect resyncs
+    await settle(a, b)
+    assert b.sink.outcomes[-1].version == version + 1
+
+
+def _entries(proc: Process, g: int) -> dict[int, tuple[float, str]]:
+    """What ``proc``'s scheduler has armed for game ``g``, by seat."""
+    assert proc.scheduler is not None
+    out = {}
+    for seat in range(5):
+        due = proc.scheduler.due((g, seat))
+        if due is not None:
+            out[seat] = due
+    return out
+
+
+@pytest.mark.asyncio
+async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
+    """A click accepted by the process that does not own the game stores the clocks it
+    implies; the owner reads them when it catches up and arms them, the clicker arms
+    nothing; the new decision's reminders and deadline fire once, in the owner (the
+    computer decides for the seat there), never in the clicker."""
+    clock = FakeClock()
+    live = PACES["live"]
+    a = await start_process("A", pg_url, [0], clock=clock)
+    b = await start_process("B", pg_url, [1], clock=clock)
+    try:
+        o = await b.service.create(GUILD_B, 10, HOST, "Ann", seats=3, pace_name="live")
+        g = o.game_id
+        for uid, name in ((BOB, "Bob"), (CY, "Cy")):
+            await b.service.join(g, uid, name)
+        await b.service.start(g, HOST)
+        await settle(a, b)
+        assert _entries(b, g) and _entries(a, g) == {}
+        # clicks in A (its DMs) until one starts a new decision with a fresh clock
+        for _ in range(10):
+            clock.advance(5)
+            uid, _seat, arg, version = await _a_decision(a, g)
+            reply = await a.service.use(g, version, uid, "x", ACT, arg)
+            assert reply.outcome is not None and reply.outcome.version == version + 1
+            await settle(a, b)
+            fresh = [r for r in await b.storage.deadlines(g)
+                     if r.since == version + 1 and r.due_at is not None]
+            if fresh:
+                break
+        else:
+            raise AssertionError("no click started a new decision")
+        row = fresh[0]
+        assert row.started_at == clock.now() and row.due_at == clock.now() + live.seconds
+        assert (await b.service.table(g)).version == version + 1
+        assert (await b.service.table(g)).clock[row.seat] == row
+        armed = _entries(b, g)
+        assert armed[row.seat] == next_event(row.started_at, row.due_at, 0, live)
+        assert {s for s, r in (await b.service.table(g)).clock.items()
+                if r.due_at is not None} == set(armed)
+        assert a.scheduler is not None and len(a.scheduler) == 0, "the clicker arms nothing"
+        # time passes to the new decision's deadline (nobody clicks)
+        user = (await b.service.table(g)).seats[row.seat].user_id
+        marks = (len(a.sink.outcomes), len(b.sink.outcomes))
+        while clock.now() < row.due_at + 1:
+            await settle(a, b)
+            assert b.scheduler is not None
+            nxt = b.scheduler.next_due()
+            clock.set(min(nxt, row.due_at + 1) if nxt is not None else row.due_at + 1)
+            b.scheduler.wake()
+        await settle(a, b)
+        assert a.sink.outcomes[marks[0]:] == [] and len(a.scheduler) == 0
+        outs = b.sink.outcomes[marks[1]:]
+        reminded = [r.stage for x in outs for r in x.reminders if r.user_id == user]
+        assert reminded[:2] == [1, 2], reminded
+        timeouts = [line for x in outs for line in x.lines
+                    if "Time is up for" in line and f"<@{user}>" in line]
+        assert len(timeouts) == 1, timeouts
+        after = {r.seat: r for r in await b.storage.deadlines(g)}
+        assert after[row.seat].strikes == 1
+        rows = await b.storage.actions(g)
+        assert rows[-1].seat == row.seat and rows[-1].version > version + 1
+    finally:
+        await a.stop()
+        await b.stop()
