@@ -41,7 +41,11 @@ async def payloads() -> list[dict[str, Any]]:
     await bot.tree.set_translator(translator)
     await bot.add_cog(TempusCog(bot))
     out = [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
-    await bot.close()
+    # never logged in: the sharded client's close() needs its start-up queue, so only
+    # what the constructor opened is closed
+    bot.offloader.close()
+    bot.ai_offloader.close()
+    await bot.http.close()
     return out
 
 
