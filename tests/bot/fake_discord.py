@@ -165,6 +165,9 @@ class Message:
     edits: int = 0
     #: the thread started from this message, if any (same id as the message)
     thread_id: int | None = None
+    #: the bot token that posted it through the channel route (``Bot`` stripped): tests
+    #: give each bot process its own token to tell who posted what
+    token: str | None = None
 
     @property
     def public(self) -> bool:
@@ -1000,6 +1003,7 @@ class FakeDiscord:
         if cid in self.dm_channels:
             msg.where, msg.to_user = "dm", self.dm_channels[cid]
         self._apply(msg, payload, files, new=True)
+        msg.token = request.headers.get("Authorization", "").removeprefix("Bot ") or None
         msg.mentions = _mentions(msg.content, payload.get("allowed_mentions"))
         self._add(msg)
         self.limiter.record(Write(self.now(), cid, POST, msg.id))
