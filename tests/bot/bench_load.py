@@ -19,6 +19,10 @@ waiting game), then the people play for ``--seconds`` and one JSON line per size
   their person, minus before any game, over N;
 - ``rate_limited`` (429s the fake answered) and ``setup_s``.
 
+``--db``: ``sqlite`` (the default: a new file per size), ``pg`` (a throw-away PostgreSQL
+server, :mod:`tests.pgserver`, with fsync on as in production) or a ``postgresql://`` URL
+of a server where the bench may create one database per size (``CREATE DATABASE``).
+
 The fake runs in this process and takes its share of the two cores, as the clients of a
 real bot would not: the numbers are an upper bound of what players would see.
 """
@@ -35,7 +39,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+import asyncpg
 
 from .e2e import AVOID_OPS, _op, bot_process, choose, message_version, prompt_users
 from .fake_discord import FakeDiscord, Message, running
@@ -83,6 +90,25 @@ def rss_kb(pid: int) -> int:
 def logged_actions(db: Path) -> int:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+async def pg_actions(url: str) -> int:
+    con = await asyncpg.connect(url)
+    try:
+        return int(await con.fetchval("SELECT COUNT(*) FROM actions"))
+    finally:
+        await con.close()
+
+
+async def new_pg_database(server_url: str, name: str) -> str:
+    """Create database ``name`` on the server of ``server_url``; its URL."""
+    con = await asyncpg.connect(server_url)
+    try:
+        await con.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await con.close()
+    base, _, _ = server_url.rpartition("/")
+    return f"{base}/{name}"
 
 
 class Table:
@@ -161,10 +187,24 @@ async def quiet(fake: FakeDiscord, seconds: float, limit: float = 600) -> None:
 
 
 async def one_size(games: int, seconds: float, think: tuple[float, float], period: float,
-                   seed: int) -> dict[str, object]:
+                   seed: int, pg_server: str | None = None) -> dict[str, object]:
+    """One size on a new SQLite file, or (``pg_server``: a server's URL) a new PostgreSQL
+    database there."""
     channels = tuple(3000 + g for g in range(games))
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
+        db: Path | str = Path(tmp) / "load.db"
+        count: Callable[[], Awaitable[int]]
+        if pg_server is not None:
+            url = await new_pg_database(pg_server, f"load_{games}_{os.getpid()}_{seed}")
+            db = url
+
+            async def count() -> int:
+                return await pg_actions(url)
+        else:
+            path = db
+
+            async def count() -> int:
+                return logged_actions(path)  # type: ignore[arg-type]
         async with running(channel_ids=channels, post_per=period, edit_per=period) as fake, \
                 bot_process(fake, db, Path(tmp) / "bot.log", ai_delay=0.8,
                             production=True) as proc:
@@ -184,7 +224,7 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
             setup_s = time.perf_counter() - t0
             idle_rss = rss_kb(proc.pid)
             acks_before = set(fake.interactions)
-            n0 = logged_actions(db)
+            n0 = await count()
             workers = children(proc.pid)
             cpu0 = proc_cpu_s(proc.pid), sum(proc_cpu_s(w) for w in workers)
             w0 = time.perf_counter()
@@ -192,7 +232,7 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
             await asyncio.gather(*(t.play(think, until) for t in tables))
             window = time.perf_counter() - w0
             cpu1 = proc_cpu_s(proc.pid), sum(proc_cpu_s(w) for w in workers)
-            actions = logged_actions(db) - n0
+            actions = await count() - n0
             log = (Path(tmp) / "bot.log").read_text(errors="replace")
         fake.check()
     thread_writes: dict[int, list[float]] = {}
@@ -210,7 +250,8 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
             if k not in acks_before and i.acked_at is not None]
     per = max(1, actions)
     return {
-        "games": games, "bucket_s": period, "think_s": list(think), "setup_s": round(setup_s, 1),
+        "games": games, "db": "postgresql" if pg_server else "sqlite", "bucket_s": period,
+        "think_s": list(think), "setup_s": round(setup_s, 1),
         "window_s": round(window, 1), "clicks": len(board), "actions": actions,
         "actions_per_s": round(actions / window, 1),
         "ack_ms_p50": round(statistics.median(acks), 1) if acks else None,
@@ -236,13 +277,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fast", action="store_true",
                         help="Discord's buckets ten times faster (5 writes per 0.5 s)")
+    parser.add_argument("--db", default="sqlite",
+                        help="sqlite, pg (a throw-away PostgreSQL server) or a "
+                             "postgresql:// URL (one new database per size on that server)")
     args = parser.parse_args(argv)
     lo, _, hi = args.people_think.partition("-")
     think = (float(lo), float(hi or lo))
-    for n in (int(x) for x in args.games.split(",")):
-        result = asyncio.run(one_size(n, args.seconds, think, 0.5 if args.fast else 5.0,
-                                      args.seed))
-        print(json.dumps(result), flush=True)
+    server = None
+    pg_server: str | None = None
+    if args.db == "pg":
+        from tests.pgserver import PgServer, pg_bin_dir
+
+        bindir = pg_bin_dir()
+        if bindir is None:
+            parser.error("--db pg: no PostgreSQL binaries (initdb, pg_ctl) found")
+        server = PgServer(bindir, durable=True)
+        server.start()
+        pg_server = server.url()
+    elif args.db.startswith(("postgresql://", "postgres://")):
+        pg_server = args.db
+    elif args.db != "sqlite":
+        parser.error(f"--db {args.db!r}: sqlite, pg or a postgresql:// URL")
+    try:
+        for n in (int(x) for x in args.games.split(",")):
+            result = asyncio.run(one_size(n, args.seconds, think, 0.5 if args.fast else 5.0,
+                                          args.seed, pg_server))
+            print(json.dumps(result), flush=True)
+    finally:
+        if server is not None:
+            server.stop()
     return 0
 
 

@@ -303,25 +303,35 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, db: Path, log: Path, *, ai_delay: float = 0.0,
-                      production: bool = False) -> AsyncIterator[asyncio.subprocess.Process]:
+async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay: float = 0.0,
+                      production: bool = False, shards: list[int] | None = None,
+                      shard_count: int = 1, token: str = "fake-token"
+                      ) -> AsyncIterator[asyncio.subprocess.Process]:
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive).
     Render and AI work run in threads unless ``production`` (the bot's own defaults: worker
-    processes)."""
-    env = {**os.environ, "DISCORD_TOKEN": "fake-token", "TEMPUS_DB": str(db),
+    processes). ``db``: a SQLite file or a ``postgresql://`` URL; ``shards``: the shards of
+    ``shard_count`` this process runs (None: all); returns once each has identified.
+    ``token``: what the fake records as the poster of its messages (:attr:`Message.token`)."""
+    env = {**os.environ, "DISCORD_TOKEN": token, "TEMPUS_DB": str(db),
            "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
            "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per),
-           "TEMPUS_SHARD_COUNT": "1"}  # the fake's /gateway/bot names no shard count
+           "TEMPUS_SHARD_COUNT": str(shard_count)}
+    if shards is not None:
+        env["TEMPUS_SHARDS"] = ",".join(str(s) for s in shards)
     if not production:
         env.update(TEMPUS_WORKERS="0", TEMPUS_AI_WORKERS="0")
-    sessions = fake.sessions
+    mine = set(shards if shards is not None else range(shard_count))
+
+    def identified() -> int:
+        return sum(1 for shard, _ in fake.identified if shard in mine)
+    before = identified()
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,
                                                     env=env, stdout=err, stderr=err)
     try:
-        await fake.wait_for(lambda: fake.sessions > sessions or proc.returncode is not None,
-                            60)
+        await fake.wait_for(lambda: identified() >= before + len(mine)
+                            or proc.returncode is not None, 60)
         assert proc.returncode is None, log.read_text()[-2000:]
         yield proc
     finally:

@@ -33,6 +33,15 @@ Knobs (constructor arguments, also of :func:`running`):
   by :meth:`slash` if the registered command is not offered in DMs).
 - ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
   with 50083, a post unarchives it unless locked).
+- ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
+
+Sharded gateway sessions, as Discord does them (developers/topics/gateway, "Sharding"): any
+number of websocket sessions at once, each identifying with ``shard: [id, count]`` (none:
+``[0, 1]``). A session gets READY for its shard, and the guild (GUILD_CREATE and every
+event of the guild: interactions in its channels, THREAD_*, CHANNEL_UPDATE,
+MESSAGE_UPDATE) only if ``(guild_id >> 22) % count == id``; interactions in DMs go to shard
+0. The newest session of a shard receives its events; :attr:`Interaction.shard` and
+:attr:`routed` say where each event went, :attr:`identified` lists every IDENTIFY's shard.
 
 Measures: :meth:`posts`, :meth:`edits`, :meth:`max_writes_5s`, :meth:`rate_limited`, and the
 raw :attr:`writes` (every accepted write with its time and channel).
@@ -156,6 +165,9 @@ class Message:
     edits: int = 0
     #: the thread started from this message, if any (same id as the message)
     thread_id: int | None = None
+    #: the bot token that posted it through the channel route (``Bot`` stripped): tests
+    #: give each bot process its own token to tell who posted what
+    token: str | None = None
 
     @property
     def public(self) -> bool:
@@ -213,9 +225,32 @@ class Interaction:
     invalid: bool = False
     #: a modal the bot opened (callback type 9)
     modal: dict[str, Any] | None = None
+    #: the gateway shard the interaction was sent to (None: no session had it)
+    shard: int | None = None
 
     def text(self) -> str:
         return "\n".join(m.content for m in self.replies)
+
+
+@dataclass
+class Session:
+    """One gateway websocket; ``shard`` is (id, count) once it has identified."""
+
+    ws: web.WebSocketResponse
+    shard: tuple[int, int] | None = None
+    seq: itertools.count = field(default_factory=lambda: itertools.count(1))  # type: ignore
+
+    def open(self) -> bool:
+        return self.shard is not None and not self.ws.closed
+
+    def has_guild(self, guild_id: int) -> bool:
+        assert self.shard is not None
+        return shard_of(guild_id, self.shard[1]) == self.shard[0]
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """Discord's formula: the shard that receives a guild's events."""
+    return (guild_id >> 22) % count
 
 
 class FakeDiscord:
@@ -227,8 +262,11 @@ class FakeDiscord:
                  post_per: float = 5.0, edit_limit: int = 5, edit_per: float = 5.0,
                  shared_edits: bool = False, global_limit: int = 50,
                  global_per: float = 1.0, webhook_limit: int = 5, webhook_per: float = 2.0,
-                 rate_limits: bool = True, strict_rate_limits: bool = False) -> None:
+                 rate_limits: bool = True, strict_rate_limits: bool = False,
+                 shards: int = 1) -> None:
         self.guild_id = guild_id
+        #: the shard count ``GET /gateway/bot`` recommends
+        self.recommended_shards = shards
         self.channel_ids = channel_ids
         self.users = users or {11: "ada", 12: "brian", 13: "chen", 14: "dora", 15: "eve"}
         self.dm_closed = set(dm_closed or ())
@@ -257,9 +295,15 @@ class FakeDiscord:
         self.failures: list[tuple[str, str, int, int | None]] = []
         #: gateway events sent: (name, data)
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
+        #: the newest gateway websocket (of any shard)
         self.ws: web.WebSocketResponse | None = None
+        #: every gateway session so far, oldest first
+        self.gateway_sessions: list[Session] = []
+        #: the shard (id, count) of every IDENTIFY, in order
+        self.identified: list[tuple[int, int]] = []
+        #: gateway events sent to a session: (name, shard id)
+        self.routed: list[tuple[str, int]] = []
         self.ready = asyncio.Event()
-        self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.on_message: Callable[[Message], None] | None = None
@@ -375,8 +419,9 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self.ws is not None and not self.ws.closed:
-            await self.ws.close()
+        for session in self.gateway_sessions:
+            if not session.ws.closed:
+                await session.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
         for task in list(self._tasks):
@@ -402,6 +447,8 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=None, max_msg_size=0)
         await ws.prepare(request)
+        session = Session(ws)
+        self.gateway_sessions.append(session)
         self.ws = ws
         self.ready.clear()
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
@@ -413,16 +460,8 @@ class FakeDiscord:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
-                await self._dispatch("READY", {
-                    "v": 10, "user": self.bot_user, "session_id": "fake-session",
-                    "resume_gateway_url": self.gateway, "shard": [0, 1],
-                    "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                    "application": {"id": str(self.app_id), "flags": 0},
-                })
-                await self._dispatch("GUILD_CREATE", self._guild())
-                self.sessions += 1
-                self.ready.set()
-                await self._changed()
+                if not await self._identify(session, data.get("d") or {}):
+                    break
             elif op == 6:  # resume: start over
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
             elif op in (3, 4, 8):
@@ -431,19 +470,66 @@ class FakeDiscord:
                 self.errors.append(f"gateway op {op} not implemented")
         return ws
 
-    def _connected(self) -> bool:
-        return self.ws is not None and not self.ws.closed
+    async def _identify(self, session: Session, d: dict[str, Any]) -> bool:
+        """READY for the session's shard, then its guild if the shard has it; False (and
+        the socket closed with 4010 Invalid shard, as Discord does) for a bad shard."""
+        shard = d.get("shard") or [0, 1]
+        ok = (isinstance(shard, list) and len(shard) == 2
+              and all(isinstance(x, int) for x in shard) and 0 <= shard[0] < shard[1])
+        if not ok:
+            self.errors.append(f"IDENTIFY with an invalid shard {shard!r}")
+            await session.ws.close(code=4010, message=b"Invalid shard")
+            return False
+        session.shard = (shard[0], shard[1])
+        self.identified.append(session.shard)
+        mine = session.has_guild(self.guild_id)
+        guilds = [{"id": str(self.guild_id), "unavailable": True}] if mine else []
+        await self._send(session, "READY", {
+            "v": 10, "user": self.bot_user, "session_id": f"fake-session-{len(self.identified)}",
+            "resume_gateway_url": self.gateway, "shard": list(session.shard),
+            "guilds": guilds, "application": {"id": str(self.app_id), "flags": 0},
+        })
+        if mine:
+            await self._send(session, "GUILD_CREATE", self._guild())
+        self.sessions += 1
+        self.ready.set()
+        await self._changed()
+        return True
 
-    async def _dispatch(self, event: str, d: dict[str, Any]) -> None:
-        """Send a gateway event (dropped if no bot is connected; :attr:`dispatched` keeps
-        every event either way)."""
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The newest open session that receives events of ``guild_id`` (None: a DM,
+        shard 0)."""
+        for session in reversed(self.gateway_sessions):
+            if not session.open():
+                continue
+            assert session.shard is not None
+            if guild_id is None and session.shard[0] == 0 or (
+                    guild_id is not None and session.has_guild(guild_id)):
+                return session
+        return None
+    def _connected(self) -> bool:
+        return any(s.open() for s in self.gateway_sessions)
+
+    async def _dispatch(self, event: str, d: dict[str, Any]) -> int | None:
+        """Send a gateway event to the session of its guild (``d["guild_id"]``; none: a DM,
+        shard 0); dropped if no such session is connected (:attr:`dispatched` keeps every
+        event either way). Returns the shard it went to."""
         self.dispatched.append((event, d))
-        if not self._connected():
-            return
-        assert self.ws is not None
+        gid = d.get("guild_id")
+        session = self.session_for(int(gid) if gid is not None else None)
+        if session is None:
+            return None
+        await self._send(session, event, d)
+        return session.shard[0] if session.shard is not None else None
+
+    async def _send(self, session: Session, event: str, d: dict[str, Any]) -> None:
+        if session.shard is not None:
+            self.routed.append((event, session.shard[0]))
+        if event in ("READY", "GUILD_CREATE"):
+            self.dispatched.append((event, d))
         with contextlib.suppress(ConnectionResetError):
-            await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq),
-                                               "d": d}))
+            await session.ws.send_str(json.dumps({"op": 0, "t": event, "s": next(session.seq),
+                                                  "d": d}))
 
     def _text_channel(self, cid: int) -> dict[str, Any]:
         i = self.channel_ids.index(cid)
@@ -539,7 +625,10 @@ class FakeDiscord:
 
     async def _interact(self, uid: int, kind: int, data: dict[str, Any], channel_id: int,
                         message: Message | None = None) -> Interaction:
-        await asyncio.wait_for(self.ready.wait(), 10)
+        in_dm = channel_id in self.dm_channels
+        # (``ready`` is cleared while a new session has yet to identify: a restarted bot)
+        await self.wait_for(lambda: self.ready.is_set()
+                            and self.session_for(None if in_dm else self.guild_id), 10)
         await self._archive_due()
         channel = self._channel_payload(channel_id)
         iid = self.next_id()
@@ -566,7 +655,7 @@ class FakeDiscord:
             payload["message"] = message_json(self, message)
             inter.message_id = message.id
         inter.sent_at = self.now()
-        await self._dispatch("INTERACTION_CREATE", payload)
+        inter.shard = await self._dispatch("INTERACTION_CREATE", payload)
         return inter
 
     async def slash(self, uid: int, channel_id: int, sub: str, *, wait: bool = True,
@@ -744,8 +833,15 @@ class FakeDiscord:
                               "bot_require_code_grant": False, "owner": self.user(1),
                               "verify_key": "00", "flags": 0, "team": None,
                               "summary": ""})
-            case ("GET", ["gateway", *_]):
+            case ("GET", ["gateway"]):
                 return _json({"url": self.gateway})
+            case ("GET", ["gateway", "bot"]):
+                # Get Gateway Bot (developers/topics/gateway): the recommended shard count
+                # and the session start limit (reset_after in milliseconds)
+                return _json({"url": self.gateway, "shards": self.recommended_shards,
+                              "session_start_limit": {
+                                  "total": 1000, "remaining": 1000 - len(self.identified),
+                                  "reset_after": 86_400_000, "max_concurrency": 1}})
             case ("PUT", ["applications", _, "commands"]):
                 return await self._register(request, guild=False)
             case ("PUT", ["applications", _, "guilds", gid, "commands"]):
@@ -907,6 +1003,7 @@ class FakeDiscord:
         if cid in self.dm_channels:
             msg.where, msg.to_user = "dm", self.dm_channels[cid]
         self._apply(msg, payload, files, new=True)
+        msg.token = request.headers.get("Authorization", "").removeprefix("Bot ") or None
         msg.mentions = _mentions(msg.content, payload.get("allowed_mentions"))
         self._add(msg)
         self.limiter.record(Write(self.now(), cid, POST, msg.id))
