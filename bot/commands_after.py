@@ -174,11 +174,12 @@ def _hints(g: GameRow) -> bool:
 
 async def board_answer(service: TableService, asker: Asker, game: str | None = None,
                        at: str | None = None, run: Runner | None = None,
-                       full: bool = False) -> Answer:
+                       full: bool = False, text: bool = False) -> Answer:
     """The board of a game now (the channel's running or last finished game by default),
     or at a moment of it replayed from the stored log; ``full``: the whole 13 x 12 board
     rather than the land. A game being played comes with the turn message's controls, so
-    it can be played from here when its thread cannot be reached (issue 16)."""
+    it can be played from here when its thread cannot be reached (issue 16). ``text``: the
+    position in words, hex by hex, instead of the picture (for screen readers)."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)
     seats = await service.storage.seats(g.id)
@@ -199,10 +200,25 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         caption = ([t("board.at_start", game=g.id)] if moment == "start" else
                    [] if moment == "end" else [t("board.at_era", game=g.id, era=moment)])
     status = status_text(g.id, v, seats, hints=_hints(g))
-    text = "\n".join([*caption, status, *_over_lines(v, names)])
+    body = "\n".join([*caption, status, *_over_lines(v, names)])
+    if text:
+        return _position_answer(body, images.position_lines(v, i18n.current()), panel,
+                                (g.id, version))
     alt = images.board_alt(v, None, i18n.current()) or t("file.board")
     files = [Attachment("board.png", png, alt)] if png else []
-    return Answer(text, files, panel, (g.id, version))
+    return Answer(body, files, panel, (g.id, version))
+
+
+def _position_answer(head: str, lines: list[str], panel: Panel | None,
+                     game_version: tuple[int, int]) -> Answer:
+    """The position in words: in the reply if it fits Discord's 2,000 characters, else
+    the status in the reply and the whole text as a file."""
+    whole = "\n".join([head, "", *lines])
+    if len(whole) <= 2000:
+        return Answer(whole, [], panel, game_version)
+    data = "\n".join(lines).encode()
+    return Answer(f"{head}\n{t('board.text_file')}",
+                  [Attachment("position.txt", data, t("file.position"))], panel, game_version)
 
 
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
@@ -470,12 +486,13 @@ class AfterCommands:
 
     @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
     @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"),
-                         full=ls("cmd.board.full.name"))
-    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"))
+                         full=ls("cmd.board.full.name"), text=ls("cmd.board.text.name"))
+    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"),
+                           text=ls("cmd.board.text"))
     async def board(self, interaction: discord.Interaction[Any], game: str | None = None,
-                    at: str | None = None, full: bool = False) -> None:
+                    at: str | None = None, full: bool = False, text: bool = False) -> None:
         await self._answer(interaction, lambda: board_answer(
-            self.service, _asker(interaction), game, at, self._run_cpu, full))
+            self.service, _asker(interaction), game, at, self._run_cpu, full, text))
 
     @board.autocomplete("game")
     async def _board_game_ac(self, interaction: discord.Interaction[Any], current: str

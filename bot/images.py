@@ -73,7 +73,7 @@ def board_alt(view: dict[str, Any], changed: list[str] | None = None,
 
 
 def position_lines(view: dict[str, Any], lang: str = "en") -> list[str]:
-    """The whole position in words, hex by hex (``/tempus describe``); empty when the
+    """The whole position in words, hex by hex (``/tempus board text:True``); empty when the
     render package is missing."""
     try:
         from render.alt_text import describe_position

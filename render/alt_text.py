@@ -3,7 +3,7 @@
 :func:`board_alt_text` is the ``description`` of a posted board image (Discord shows it
 to screen readers; at most :data:`MAX_ALT` = 1,024 characters): whose turn it is, the
 scores and what changed. :func:`describe_position` is the whole position, hex by hex,
-for ``/tempus describe``.
+for ``/tempus board text:True``.
 
 Both read only public fields of a view (counts of cards, never card ids), so they are
 the same for a seat's own view as for the spectator view and can never name a hidden

@@ -144,6 +144,19 @@ async def test_board_full_and_the_turn_controls_in_private() -> None:
     game, version = b.game_version
     table = await svc.table(live)
     assert game == live and version == table.version
+    # for screen readers: the position in words, hex by hex, with the same controls; from
+    # the public view only (no card in any hand is named)
+    words = await board_answer(svc, Asker(BOB, GUILD, 11), text=True)
+    assert words.panel is not None and words.game_version == b.game_version
+    body = words.text if not words.files else words.files[0].data.decode()
+    assert not words.files or words.files[0].filename == "position.txt"
+    assert len(words.text) <= 2000
+    from bot.images import position_lines
+    from engine.views import view as public_view
+    lines = position_lines(public_view(table.state, None))
+    assert lines and all(line in body for line in lines)
+    hidden = {card_name(c) for p in table.state.players for c in p.hand}
+    assert hidden and not any(name in body for name in hidden), "no hidden card named"
     await _close(svc)
 
 
