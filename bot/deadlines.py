@@ -2,7 +2,7 @@
 
 A seat has a clock (:class:`~bot.storage.DeadlineRow`) while its **person** owes a decision
 and the table has a pace: from ``since`` (the game version since which the seat owes it,
-see :func:`bot.table.next_since`) it runs from ``started_at`` to ``due_at``. Seats played by
+see :func:`bot.table_model.next_since`) it runs from ``started_at`` to ``due_at``. Seats played by
 a computer (computer players, autopilot, a seat the computer covers after a missed
 deadline) have no clock. A row also carries the seat's **strikes** (deadlines missed in a
 row), so a seat that owes nothing keeps a row while it has strikes.

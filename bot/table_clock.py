@@ -1,0 +1,279 @@
+"""The turn clock of each table (issue 11): its pace, the deadlines stored with every
+change, reminders, and a computer deciding when time is up. The timing itself is
+bot.turnclock's; this part decides what the table does when a clock fires.
+
+Part of :class:`bot.table.TableService` (see there for how the parts fit).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from dataclasses import replace
+
+from engine.state import State
+
+from . import deadlines
+from .labels import colour_name
+from .messages import t
+from .pace import PACES, Pace, UnknownPace, pace, reminder_stage
+from .storage import (
+    ACTIVE,
+    LOBBY,
+    DeadlineRow,
+    SeatRow,
+    VersionConflict,
+)
+from .table_base import TableBase
+from .table_model import (
+    Outcome,
+    Reminder,
+    StorageRefusal,
+    Table,
+    TableError,
+    key_text,
+    with_seat,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ClockMixin(TableBase):
+
+    def _check_pace(self, name: str | None) -> Pace:
+        try:
+            return pace(name)
+        except UnknownPace:
+            raise TableError("error.unknown_pace", pace=str(name)[:30],
+                             paces=", ".join(PACES)) from None
+
+    def _plan(self, table: Table, since: dict[int, int], *,
+              seats: list[SeatRow] | None = None, person: int | None = None,
+              computer: Collection[int] = (), over: bool = False,
+              clock: dict[int, DeadlineRow] | None = None) -> list[DeadlineRow] | None:
+        """The game's turn clocks after a change, to store with it (None: no clocks)."""
+        if self.turnclock is None:
+            return None
+        return self.turnclock.plan(table, since, seats=seats, person=person,
+                                   computer=computer, over=over, clock=clock)
+
+    def _committed(self, table: Table, rows: list[DeadlineRow] | None) -> None:
+        """The change is stored with ``rows``: keep them; only the game's owner arms them
+        (another process that accepted a click leaves reminders and deadlines to the owner,
+        which reads the stored clocks when it catches up, :meth:`_rearm`)."""
+        if self.turnclock is None:
+            return
+        if self.owns(table.game.guild_id):
+            self.turnclock.committed(table, rows)
+            return
+        if rows is not None:
+            table.clock = {r.seat: r for r in rows}
+        self.turnclock.disarm(table.id)
+
+    async def _rearm(self, table: Table, before: dict[int, DeadlineRow] | None = None,
+                     covering: dict[int, str] | None = None) -> None:
+        """The game's turn clocks as stored (lock held), after another process changed the
+        game: its change was stored with its clocks. The owner arms them; a clock the
+        other process could not plan (it had no turn clock) is planned here and stored;
+        a seat the owner's computer still covers after a missed deadline keeps the owner's
+        own row (``before``: its clocks before catching up; ``covering``: its covered
+        seats), which is stored with the computer's step. Any other process only keeps
+        the rows, to plan its next change from them, and arms nothing."""
+        if self.turnclock is None:
+            return
+        try:
+            stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
+            if not self.owns(table.game.guild_id):
+                table.clock = stored
+                self.turnclock.disarm(table.id)
+                return
+            if table.game.status != ACTIVE or table.state is None:
+                table.clock = stored
+                self.turnclock.arm(table)  # nothing runs in a game that is not active
+                return
+            rows = {r.seat: r for r in self.turnclock.plan(table, table.since, clock=stored)}
+            if rows != stored:
+                await self.storage.set_deadlines(table.id, list(rows.values()))
+        except StorageRefusal as exc:
+            log.warning("game %s: cannot read its turn clocks now: %s", table.id, exc)
+            return
+        table.covering = dict(covering or {})
+        table.covering = self._still_covered(table, table.state, table.since)
+        for s in table.covering:
+            if before is not None and s in before:
+                rows[s] = before[s]
+        table.clock = rows
+        self.turnclock.arm(table)
+
+    @staticmethod
+    def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
+        """The seats a computer still decides for after a change: those that owe a
+        decision in the same turn as when their time ran out."""
+        key = key_text(state)
+        return {s: k for s, k in table.covering.items() if s in since and k == key}
+
+    def _due_line(self, table: Table) -> str:
+        """The turn message's clock line: the pace and each pending deadline."""
+        if self.turnclock is None:
+            return ""
+        rows = deadlines.pending(table.clock)
+        if not rows:
+            return ""
+        due = ", ".join(t("clock.due", colour=colour_name(r.seat), when=int(r.due_at or 0))
+                        for r in rows)
+        return t("clock.line", pace=t(f"pace.short.{self.turnclock.pace_of(table).name}"),
+                 due=due)
+
+    async def clock_lines(self, game_id: int) -> list[str]:
+        """For ``/tempus status``: the pace and each pending decision's deadline."""
+        if self.turnclock is None:
+            return []
+        table = await self.table(game_id)
+        lines = [t("clock.status", pace=t(f"pace.{self.turnclock.pace_of(table).name}"))]
+        if table.game.status == ACTIVE:
+            for r in deadlines.pending(table.clock):
+                lines.append(t("clock.status_due", colour=colour_name(r.seat),
+                               name=table.seats[r.seat].name, when=int(r.due_at or 0),
+                               strikes=r.strikes))
+            for s in sorted(table.covering):
+                lines.append(t("clock.status_covering", colour=colour_name(s)))
+        return lines
+
+    async def wants_reminders(self, user_id: int) -> bool:
+        on = self._reminders_on.get(user_id)
+        if on is None:
+            on = self._reminders_on[user_id] = await self.storage.reminders_on(user_id)
+        return on
+
+    async def set_reminders(self, user_id: int, on: bool) -> str:
+        """``/tempus remind on|off``: turn reminders by DM on or off for this person."""
+        await self.storage.set_reminders(user_id, on)
+        self._reminders_on[user_id] = on
+        return t("remind.on" if on else "remind.off")
+
+    async def set_pace(self, game_id: int, user_id: int, name: str, *,
+                       can_manage: bool = False) -> Outcome:
+        """The host (or a channel manager) changes the time per decision; pending decisions
+        keep their start, so a longer pace extends them (see bot.deadlines.repace)."""
+        p = self._check_pace(name)
+        table = await self.table(game_id)
+        async with table.lock:
+            if table.game.status not in (LOBBY, ACTIVE):
+                raise TableError("error.not_active", game=table.id)
+            if user_id != table.game.host_id and not can_manage:
+                raise TableError("error.pace_denied", host=table.game.host_id)
+            if table.game.options.get("pace") == p.name:
+                raise TableError("error.pace_same", game=table.id, pace=t(f"pace.{p.name}"))
+            options = {**table.game.options, "pace": p.name}
+
+            def said() -> str:
+                return t("clock.pace_changed", user=user_id, pace=t(f"pace.{p.name}"))
+            if table.game.status == LOBBY:
+                async def change() -> int:
+                    version = await self.storage.set_options(table.id, table.version, options)
+                    table.game.options = options
+                    return version
+                return await self._lobby_change(table, change, said)
+            rows = self.turnclock.repace(table, p) if self.turnclock is not None else None
+            try:
+                table.game.version = await self.storage.set_options(table.id, table.version,
+                                                                    options, rows)
+            except VersionConflict:
+                raise TableError("error.stale") from None
+            table.game.options = options
+            self._committed(table, rows)
+            assert table.state is not None
+            outcome = self._play_outcome(table, table.state, [], actor=None)
+            with self.public(table):
+                outcome.lines = [said()]
+            self._enqueue(outcome)
+        return outcome
+
+    async def remind(self, game_id: int, seat: int) -> None:
+        """The scheduler: a reminder may be due for ``seat``. Noted before it is sent, so
+        it is sent at most once; a person who muted reminders gets none."""
+        assert self.turnclock is not None
+        table = await self.table(game_id)
+        async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
+            row = table.clock.get(seat)
+            if table.game.status != ACTIVE or row is None or row.due_at is None \
+                    or row.started_at is None:
+                return
+            stage = reminder_stage(row.started_at, row.due_at, self.turnclock.now(),
+                                   self.turnclock.pace_of(table))
+            if stage <= row.reminded:  # not yet (the deadline moved): wait again
+                self.turnclock.arm(table)
+                return
+            if not await self.storage.update_deadline(table.id, seat, row.since,
+                                                      due_at=row.due_at, reminded=stage):
+                log.warning("game %s: seat %s's clock is not the stored one", table.id, seat)
+                return
+            table.clock[seat] = replace(row, reminded=stage)
+            self.turnclock.arm(table)
+            user = table.seats[seat].user_id
+            if user is None or not await self.wants_reminders(user):
+                return
+            self._queue(Outcome(
+                table.id, table.game.channel_id, table.game.guild_id, table.version, "remind",
+                [], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
+                since=dict(table.since), locale=self.locale_of(table),
+                reminders=[Reminder(user, seat, colour_name(seat), row.due_at, stage)]))
+
+    async def timeout(self, game_id: int, seat: int) -> None:
+        """The scheduler: ``seat``'s time may be up. A computer then decides for the seat
+        while it owes a decision in this turn (announced in the game's thread); after
+        ``turnclock.strikes`` missed deadlines in a row the seat stays on autopilot until
+        its person takes it back."""
+        assert self.turnclock is not None
+        table = await self.table(game_id)
+        async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                self.turnclock.disarm(table.id)
+                return
+            row = table.clock.get(seat)
+            state = table.state
+            if table.game.status != ACTIVE or state is None or row is None \
+                    or row.due_at is None:
+                return
+            if row.due_at > self.turnclock.now():  # moved meanwhile: wait again
+                self.turnclock.arm(table)
+                return
+            if seat not in table.since or table.seats[seat].is_ai:
+                return  # no clock runs for such a seat (bot.deadlines): nothing to do
+            strikes = row.strikes + 1
+            user = table.seats[seat].user_id
+            level = self.turnclock.level
+            if strikes >= self.turnclock.strikes:
+                after = with_seat(table.seats, seat, autopilot=level)
+                covering = {s: k for s, k in table.covering.items() if s != seat}
+                rows = self._plan(table, table.since, seats=after, computer=covering,
+                                  clock={**table.clock, seat: replace(row, strikes=strikes)})
+                try:
+                    table.game.version = await self.storage.set_autopilot(
+                        table.id, table.version, seat, level, rows)
+                except VersionConflict:
+                    log.error("game %s: changed outside its lock", table.id)
+                    return
+                table.seats = await self.storage.seats(table.id)
+                table.covering = covering
+                self._committed(table, rows)
+                outcome = self._play_outcome(table, state, [], actor=None)
+                with self.public(table):
+                    outcome.lines = [t("clock.autopilot", user=user, colour=colour_name(seat),
+                                       level=level, n=strikes)]
+                self._enqueue(outcome)
+            else:
+                # stored with the computer's first step (a crash before it: the deadline
+                # fires again after the restart, and is counted once)
+                table.clock[seat] = replace(row, due_at=None, strikes=strikes)
+                table.covering[seat] = key_text(state)
+                self.turnclock.arm(table)
+                outcome = self._play_outcome(table, state, [], actor=seat)
+                with self.public(table):
+                    outcome.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
+                                       level=level, n=strikes, limit=self.turnclock.strikes)]
+                self._hold(outcome, more=True)  # announced with the computer's decision
+        self._kick_ai(table)

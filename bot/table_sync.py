@@ -1,0 +1,151 @@
+"""Other processes (bot.cluster): catching up with what another process committed to a
+game, step by step when possible, announced by the game's owner.
+
+Part of :class:`bot.table.TableService` (see there for how the parts fit).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import fields
+
+import engine
+from engine.actions import Action, action_from_json
+from engine.events import Event
+from engine.state import OVER
+from engine.undo import is_undo
+from render.positions import last_move_of
+
+from .labels import action_label, colour_name
+from .messages import t
+from .storage import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    ActionRow,
+)
+from .table_base import TableBase
+from .table_model import (
+    Outcome,
+    Table,
+    next_since,
+)
+from .ui import (
+    Panel,
+)
+
+log = logging.getLogger(__name__)
+
+
+class SyncMixin(TableBase):
+
+    async def refresh(self, game_id: int, version: int | None = None) -> bool:
+        """Catch up with what another process committed to ``game_id`` (bot.cluster):
+        read it from storage, announce it if this process owns the game, let the computer
+        players go on. ``version``: the version it made, if known (nothing to do if this
+        process has it already). Returns whether anything changed."""
+        table = self._tables.get(game_id)
+        if table is None:  # not loaded here: loading reads it fresh anyway
+            game = await self.storage.game(game_id)
+            if (game is None or game.status != ACTIVE or not self.owns(game.guild_id)
+                    or (game.announced_version or 0) >= game.version):
+                return False
+            table = await self.table(game_id)
+            async with table.lock:
+                self._repost(table)
+                await self._rearm(table)
+            self._kick_ai(table)
+            return True
+        if version is not None and table.version >= version:
+            return False
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self._kick_ai(table)
+        return changed
+
+    async def _clock_of_foreign_game(self, table: Table) -> None:
+        """Before a click on another process's game: its clocks as stored now (the owner's
+        reminders change them without a new version), so that the change planned here
+        keeps them."""
+        async with table.lock:
+            await self._rearm(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Bring ``table`` (lock held) up to the stored game: the new log entries one by
+        one when that is all that changed (announced like local ones), else a full reload
+        announced as the position."""
+        game = await self.storage.game(table.id)
+        if game is None or game.version <= table.version:
+            return False
+        owned = self.owns(game.guild_id)
+        before, covering = dict(table.clock), dict(table.covering)
+        seats = await self.storage.seats(table.id)
+        rows = (await self.storage.actions(table.id))[table.log_len:]
+        outcome: Outcome | None = None
+        stepwise = (table.state is not None and table.game.status == ACTIVE
+                    and seats == table.seats and bool(rows)
+                    and [r.version for r in rows]
+                    == list(range(table.version + 1, game.version + 1)))
+        if stepwise:
+            try:
+                for row in rows:
+                    step = self._replay_step(table, row, announce=owned)
+                    if step is not None:
+                        outcome = step if outcome is None else outcome.merge(step)
+            except Exception:
+                log.exception("game %s: catching up step by step failed; reloading", table.id)
+                stepwise = False
+        if stepwise:
+            table.game = game
+        else:
+            fresh = await self._load(game)
+            for f in fields(Table):
+                if f.name != "lock":
+                    setattr(table, f.name, getattr(fresh, f.name))
+            outcome = None
+            if owned and game.status == LOBBY:
+                outcome = self._lobby_outcome(table, "")
+                outcome.lines = []
+            elif owned and game.status == CANCELLED:
+                outcome = Outcome(table.id, game.channel_id, game.guild_id, table.version,
+                                  "cancel", [], panel=Panel(""), seats=list(table.seats),
+                                  locale=self.locale_of(table))
+            elif owned and table.state is not None:
+                outcome = self._play_outcome(table, table.state, [], actor=None)
+        await self._rearm(table, before, covering)
+        if outcome is not None:
+            self._enqueue(outcome)
+        return True
+
+    def _replay_step(self, table: Table, row: ActionRow, *, announce: bool) -> Outcome | None:
+        """Apply one stored log entry made elsewhere to ``table``; its outcome if
+        ``announce``."""
+        before = table.state
+        assert before is not None and row.version is not None
+        if is_undo(row.action):
+            table.state = table.timeline.undo(row.seat)
+            _, undone = table.moves.pop()
+            events: list[Event] = []
+            action: Action | None = None
+        else:
+            action = action_from_json(row.action)
+            table.state, events = engine.apply(before, row.seat, action)
+            table.timeline.record(before, row.seat, action, events, table.state)
+            table.moves.append((row.seat, action))
+        table.game.version = row.version
+        table.game.status = FINISHED if table.state.phase == OVER else ACTIVE
+        table.log_len += 1
+        table.since = next_since(table.since, table.state, row.seat, row.version)
+        if not announce:
+            return None
+        if action is None:
+            outcome = self._play_outcome(table, None, [], actor=row.seat)
+            with self.public(table):
+                outcome.lines = [t("undo.done", colour=colour_name(row.seat),
+                                   what=action_label(undone))]
+        else:
+            outcome = self._play_outcome(table, before, events, actor=row.seat)
+            outcome.last_move = last_move_of(action)
+        return outcome
