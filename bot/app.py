@@ -26,6 +26,7 @@ from .codec import ComponentId
 from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
 from .global_pace import install as install_global_pace
+from .memory import MemoryKeeper
 from .messages import t
 from .offload import Offloader
 from .private_menus import retirer
@@ -82,6 +83,7 @@ class TempusBot(commands.AutoShardedBot):
         self.publisher: DiscordPublisher | None = None
         self.clock: Clock = clock or SystemClock()
         self.scheduler: Scheduler | None = None
+        self.memory: MemoryKeeper | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.settings.db)
@@ -108,9 +110,14 @@ class TempusBot(commands.AutoShardedBot):
             await self.tree.sync()
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
+        self.memory = MemoryKeeper(self.service.unload_idle, every_s=self.settings.memory_every,
+                                   unload_after_s=self.settings.unload_after)
+        self.memory.start()
         self.cluster = await attach(self.service, self.storage, self.settings.ownership)
 
     async def close(self) -> None:
+        if self.memory is not None:
+            await self.memory.close()
         if self.scheduler is not None:
             await self.scheduler.close()
         if self.cluster is not None:

@@ -31,6 +31,10 @@ class Settings:
     #: the per-channel write bucket the outbox paces itself to: 5 writes per this many
     #: seconds (Discord: 5 s; a time-scaled test Discord uses less)
     outbox_period: float = 5.0
+    #: games unused this many seconds are unloaded from memory (bot.memory), checked
+    #: every ``memory_every`` seconds (0: never)
+    unload_after: float = 300.0
+    memory_every: float = 60.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -57,6 +61,8 @@ class Settings:
             ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
             sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
             outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
+            unload_after=float(e.get("TEMPUS_UNLOAD_AFTER") or 300.0),
+            memory_every=float(e.get("TEMPUS_MEMORY_EVERY") or 60.0),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -131,6 +132,7 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
     async def table(self, game_id: int) -> Table:
         table = self._tables.get(game_id)
         if table is not None:
+            table.touched = time.monotonic()
             return table
         if game_id in self.set_aside:
             raise TableError("error.game_set_aside", game=game_id)
@@ -149,6 +151,26 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
                     raise TableError("error.game_set_aside", game=game_id) from None
                 self._tables[game_id] = table
         return table
+
+    def unload_idle(self, idle_s: float) -> int:
+        """Forget the games nobody has used for ``idle_s`` seconds and that have nothing
+        running (no lock held, no computer thinking, nothing waiting to be announced, no
+        seat covered after a missed deadline); returns how many. A game is loaded again
+        from the store at its next use, exactly as after a restart, so a bot with many
+        slow (daily) games keeps in memory only the ones being played."""
+        now = time.monotonic()
+        gone = [gid for gid, table in self._tables.items()
+                if now - table.touched >= idle_s and not self._busy(table)]
+        for gid in gone:
+            del self._tables[gid]
+        return len(gone)
+
+    def _busy(self, table: Table) -> bool:
+        gid = table.id
+        ai = self._ai_tasks.get(gid)
+        post = self._publishers.get(gid)
+        return (table.lock.locked() or bool(table.covering) or gid in self._held
+                or (ai is not None and not ai.done()) or (post is not None and not post.done()))
 
     async def _set_aside(self, game_id: int, exc: Exception) -> None:
         """Keep a game that cannot be loaded out of play (logged once)."""

@@ -158,15 +158,22 @@ class AnnounceMixin(TableBase):
                 self._publish_loop(outcome.game_id, queue), name=f"tempus-post-{outcome.game_id}")
 
     async def _publish_loop(self, game_id: int, queue: asyncio.Queue[Outcome]) -> None:
+        """Hand the game's outcomes to the sink in order; ends when the queue is empty
+        (:meth:`_queue` starts it again), so a waiting game keeps no task."""
         assert self.sink is not None
-        while True:
-            outcome = await queue.get()
+        while not queue.empty():
+            outcome = queue.get_nowait()
             try:
                 await self.sink.publish(outcome)
             except Exception:
                 log.exception("game %s: announcing version %s failed", game_id, outcome.version)
             finally:
                 queue.task_done()
+        # nothing can be queued between the check above and here (no await): forget both
+        if self._outboxes.get(game_id) is queue:
+            del self._outboxes[game_id]
+        if self._publishers.get(game_id) is asyncio.current_task():
+            del self._publishers[game_id]
 
     async def moved(self, game_id: int, thread_id: int) -> None:
         """The game is played in ``thread_id`` from now on (the publisher opened it)."""

@@ -112,6 +112,8 @@ class ComputerMixin(TableBase):
             log.exception("game %s: computer player loop gave up", table.id)
         finally:
             self._flush(table.id)
+            if self._ai_tasks.get(table.id) is asyncio.current_task():
+                del self._ai_tasks[table.id]  # a waiting game keeps no finished task
 
     async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
         level = table.seats[seat].level or (

@@ -192,6 +192,8 @@ class Table:
     #: seats whose time ran out: a computer decides for them while they still owe a
     #: decision in this turn (seat -> the turn key)
     covering: dict[int, str] = field(default_factory=dict)
+    #: when this process last used the table (time.monotonic): idle ones are unloaded
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def id(self) -> int:

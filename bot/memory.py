@@ -1,0 +1,97 @@
+"""Keeping the process small while many games wait (issue 16).
+
+Two things make a long-running bot grow that no single game is to blame for:
+
+- games nobody plays right now (a daily game waits hours for its next move) would stay
+  loaded with their whole position and undo history: :meth:`TableService.unload_idle`
+  forgets them, and they are loaded again from the store at their next use;
+- Python gives freed memory back to the C allocator, but glibc keeps the freed pages of its
+  heap unless asked: after a burst (many boards encoded, many games set up at once) the
+  resident size stays at the burst's peak. ``malloc_trim(0)`` returns them to the system.
+
+:class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import ctypes.util
+import gc
+import logging
+import time
+from collections.abc import Callable
+from functools import cache
+
+log = logging.getLogger(__name__)
+
+#: a game untouched this long is unloaded (loading it again costs a log replay: ms)
+UNLOAD_AFTER_S = 300.0
+EVERY_S = 60.0
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on a C library without it (musl, macOS)."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        fn = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_size_t]
+    fn.restype = ctypes.c_int
+    return fn  # type: ignore[no-any-return]
+
+
+def trim() -> bool:
+    """Collect garbage and give the allocator's free pages back to the system; whether
+    the C library could (False where there is no ``malloc_trim``)."""
+    gc.collect()
+    fn = _malloc_trim()
+    if fn is None:
+        return False
+    fn(0)
+    return True
+
+
+class MemoryKeeper:
+    """Every ``every_s`` seconds: unload the games idle for ``unload_after_s`` (through
+    ``unload``, which returns how many it unloaded), then :func:`trim`."""
+
+    def __init__(self, unload: Callable[[float], int], *, every_s: float = EVERY_S,
+                 unload_after_s: float = UNLOAD_AFTER_S) -> None:
+        self._unload = unload
+        self.every_s = every_s
+        self.unload_after_s = unload_after_s
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None and self.every_s > 0:
+            self._task = asyncio.create_task(self._run(), name="tempus-memory")
+
+    def once(self) -> int:
+        """One round; returns how many games were unloaded."""
+        t0 = time.perf_counter()
+        gone = self._unload(self.unload_after_s)
+        trimmed = trim()
+        log.debug("memory: %d idle game(s) unloaded, trimmed=%s, %.1f ms", gone, trimmed,
+                  (time.perf_counter() - t0) * 1000)
+        return gone
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every_s)
+            try:
+                self.once()
+            except Exception:  # never let housekeeping take the bot down
+                log.exception("memory housekeeping failed")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
