@@ -62,10 +62,15 @@ def _server_account() -> tuple[int, int] | None:
 
 
 class PgServer:
-    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
-        """``durable``: fsync on as in production (benchmarks); off for tests (speed)."""
+    def __init__(self, bindir: Path, *, durable: bool = False,
+                 stat_statements: bool = False) -> None:
+        """``durable``: fsync on as in production (benchmarks); off for tests (speed).
+        ``stat_statements``: load ``pg_stat_statements`` (with planning time) so that a
+        benchmark can read the server's time per statement (``CREATE EXTENSION
+        pg_stat_statements`` in its database)."""
         self.bindir = bindir
         self.durable = durable
+        self.stat_statements = stat_statements
         self.root: Path | None = None
         self.port = 0
         self._account = _server_account()
@@ -98,6 +103,9 @@ class PgServer:
                   "--locale=C", "--no-sync")
         options = ["-p {port}", f"-k {self.root}", "-c listen_addresses=127.0.0.1",
                    "-c max_connections=200", "-c shared_buffers=64MB"]
+        if self.stat_statements:
+            options += ["-c shared_preload_libraries=pg_stat_statements",
+                        "-c pg_stat_statements.track_planning=on"]
         if not self.durable:
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         for attempt in range(5):  # a free port may be taken before the server binds it
@@ -109,6 +117,15 @@ class PgServer:
             except RuntimeError:
                 if attempt == 4:
                     raise
+
+    def postmaster_pid(self) -> int | None:
+        """The server's main process (its backends are its children); None if stopped."""
+        if self.root is None:
+            return None
+        try:
+            return int((self.root / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"

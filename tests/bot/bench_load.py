@@ -1,27 +1,57 @@
-"""``python -m tests.bot.bench_load``: the unchanged bot under load (issue 16).
+"""``python -m tests.bot.bench_load``: the unchanged bot under load (issues 16 and 14).
 
-For each size N in ``--games`` (e.g. ``10,100,300,1000``): a fake Discord with N text
-channels and Discord's real per-channel buckets (``--fast``: ten times faster), the bot as
-its own process with its production defaults (render and AI worker processes, the
-computers' pause), and in every channel one scripted person who thinks ``--people-think``
-seconds (uniform) before each click and two ``normal`` computer players. After all tables
-are set up and the bot is quiet, the person-free state is measured (resident memory per
-waiting game), then the people play for ``--seconds`` and one JSON line per size reports:
+For each size N in ``--games`` (e.g. ``10,100,300,1000``) and each deployment shape: a fake
+Discord with N text channels spread over ``--guilds`` servers (default N/10, at least 2)
+whose ids fall on shard 0 and shard 1 in turn, Discord's real per-channel buckets
+(``--fast``: ten times faster) and global limit, the bot as its own process(es) with its
+production defaults (render and AI worker processes, the computers' pause), and in every
+channel one scripted person who thinks ``--people-think`` seconds (uniform) before each
+click and two ``normal`` computer players. After all tables are set up and the bot is
+quiet, the person-free state is measured (resident memory per waiting game), then the
+people play for ``--seconds`` and one JSON line per size and shape reports:
 
 - ``ack_ms_p50``/``ack_ms_p95``/``ack_ms_max``/``acks_over_3s``: interaction received by
   the fake -> acknowledged;
 - ``board_ms_p50``/``board_ms_p95``: a click that applied an action -> the next board
-  write (the turn message edited, or a new one posted) in that game's thread;
+  write (the turn message edited, or a new one posted) in that game's thread; this is the
+  issue's "post p95" (the outcome of a click posted where everyone sees it);
 - ``actions_per_s``: actions logged in the database during the window (people and
-  computers), with ``bot_cpu_ms_per_action`` (the bot process) and
-  ``worker_cpu_ms_per_action`` (its render and AI worker processes together);
-- ``rss_kb_per_idle_game``: the bot process's resident memory with N games waiting on
+  computers), with ``bot_cpu_ms_per_action`` (the bot processes) and
+  ``worker_cpu_ms_per_action`` (their render and AI worker processes together);
+- database time per action (the bot runs as ``tests.bot.timed_bot``, the unchanged bot
+  with timers around its storage): ``db_ms_per_action`` is the database engine's own time:
+  on SQLite the time inside SQLite calls on aiosqlite's connection thread (statements,
+  fetches, ``COMMIT`` with its fsync), on PostgreSQL the server's planning and execution
+  time of every statement in the bench's database (``pg_stat_statements``, ``COMMIT`` and
+  its WAL flush included, fsync on), both over the window; ``db_held_ms_per_action`` is the
+  wall time the bot processes held the database (SQLite: the one connection's lock;
+  PostgreSQL: a pooled connection, so concurrent holds add up), which adds round trips and
+  event-loop waits to the engine time; ``db_calls_per_action``: SQLite calls or PostgreSQL
+  statements; ``db_cpu_ms_per_action``: CPU time of the database: SQLite, the connection
+  thread's in those calls (without GIL and I/O waits); PostgreSQL, every process of the
+  throw-away server (its backends, WAL writer, checkpointer, autovacuum; not known for a
+  server given by URL);
+- ``rss_kb_per_idle_game``: the bot processes' resident memory with N games waiting on
   their person, minus before any game, over N;
-- ``rate_limited`` (429s the fake answered) and ``setup_s``.
+- ``rate_limited`` (429s the fake answered, ``rate_limited_where`` by place: ``global:``
+  ones are the 50 requests/s of the bot) and ``setup_s``.
 
-``--db``: ``sqlite`` (the default: a new file per size), ``pg`` (a throw-away PostgreSQL
-server, :mod:`tests.pgserver`, with fsync on as in production) or a ``postgresql://`` URL
-of a server where the bench may create one database per size (``CREATE DATABASE``).
+Shapes: ``--db sqlite`` (the default: a new file per size), ``pg`` (a throw-away PostgreSQL
+server, :mod:`tests.pgserver`, fsync on as in production) or a ``postgresql://`` URL of a
+server where the bench may create one database per size (``CREATE DATABASE``; it must
+have ``pg_stat_statements`` in ``shared_preload_libraries`` for ``db_ms_per_action``), or
+several, comma-separated; ``--processes 1,2``: bot processes, each with an equal share of
+the shards (shard count = processes). Every pairing of the listed databases and process
+counts runs except SQLite with several processes, which cannot be (one process per SQLite
+file); ``--compare`` is issue 14's pair: SQLite with one process beside PostgreSQL with
+two. Sizes are the outer loop, so each size's lines sit together; a Markdown table of all
+of them follows on stderr.
+
+Several processes share one bot token, as a real sharded bot's do, and so Discord's global
+limit of 50 requests per second (the fake counts one global bucket per bot). Each process
+paces itself to 45 requests per second (``bot/global_pace.py``) without knowing of the
+other: when both are busy together they can ask for up to 90 per second and the fake
+answers 429 (global); the bench reports those rather than hiding them with two tokens.
 
 The fake runs in this process and takes its share of the two cores, as the clients of a
 real bot would not: the numbers are an upper bound of what players would see.
@@ -31,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -40,13 +71,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
 
 from .e2e import AVOID_OPS, _op, bot_process, choose, message_version, prompt_users
-from .fake_discord import FakeDiscord, Message, running
+from .fake_discord import FakeDiscord, Message, running, spread_guilds
 from .fake_ratelimit import EDIT, POST
+from .timed_bot import ENV as DB_STATS
 
 POLL_S = 0.5  # how often a waiting person looks at the turn message (keeps the fake cheap)
 
@@ -94,21 +127,73 @@ def logged_actions(db: Path) -> int:
 
 async def pg_actions(url: str) -> int:
     con = await asyncpg.connect(url)
+    try:  # (the tag keeps the bench's own statements out of the database time)
+        return int(await con.fetchval("SELECT COUNT(*) FROM actions /* bench */"))
+    finally:
+        await con.close()
+
+
+async def pg_statement_time(url: str) -> tuple[float, int] | None:
+    """Seconds of planning and execution and the number of statements the server has
+    counted in this database (``pg_stat_statements``), the bench's own left out; None
+    without the extension."""
+    con = await asyncpg.connect(url)
     try:
-        return int(await con.fetchval("SELECT COUNT(*) FROM actions"))
+        if not await con.fetchval("SELECT to_regclass('pg_stat_statements') IS NOT NULL "
+                                  "/* bench */"):
+            return None
+        row = await con.fetchrow(
+            "SELECT COALESCE(SUM(total_exec_time + total_plan_time), 0) AS ms, "
+            "COALESCE(SUM(calls), 0) AS calls FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND query NOT LIKE '%/* bench */%' /* bench */")
+        return float(row["ms"]) / 1000, int(row["calls"])
     finally:
         await con.close()
 
 
 async def new_pg_database(server_url: str, name: str) -> str:
-    """Create database ``name`` on the server of ``server_url``; its URL."""
+    """Create database ``name`` on the server of ``server_url`` (with
+    ``pg_stat_statements`` if the server has it loaded); its URL."""
     con = await asyncpg.connect(server_url)
     try:
         await con.execute(f'CREATE DATABASE "{name}"')
     finally:
         await con.close()
     base, _, _ = server_url.rpartition("/")
-    return f"{base}/{name}"
+    url = f"{base}/{name}"
+    con = await asyncpg.connect(url)
+    try:
+        if await con.fetchval("SELECT current_setting('shared_preload_libraries') "
+                              "LIKE '%pg_stat_statements%'"):
+            await con.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    finally:
+        await con.close()
+    return url
+
+
+def server_cpu_s(postmaster: int | None) -> float | None:
+    """CPU seconds of a PostgreSQL server: its postmaster and every process it started."""
+    if postmaster is None:
+        return None
+    return proc_cpu_s(postmaster) + sum(proc_cpu_s(c) for c in children(postmaster))
+
+
+def db_counters(paths: list[Path]) -> dict[str, float]:
+    """The timers of every bot process (:mod:`tests.bot.timed_bot`), added up."""
+    total: dict[str, float] = {}
+    for p in paths:
+        for attempt in range(50):
+            try:
+                data = json.loads(p.read_text())
+                break
+            except (OSError, ValueError):
+                if attempt == 49:
+                    raise
+                time.sleep(0.1)
+        for k, v in data.items():
+            total[k] = total.get(k, 0.0) + float(v)
+    return total
 
 
 class Table:
@@ -186,30 +271,61 @@ async def quiet(fake: FakeDiscord, seconds: float, limit: float = 600) -> None:
         await asyncio.sleep(seconds / 3)
 
 
-async def one_size(games: int, seconds: float, think: tuple[float, float], period: float,
-                   seed: int, pg_server: str | None = None) -> dict[str, object]:
-    """One size on a new SQLite file, or (``pg_server``: a server's URL) a new PostgreSQL
-    database there."""
+@dataclass(frozen=True)
+class Shape:
+    """A deployment: the database ("sqlite" or "postgresql") and how many bot processes."""
+
+    db: str
+    processes: int
+
+    def possible(self) -> bool:
+        return self.processes == 1 or self.db == "postgresql"
+
+
+TOKEN = "fake-token"  # one bot, one token, however many processes
+
+
+async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float, float],
+                   period: float, seed: int, guilds: int,
+                   pg_server: str | None = None, pg_pid: int | None = None
+                   ) -> dict[str, object]:
+    """One size and shape on a new SQLite file, or (``pg_server``: a server's URL) a new
+    PostgreSQL database there; ``pg_pid``: the server's postmaster, for its CPU time."""
     channels = tuple(3000 + g for g in range(games))
+    layout = spread_guilds(channels, guilds, shard_count=2)
     with tempfile.TemporaryDirectory() as tmp:
         db: Path | str = Path(tmp) / "load.db"
         count: Callable[[], Awaitable[int]]
-        if pg_server is not None:
-            url = await new_pg_database(pg_server, f"load_{games}_{os.getpid()}_{seed}")
+        server_time: Callable[[], Awaitable[tuple[float, int] | None]] | None = None
+        if shape.db == "postgresql":
+            assert pg_server is not None
+            url = await new_pg_database(
+                pg_server, f"load_{games}_{shape.processes}_{os.getpid()}_{seed}")
             db = url
 
             async def count() -> int:
                 return await pg_actions(url)
+
+            async def server_time() -> tuple[float, int] | None:
+                return await pg_statement_time(url)
         else:
             path = db
 
             async def count() -> int:
                 return logged_actions(path)  # type: ignore[arg-type]
-        async with running(channel_ids=channels, post_per=period, edit_per=period) as fake, \
-                bot_process(fake, db, Path(tmp) / "bot.log", ai_delay=0.8,
-                            production=True) as proc:
+        n = shape.processes
+        stats = [Path(tmp) / f"db-stats-{p}.json" for p in range(n)]
+        logs = [Path(tmp) / f"bot-{p}.log" for p in range(n)]
+        async with contextlib.AsyncExitStack() as stack:
+            fake = await stack.enter_async_context(running(
+                guilds=layout, post_per=period, edit_per=period, shards=n))
+            procs = [await stack.enter_async_context(bot_process(
+                fake, db, logs[p], ai_delay=0.8, production=True,
+                shards=[p] if n > 1 else None, shard_count=n, token=TOKEN,
+                module="tests.bot.timed_bot", env={DB_STATS: str(stats[p])}))
+                for p in range(n)]
             await quiet(fake, 2.0)
-            base_rss = rss_kb(proc.pid)
+            base_rss = sum(rss_kb(p.pid) for p in procs)
             rng = random.Random(seed)
             tables = [Table(fake, c, 100_000 + i, random.Random(rng.random()))
                       for i, c in enumerate(channels)]
@@ -222,18 +338,24 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
             await asyncio.gather(*(set_up(t) for t in tables))
             await quiet(fake, 3 * period)
             setup_s = time.perf_counter() - t0
-            idle_rss = rss_kb(proc.pid)
+            idle_rss = sum(rss_kb(p.pid) for p in procs)
             acks_before = set(fake.interactions)
+            refused_before = len(fake.refusals)
             n0 = await count()
-            workers = children(proc.pid)
-            cpu0 = proc_cpu_s(proc.pid), sum(proc_cpu_s(w) for w in workers)
+            workers = [w for p in procs for w in children(p.pid)]
+            pids = [p.pid for p in procs]
+            cpu0 = sum(map(proc_cpu_s, pids)), sum(map(proc_cpu_s, workers))
+            pg0 = server_cpu_s(pg_pid)
+            db0, server0 = db_counters(stats), await server_time() if server_time else None
             w0 = time.perf_counter()
             until = w0 + seconds
             await asyncio.gather(*(t.play(think, until) for t in tables))
             window = time.perf_counter() - w0
-            cpu1 = proc_cpu_s(proc.pid), sum(proc_cpu_s(w) for w in workers)
+            cpu1 = sum(map(proc_cpu_s, pids)), sum(map(proc_cpu_s, workers))
+            pg1 = server_cpu_s(pg_pid)
+            db1, server1 = db_counters(stats), await server_time() if server_time else None
             actions = await count() - n0
-            log = (Path(tmp) / "bot.log").read_text(errors="replace")
+            log = "".join(p.read_text(errors="replace") for p in logs)
         fake.check()
     thread_writes: dict[int, list[float]] = {}
     for w in fake.limiter.writes:
@@ -249,9 +371,21 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
     acks = [(i.acked_at - i.sent_at) * 1000 for k, i in fake.interactions.items()
             if k not in acks_before and i.acked_at is not None]
     per = max(1, actions)
+    if server0 is not None and server1 is not None:
+        db_ms: float | None = (server1[0] - server0[0]) * 1000 / per
+        calls = (server1[1] - server0[1]) / per
+    elif shape.db == "sqlite":
+        db_ms = (db1["engine_s"] - db0["engine_s"]) * 1000 / per
+        calls = (db1["engine_calls"] - db0["engine_calls"]) / per
+    else:
+        db_ms = calls = None
+    if shape.db == "sqlite":
+        db_cpu: float | None = (db1["engine_cpu_s"] - db0["engine_cpu_s"]) * 1000 / per
+    else:
+        db_cpu = None if pg0 is None or pg1 is None else (pg1 - pg0) * 1000 / per
     return {
-        "games": games, "db": "postgresql" if pg_server else "sqlite", "bucket_s": period,
-        "think_s": list(think), "setup_s": round(setup_s, 1),
+        "games": games, "db": shape.db, "processes": n, "guilds": guilds,
+        "bucket_s": period, "think_s": list(think), "setup_s": round(setup_s, 1),
         "window_s": round(window, 1), "clicks": len(board), "actions": actions,
         "actions_per_s": round(actions / window, 1),
         "ack_ms_p50": round(statistics.median(acks), 1) if acks else None,
@@ -259,12 +393,34 @@ async def one_size(games: int, seconds: float, think: tuple[float, float], perio
         "acks_over_3s": sum(1 for a in acks if a > 3000),
         "board_ms_p50": round(statistics.median(board), 1) if board else None,
         "board_ms_p95": round(pct(board, .95), 1),
+        "db_ms_per_action": None if db_ms is None else round(db_ms, 2),
+        "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
+        "db_calls_per_action": None if calls is None else round(calls, 1),
+        "db_cpu_ms_per_action": None if db_cpu is None else round(db_cpu, 2),
         "bot_cpu_ms_per_action": round((cpu1[0] - cpu0[0]) * 1000 / per, 1),
         "worker_cpu_ms_per_action": round((cpu1[1] - cpu0[1]) * 1000 / per, 1),
         "rss_kb_per_idle_game": round((idle_rss - base_rss) / games, 1),
         "rate_limited": fake.rate_limited(), "rate_limited_where": refused_where(fake),
+        "rate_limited_in_window": len(fake.refusals) - refused_before,
         "bot_errors_logged": log.count("Traceback"),
     }
+
+
+COLUMNS = (("games", "games"), ("db", "db"), ("processes", "proc"),
+           ("actions_per_s", "actions/s"), ("ack_ms_p95", "ack p95 ms"),
+           ("board_ms_p50", "board p50 ms"), ("board_ms_p95", "board (post) p95 ms"),
+           ("db_ms_per_action", "db ms/action"), ("db_cpu_ms_per_action", "db CPU ms/action"),
+           ("db_held_ms_per_action", "db held ms/action"),
+           ("bot_cpu_ms_per_action", "bot CPU ms/action"), ("rate_limited", "429s"),
+           ("acks_over_3s", "acks > 3 s"))
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """The results as a Markdown table."""
+    lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |",
+             "|" + " --- |" * len(COLUMNS)]
+    lines += ["| " + " | ".join(str(r.get(k)) for k, _ in COLUMNS) + " |" for r in rows]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -279,33 +435,68 @@ def main(argv: list[str] | None = None) -> int:
                         help="Discord's buckets ten times faster (5 writes per 0.5 s)")
     parser.add_argument("--db", default="sqlite",
                         help="sqlite, pg (a throw-away PostgreSQL server) or a "
-                             "postgresql:// URL (one new database per size on that server)")
+                             "postgresql:// URL (one new database per size on that server); "
+                             "several comma-separated")
+    parser.add_argument("--processes", default="1",
+                        help="bot processes sharing the shards (2 or more need PostgreSQL); "
+                             "several comma-separated")
+    parser.add_argument("--compare", action="store_true",
+                        help="SQLite with one process beside PostgreSQL with two, per size")
+    parser.add_argument("--guilds", type=int, default=0,
+                        help="servers the channels are spread over (default N/10, at least 2)")
     args = parser.parse_args(argv)
     lo, _, hi = args.people_think.partition("-")
     think = (float(lo), float(hi or lo))
-    server = None
+    dbs = ["sqlite", "pg"] if args.compare else args.db.split(",")
+    counts = [1, 2] if args.compare else [int(x) for x in args.processes.split(",")]
+    if args.compare and (args.db != "sqlite" or args.processes != "1"):
+        parser.error("--compare picks --db and --processes itself")
     pg_server: str | None = None
-    if args.db == "pg":
+    kinds = []
+    for d in dbs:
+        if d.startswith(("postgresql://", "postgres://")):
+            pg_server = d
+        elif d not in ("sqlite", "pg"):
+            parser.error(f"--db {d!r}: sqlite, pg or a postgresql:// URL")
+        kinds.append("sqlite" if d == "sqlite" else "postgresql")
+    shapes = [Shape(k, c) for k in dict.fromkeys(kinds) for c in counts]
+    if any(c < 1 for c in counts):
+        parser.error("--processes: 1 or more")
+    for shape in shapes:
+        if not shape.possible():
+            print(f"(skipped: SQLite with {shape.processes} processes; one process per "
+                  "SQLite file)", file=sys.stderr)
+    shapes = [sh for sh in shapes if sh.possible()]
+    if args.compare:
+        shapes = [Shape("sqlite", 1), Shape("postgresql", 2)]
+    if not shapes:
+        parser.error("nothing to run")
+    server = None
+    pg_pid: int | None = None
+    if "pg" in dbs:
         from tests.pgserver import PgServer, pg_bin_dir
 
         bindir = pg_bin_dir()
         if bindir is None:
             parser.error("--db pg: no PostgreSQL binaries (initdb, pg_ctl) found")
-        server = PgServer(bindir, durable=True)
+        server = PgServer(bindir, durable=True, stat_statements=True)
         server.start()
         pg_server = server.url()
-    elif args.db.startswith(("postgresql://", "postgres://")):
-        pg_server = args.db
-    elif args.db != "sqlite":
-        parser.error(f"--db {args.db!r}: sqlite, pg or a postgresql:// URL")
+        pg_pid = server.postmaster_pid()
+    rows = []
     try:
         for n in (int(x) for x in args.games.split(",")):
-            result = asyncio.run(one_size(n, args.seconds, think, 0.5 if args.fast else 5.0,
-                                          args.seed, pg_server))
-            print(json.dumps(result), flush=True)
+            guilds = args.guilds or max(2, n // 10)
+            for shape in shapes:
+                result = asyncio.run(one_size(n, shape, args.seconds, think,
+                                              0.5 if args.fast else 5.0, args.seed,
+                                              min(guilds, n), pg_server, pg_pid))
+                rows.append(result)
+                print(json.dumps(result), flush=True)
     finally:
         if server is not None:
             server.stop()
+    print(table(rows), file=sys.stderr)
     return 0
 
 

@@ -305,14 +305,18 @@ ROOT = Path(__file__).resolve().parents[2]
 @contextlib.asynccontextmanager
 async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay: float = 0.0,
                       production: bool = False, shards: list[int] | None = None,
-                      shard_count: int = 1, token: str = "fake-token"
+                      shard_count: int = 1, token: str = "fake-token", module: str = "bot",
+                      env: dict[str, str] | None = None
                       ) -> AsyncIterator[asyncio.subprocess.Process]:
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive).
     Render and AI work run in threads unless ``production`` (the bot's own defaults: worker
     processes). ``db``: a SQLite file or a ``postgresql://`` URL; ``shards``: the shards of
     ``shard_count`` this process runs (None: all); returns once each has identified.
-    ``token``: what the fake records as the poster of its messages (:attr:`Message.token`)."""
-    env = {**os.environ, "DISCORD_TOKEN": token, "TEMPUS_DB": str(db),
+    ``token``: what the fake records as the poster of its messages (:attr:`Message.token`).
+    ``module``: run another entry point (the bench's ``tests.bot.timed_bot``, the bot with
+    database timers); ``env``: more environment variables."""
+    extra = env or {}
+    env = {**os.environ, **extra, "DISCORD_TOKEN": token, "TEMPUS_DB": str(db),
            "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,
            "TEMPUS_OUTBOX_PERIOD": str(fake.limiter.limits.post_per),
@@ -327,7 +331,7 @@ async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay:
         return sum(1 for shard, _ in fake.identified if shard in mine)
     before = identified()
     with log.open("ab") as err:
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT,
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", module, cwd=ROOT,
                                                     env=env, stdout=err, stderr=err)
     try:
         await fake.wait_for(lambda: identified() >= before + len(mine)

@@ -1,7 +1,8 @@
 """A small fake Discord (REST + gateway) on 127.0.0.1 for end-to-end tests of the real bot.
 
 The unchanged bot (discord.py 2.7) is pointed at this server with ``discord.http.Route.BASE``
-and ``DiscordWebSocket.DEFAULT_GATEWAY``. The fake plays one guild with text channels and
+and ``DiscordWebSocket.DEFAULT_GATEWAY``. The fake plays one guild with text channels (or,
+with ``guilds={guild_id: channel_ids, ...}``, several guilds, each with its own channels) and
 a few users, sends interactions (slash commands, autocomplete, button and select clicks)
 over the gateway, and records everything the bot sends: channel messages, thread messages,
 DMs, ephemeral replies, with their attachments.
@@ -34,14 +35,24 @@ Knobs (constructor arguments, also of :func:`running`):
 - ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
   with 50083, a post unarchives it unless locked).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
+- ``guilds``: several guilds, ``{guild_id: (channel_id, ...)}`` (then ``guild_id`` and
+  ``channel_ids`` are ignored as arguments: :attr:`guild_id` is the first guild and
+  :attr:`channel_ids` every guild's channels, in order); :meth:`guild_of` says whose a
+  channel (or thread) is. Helper: :func:`spread_guilds`.
+
+The global limit is one bucket for the bot, whatever token a request carries: every token
+the fake accepts authenticates the same bot user, and Discord counts the global limit per
+bot (a sharded bot's processes share its one token and so its 50 requests per second). Tests
+give processes different tokens only to tell who posted what (:attr:`Message.token`).
 
 Sharded gateway sessions, as Discord does them (developers/topics/gateway, "Sharding"): any
 number of websocket sessions at once, each identifying with ``shard: [id, count]`` (none:
-``[0, 1]``). A session gets READY for its shard, and the guild (GUILD_CREATE and every
-event of the guild: interactions in its channels, THREAD_*, CHANNEL_UPDATE,
-MESSAGE_UPDATE) only if ``(guild_id >> 22) % count == id``; interactions in DMs go to shard
-0. The newest session of a shard receives its events; :attr:`Interaction.shard` and
-:attr:`routed` say where each event went, :attr:`identified` lists every IDENTIFY's shard.
+``[0, 1]``). A session gets READY for its shard, listing its guilds, and for each of them
+GUILD_CREATE and every event of the guild (interactions in its channels, THREAD_*,
+CHANNEL_UPDATE, MESSAGE_UPDATE): the guilds with ``(guild_id >> 22) % count == id``, and
+no other; interactions in DMs go to shard 0. The newest session of a shard receives its
+events; :attr:`Interaction.shard` and :attr:`routed` say where each event went,
+:attr:`identified` lists every IDENTIFY's shard.
 
 Measures: :meth:`posts`, :meth:`edits`, :meth:`max_writes_5s`, :meth:`rate_limited`, and the
 raw :attr:`writes` (every accepted write with its time and channel).
@@ -253,6 +264,18 @@ def shard_of(guild_id: int, count: int) -> int:
     return (guild_id >> 22) % count
 
 
+def spread_guilds(channel_ids: tuple[int, ...], guilds: int, *, shard_count: int = 2
+                  ) -> dict[int, tuple[int, ...]]:
+    """``guilds`` guilds whose ids fall on the ``shard_count`` shards in turn (guild k on
+    shard k % shard_count), with ``channel_ids`` dealt out over them round-robin (so each
+    shard has as many channels as the others, give or take one guild's worth)."""
+    if not 1 <= guilds <= len(channel_ids):
+        raise ValueError(f"{guilds} guilds for {len(channel_ids)} channels")
+    ids = [((shard_count + k) << 22) + 1000 for k in range(guilds)]
+    assert all(shard_of(g, shard_count) == k % shard_count for k, g in enumerate(ids))
+    return {g: tuple(channel_ids[k::guilds]) for k, g in enumerate(ids)}
+
+
 class FakeDiscord:
     """The server. ``await start()``, then point the bot at :attr:`api_base` / :attr:`gateway`."""
 
@@ -263,11 +286,22 @@ class FakeDiscord:
                  shared_edits: bool = False, global_limit: int = 50,
                  global_per: float = 1.0, webhook_limit: int = 5, webhook_per: float = 2.0,
                  rate_limits: bool = True, strict_rate_limits: bool = False,
-                 shards: int = 1) -> None:
-        self.guild_id = guild_id
+                 shards: int = 1, guilds: dict[int, tuple[int, ...]] | None = None) -> None:
+        if guilds is None:
+            guilds = {guild_id: tuple(channel_ids)}
+        if not guilds:
+            raise ValueError("the fake needs at least one guild")
+        #: every guild and its text channels
+        self.guilds: dict[int, tuple[int, ...]] = {g: tuple(c) for g, c in guilds.items()}
+        self._channel_guild = {c: g for g, cs in self.guilds.items() for c in cs}
+        if len(self._channel_guild) != sum(len(cs) for cs in self.guilds.values()):
+            raise ValueError("a channel belongs to two guilds")
+        #: the first guild (the only one unless ``guilds`` was given)
+        self.guild_id = next(iter(self.guilds))
         #: the shard count ``GET /gateway/bot`` recommends
         self.recommended_shards = shards
-        self.channel_ids = channel_ids
+        #: every guild's text channels
+        self.channel_ids = tuple(self._channel_guild)
         self.users = users or {11: "ada", 12: "brian", 13: "chen", 14: "dora", 15: "eve"}
         self.dm_closed = set(dm_closed or ())
         self.managers = set(managers or ())
@@ -287,9 +321,9 @@ class FakeDiscord:
         self.threads: dict[int, Thread] = {}
         self.interactions: dict[int, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
-        #: global commands and this guild's commands, as registered
+        #: global commands and each guild's commands, as registered
         self.commands: list[dict[str, Any]] = []
-        self.guild_commands: list[dict[str, Any]] = []
+        self.commands_of_guild: dict[int, list[dict[str, Any]]] = {}
         self.errors: list[str] = []
         #: every non-2xx answer: (method, path, status, JSON code)
         self.failures: list[tuple[str, str, int, int | None]] = []
@@ -333,6 +367,18 @@ class FakeDiscord:
         archiving and rate-limit windows all follow it)."""
         self._offset += seconds
 
+    @property
+    def guild_commands(self) -> list[dict[str, Any]]:
+        """The first guild's commands, as registered."""
+        return self.commands_of_guild.get(self.guild_id, [])
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The guild of a text channel or thread (None: a DM or an unknown channel)."""
+        t = self.threads.get(channel_id)
+        if t is not None:
+            channel_id = t.parent_id
+        return self._channel_guild.get(channel_id)
+
     def fail_next(self, channel_id: int, status: int = 500, count: int = 1, *,
                   route: str = POST, retry_after: float = 1.0) -> None:
         """Answer the next ``count`` writes (``route``: "post", "edit" or "any") to
@@ -349,7 +395,7 @@ class FakeDiscord:
             self.thread_denied.add(channel_id)
         else:
             self.thread_denied.discard(channel_id)
-        if channel_id in self.channel_ids and self._connected():
+        if channel_id in self._channel_guild and self._connected():
             self._spawn(self._dispatch("CHANNEL_UPDATE", self._text_channel(channel_id)))
 
     def dm_channel(self, uid: int) -> int:
@@ -482,15 +528,15 @@ class FakeDiscord:
             return False
         session.shard = (shard[0], shard[1])
         self.identified.append(session.shard)
-        mine = session.has_guild(self.guild_id)
-        guilds = [{"id": str(self.guild_id), "unavailable": True}] if mine else []
+        mine = [g for g in self.guilds if session.has_guild(g)]
         await self._send(session, "READY", {
             "v": 10, "user": self.bot_user, "session_id": f"fake-session-{len(self.identified)}",
             "resume_gateway_url": self.gateway, "shard": list(session.shard),
-            "guilds": guilds, "application": {"id": str(self.app_id), "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in mine],
+            "application": {"id": str(self.app_id), "flags": 0},
         })
-        if mine:
-            await self._send(session, "GUILD_CREATE", self._guild())
+        for g in mine:
+            await self._send(session, "GUILD_CREATE", self._guild(g))
         self.sessions += 1
         self.ready.set()
         await self._changed()
@@ -532,17 +578,18 @@ class FakeDiscord:
                                                   "d": d}))
 
     def _text_channel(self, cid: int) -> dict[str, Any]:
-        i = self.channel_ids.index(cid)
+        guild = self._channel_guild[cid]
+        i = self.guilds[guild].index(cid)
         overwrites = []
         if cid in self.thread_denied:  # @everyone (the bot included) may not start threads
-            overwrites.append({"id": str(self.guild_id), "type": 0, "allow": "0",
+            overwrites.append({"id": str(guild), "type": 0, "allow": "0",
                                "deny": str(CREATE_THREADS)})
         return {"id": str(cid), "type": 0, "name": f"table-{i}", "position": i,
-                "permission_overwrites": overwrites, "guild_id": str(self.guild_id),
+                "permission_overwrites": overwrites, "guild_id": str(guild),
                 "nsfw": False, "parent_id": None, "default_auto_archive_duration": 1440}
 
-    def _guild(self) -> dict[str, Any]:
-        gid = str(self.guild_id)
+    def _guild(self, guild_id: int) -> dict[str, Any]:
+        gid = str(guild_id)
         self._archive_idle()
         return {
             "id": gid, "name": "Tempus club", "owner_id": "1", "icon": None, "features": [],
@@ -554,9 +601,10 @@ class FakeDiscord:
                        "position": 0, "color": 0, "hoist": False, "managed": False,
                        "mentionable": False, "flags": 0}],
             "emojis": [], "stickers": [], "members": [], "voice_states": [], "presences": [],
-            "threads": [self._thread_json(t) for t in self.threads.values() if not t.archived],
+            "threads": [self._thread_json(t) for t in self.threads.values()
+                        if not t.archived and self.guild_of(t.id) == guild_id],
             "stage_instances": [], "guild_scheduled_events": [],
-            "channels": [self._text_channel(c) for c in self.channel_ids],
+            "channels": [self._text_channel(c) for c in self.guilds[guild_id]],
         }
 
     def user(self, uid: int) -> dict[str, Any]:
@@ -571,7 +619,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ threads
     def _thread_json(self, t: Thread) -> dict[str, Any]:
         return {
-            "id": str(t.id), "type": t.type, "guild_id": str(self.guild_id),
+            "id": str(t.id), "type": t.type, "guild_id": str(self._channel_guild[t.parent_id]),
             "parent_id": str(t.parent_id), "name": t.name, "owner_id": str(t.owner_id),
             "last_message_id": None, "rate_limit_per_user": t.rate_limit_per_user,
             "flags": 0, "message_count": t.message_count, "member_count": 1,
@@ -619,16 +667,18 @@ class FakeDiscord:
                     "recipients": [self.user(self.dm_channels[channel_id])]}
         if channel_id in self.threads:
             return self._thread_json(self.threads[channel_id])
-        if channel_id in self.channel_ids:
+        if channel_id in self._channel_guild:
             return self._text_channel(channel_id)
         raise AssertionError(f"channel {channel_id} does not exist in the fake")
 
     async def _interact(self, uid: int, kind: int, data: dict[str, Any], channel_id: int,
                         message: Message | None = None) -> Interaction:
         in_dm = channel_id in self.dm_channels
+        guild = None if in_dm else self.guild_of(channel_id)
+        if not in_dm and guild is None:
+            raise AssertionError(f"channel {channel_id} does not exist in the fake")
         # (``ready`` is cleared while a new session has yet to identify: a restarted bot)
-        await self.wait_for(lambda: self.ready.is_set()
-                            and self.session_for(None if in_dm else self.guild_id), 10)
+        await self.wait_for(lambda: self.ready.is_set() and self.session_for(guild), 10)
         await self._archive_due()
         channel = self._channel_payload(channel_id)
         iid = self.next_id()
@@ -641,13 +691,14 @@ class FakeDiscord:
             "version": 1, "channel_id": str(channel_id), "channel": channel, "locale": "en-US",
             "app_permissions": str(self._app_permissions(channel_id)), "entitlements": [],
             "attachment_size_limit": MAX_ATTACHMENT,
-            "authorizing_integration_owners": {"0": str(self.guild_id)}, "data": data,
+            "authorizing_integration_owners": {"0": str(guild or self.guild_id)},
+            "data": data,
         }
         if channel_id in self.dm_channels:
             payload["user"] = self.user(uid)
             payload["context"] = 1
         else:
-            payload["guild_id"] = str(self.guild_id)
+            payload["guild_id"] = str(guild)
             payload["guild_locale"] = "en-US"
             payload["member"] = self._member(uid)
             payload["context"] = 0
@@ -689,7 +740,8 @@ class FakeDiscord:
 
     def _registered(self, name: str, channel_id: int) -> tuple[dict[str, Any], bool]:
         dm = channel_id in self.dm_channels
-        for cmds, in_guild in ((self.guild_commands, True), (self.commands, False)):
+        guild_cmds = [] if dm else self.commands_of_guild.get(self.guild_of(channel_id) or 0, [])
+        for cmds, in_guild in ((guild_cmds, True), (self.commands, False)):
             for c in cmds:
                 if c["name"] == name and c.get("type", 1) == 1:
                     if not available_in(c, dm=dm, guild_command=in_guild):
@@ -733,7 +785,7 @@ class FakeDiscord:
         data: dict[str, Any] = {"id": cmd["id"], "name": "tempus", "type": 1,
                                 "options": [{"name": sub, "type": 1, "options": opts}]}
         if in_guild:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(self.guild_of(channel_id))
         if resolved:
             data["resolved"] = resolved
         return data
@@ -843,15 +895,15 @@ class FakeDiscord:
                                   "total": 1000, "remaining": 1000 - len(self.identified),
                                   "reset_after": 86_400_000, "max_concurrency": 1}})
             case ("PUT", ["applications", _, "commands"]):
-                return await self._register(request, guild=False)
+                return await self._register(request, guild=None)
             case ("PUT", ["applications", _, "guilds", gid, "commands"]):
-                if int(gid) != self.guild_id:
+                if int(gid) not in self.guilds:
                     return _error(50001, "Missing Access", 403)
-                return await self._register(request, guild=True)
+                return await self._register(request, guild=int(gid))
             case ("GET", ["applications", _, "commands"]):
                 return _json(self.commands)
-            case ("GET", ["applications", _, "guilds", _, "commands"]):
-                return _json(self.guild_commands)
+            case ("GET", ["applications", _, "guilds", gid, "commands"]):
+                return _json(self.commands_of_guild.get(int(gid), []))
             case ("GET", ["users", uid]):
                 return _json(self.user(int(uid)))
             case ("POST", ["users", "@me", "channels"]):
@@ -893,21 +945,22 @@ class FakeDiscord:
         return _error(0, "not implemented by the fake", 404)
 
     # ------------------------------------------------------------------ commands
-    async def _register(self, request: web.Request, *, guild: bool) -> web.Response:
+    async def _register(self, request: web.Request, *, guild: int | None) -> web.Response:
+        """Bulk overwrite the global commands (``guild`` None) or a guild's."""
         body = await request.json()
-        problems = command_problems(body, guild=guild)
+        problems = command_problems(body, guild=guild is not None)
         if problems:
-            scope = "guild" if guild else "global"
+            scope = "guild" if guild is not None else "global"
             self.errors.append(f"{scope} command registration refused: "
                                + "; ".join(problems[:5]))
             return _json({"code": 50035, "message": "Invalid Form Body",
                           "errors": {"_errors": [{"code": "BASE_TYPE_INVALID",
                                                   "message": p} for p in problems]}}, 400)
         registered = [{**c, "id": str(self.next_id()), "application_id": str(self.app_id),
-                       "version": "1", **({"guild_id": str(self.guild_id)} if guild else {})}
+                       "version": "1", **({"guild_id": str(guild)} if guild is not None else {})}
                       for c in body]
-        if guild:
-            self.guild_commands = registered
+        if guild is not None:
+            self.commands_of_guild[guild] = registered
         else:
             self.commands = registered
         return _json(registered)
@@ -918,7 +971,7 @@ class FakeDiscord:
         if c in self.dm_channels:
             return _json({"id": str(c), "type": 1,
                           "recipients": [self.user(self.dm_channels[c])]})
-        if c in self.channel_ids:
+        if c in self._channel_guild:
             return _json(self._text_channel(c))
         if c in self.threads:
             return _json(self._thread_json(self.threads[c]))
@@ -929,7 +982,7 @@ class FakeDiscord:
         """Start Thread from Message / without Message (developers/resources/channel)."""
         if cid in self.threads or cid in self.dm_channels:
             return _error(50024, "Cannot execute action on this channel type", 400)
-        if cid not in self.channel_ids:
+        if cid not in self._channel_guild:
             return _error(10003, "Unknown Channel", 404)
         source = None
         if mid is not None:
@@ -985,7 +1038,7 @@ class FakeDiscord:
             if t.archived and t.locked:
                 return _error(160005, "Thread is locked", 400)
             return None
-        if cid in self.channel_ids:
+        if cid in self._channel_guild:
             return None
         return _error(10003, "Unknown Channel", 404)
 
@@ -1410,8 +1463,9 @@ def message_json(fake: FakeDiscord, msg: Message) -> dict[str, Any]:
         "embeds": [], "pinned": False, "flags": msg.flags, "components": msg.components,
         "application_id": str(fake.app_id),
     }
-    if msg.channel_id in fake.channel_ids or msg.channel_id in fake.threads:
-        out["guild_id"] = str(fake.guild_id)
+    guild = fake.guild_of(msg.channel_id)
+    if guild is not None:
+        out["guild_id"] = str(guild)
     if msg.thread_id is not None and msg.thread_id in fake.threads:
         out["thread"] = fake._thread_json(fake.threads[msg.thread_id])
     return out

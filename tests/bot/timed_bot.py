@@ -1,0 +1,143 @@
+"""``python -m tests.bot.timed_bot``: ``python -m bot`` unchanged, plus two database timers
+for the load bench (:mod:`tests.bot.bench_load`), written as JSON to the file named by
+``$TEMPUS_BENCH_DB_STATS`` five times a second.
+
+- ``engine_s``/``engine_calls`` (SQLite only): wall time spent inside SQLite calls on
+  aiosqlite's connection thread (every statement, fetch and ``COMMIT``, the fsync of
+  ``synchronous=FULL`` included), measured on that thread around each call. This is the
+  SQLite counterpart of PostgreSQL's server-side statement time, which the bench reads from
+  ``pg_stat_statements`` instead (the server is another process). It includes the time the
+  thread waits to take the GIL back after SQLite released it (the price of running SQLite
+  in the bot's process); ``engine_cpu_s`` is the thread's CPU time in the same calls.
+- ``held_s``/``held_count`` (both backends): wall time the bot held the database, as its
+  event loop sees it: SQLite, the storage's one lock (every read and write transaction runs
+  under it, so this is the time the single connection was taken); PostgreSQL, a pooled
+  connection from acquire to release. It adds to the engine time what the bot pays around
+  it: round trips to the server, waking the event loop between statements.
+
+Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
+``SqliteStorage`` (its lock) and ``PgStorage._con`` before the bot starts. The render and
+AI worker processes (``spawn``) import this module as ``__mp_main__``, which installs
+nothing (they open no database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiosqlite.core
+
+from bot import storage, storage_pg
+
+ENV = "TEMPUS_BENCH_DB_STATS"
+PERIOD_S = 0.2
+
+
+class Counters:
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.engine_s = 0.0
+        self.engine_cpu_s = 0.0
+        self.engine_calls = 0
+        self.held_s = 0.0
+        self.held_count = 0
+
+    def engine(self, seconds: float, cpu_s: float) -> None:
+        with self.guard:  # (several aiosqlite threads: the bot's, check-db's ...)
+            self.engine_s += seconds
+            self.engine_cpu_s += cpu_s
+            self.engine_calls += 1
+
+    def held(self, seconds: float) -> None:
+        self.held_s += seconds  # the event loop's thread only
+        self.held_count += 1
+
+    def snapshot(self) -> dict[str, float]:
+        with self.guard:
+            return {"engine_s": self.engine_s, "engine_cpu_s": self.engine_cpu_s,
+                    "engine_calls": self.engine_calls,
+                    "held_s": self.held_s, "held_count": self.held_count}
+
+
+COUNTERS = Counters()
+
+
+def _timed_call(function: Callable[[], Any]) -> Callable[[], Any]:
+    def timed() -> Any:
+        start, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return function()
+        finally:
+            COUNTERS.engine(time.perf_counter() - start, time.thread_time() - cpu)
+    return timed
+
+
+class TimedLock(asyncio.Lock):
+    """``asyncio.Lock`` that adds the time from each acquire to its release."""
+
+    _since = 0.0
+
+    async def acquire(self) -> bool:
+        got = await super().acquire()
+        self._since = time.perf_counter()
+        return got
+
+    def release(self) -> None:
+        COUNTERS.held(time.perf_counter() - self._since)
+        super().release()
+
+
+def install() -> None:
+    original_execute = aiosqlite.core.Connection._execute
+
+    async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        return await original_execute(self, _timed_call(functools.partial(fn, *args,
+                                                                          **kwargs)))
+    aiosqlite.core.Connection._execute = _execute  # type: ignore[method-assign]
+
+    original_init = storage.SqliteStorage.__init__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        self._lock = TimedLock()
+    storage.SqliteStorage.__init__ = __init__  # type: ignore[method-assign]
+
+    original_con = storage_pg.PgStorage._con
+
+    @contextlib.asynccontextmanager
+    async def _con(self: Any) -> AsyncIterator[Any]:
+        async with original_con(self) as con:
+            start = time.perf_counter()
+            try:
+                yield con
+            finally:
+                COUNTERS.held(time.perf_counter() - start)
+    storage_pg.PgStorage._con = _con  # type: ignore[method-assign]
+
+
+def _writer(path: str) -> None:
+    tmp = f"{path}.tmp"
+    while True:
+        with open(tmp, "w") as f:
+            json.dump(COUNTERS.snapshot(), f)
+        os.replace(tmp, path)
+        time.sleep(PERIOD_S)
+
+
+if __name__ == "__main__":
+    from bot.__main__ import main
+
+    install()
+    out = os.environ.get(ENV)
+    if out:
+        threading.Thread(target=_writer, args=(out,), daemon=True, name="db-stats").start()
+    sys.exit(main(sys.argv[1:]))
