@@ -136,7 +136,9 @@ class TempusCog(AfterCommands, commands.GroupCog, group_name=ls("cmd.group.name"
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
-            log.warning("could not acknowledge /%s in time", interaction.command)
+            cmd = interaction.command
+            log.warning("could not acknowledge /%s in time",
+                        cmd.qualified_name if cmd is not None else "?")
             return
         try:
             text = await work()
