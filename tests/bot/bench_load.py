@@ -31,8 +31,11 @@ people play for ``--seconds`` and one JSON line per size and shape reports:
   thread's in those calls (without GIL and I/O waits); PostgreSQL, every process of the
   throw-away server (its backends, WAL writer, checkpointer, autovacuum; not known for a
   server given by URL);
-- ``rss_kb_per_idle_game``: the bot processes' resident memory with N games waiting on
-  their person, minus before any game, over N;
+- ``rss_kb_per_game_after_setup``: the bot processes' resident memory right after the N
+  games were set up (each waiting on its person), minus before any game, over N; and
+  ``rss_kb_per_idle_game``: the same once the games have waited ``--unload-after``
+  seconds, so that the bot unloaded them and gave freed memory back (bot.memory; the bot's
+  default is 300 s, the bench uses less to stay short);
 - ``rate_limited`` (429s the fake answered, ``rate_limited_where`` by place: ``global:``
   ones are the 50 requests/s of the bot) and ``setup_s``.
 
@@ -286,7 +289,7 @@ TOKEN = "fake-token"  # one bot, one token, however many processes
 
 
 async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float, float],
-                   period: float, seed: int, guilds: int,
+                   period: float, seed: int, guilds: int, unload_after: float,
                    pg_server: str | None = None, pg_pid: int | None = None
                    ) -> dict[str, object]:
     """One size and shape on a new SQLite file, or (``pg_server``: a server's URL) a new
@@ -314,6 +317,7 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             async def count() -> int:
                 return logged_actions(path)  # type: ignore[arg-type]
         n = shape.processes
+        memory_every = max(1.0, min(10.0, unload_after / 3))
         stats = [Path(tmp) / f"db-stats-{p}.json" for p in range(n)]
         logs = [Path(tmp) / f"bot-{p}.log" for p in range(n)]
         async with contextlib.AsyncExitStack() as stack:
@@ -322,9 +326,12 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             procs = [await stack.enter_async_context(bot_process(
                 fake, db, logs[p], ai_delay=0.8, production=True,
                 shards=[p] if n > 1 else None, shard_count=n, token=TOKEN,
-                module="tests.bot.timed_bot", env={DB_STATS: str(stats[p])}))
+                module="tests.bot.timed_bot",
+                env={DB_STATS: str(stats[p]), "TEMPUS_UNLOAD_AFTER": str(unload_after),
+                     "TEMPUS_MEMORY_EVERY": str(memory_every)}))
                 for p in range(n)]
             await quiet(fake, 2.0)
+            await asyncio.sleep(memory_every + 1)  # the start-up's garbage given back too
             base_rss = sum(rss_kb(p.pid) for p in procs)
             rng = random.Random(seed)
             tables = [Table(fake, c, 100_000 + i, random.Random(rng.random()))
@@ -338,6 +345,8 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             await asyncio.gather(*(set_up(t) for t in tables))
             await quiet(fake, 3 * period)
             setup_s = time.perf_counter() - t0
+            setup_rss = sum(rss_kb(p.pid) for p in procs)
+            await asyncio.sleep(unload_after + memory_every + 2)
             idle_rss = sum(rss_kb(p.pid) for p in procs)
             acks_before = set(fake.interactions)
             refused_before = len(fake.refusals)
@@ -399,6 +408,7 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "db_cpu_ms_per_action": None if db_cpu is None else round(db_cpu, 2),
         "bot_cpu_ms_per_action": round((cpu1[0] - cpu0[0]) * 1000 / per, 1),
         "worker_cpu_ms_per_action": round((cpu1[1] - cpu0[1]) * 1000 / per, 1),
+        "rss_kb_per_game_after_setup": round((setup_rss - base_rss) / games, 1),
         "rss_kb_per_idle_game": round((idle_rss - base_rss) / games, 1),
         "rate_limited": fake.rate_limited(), "rate_limited_where": refused_where(fake),
         "rate_limited_in_window": len(fake.refusals) - refused_before,
@@ -431,6 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="playing window per size")
     parser.add_argument("--people-think", default="1-3", help="seconds, e.g. 1-3")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--unload-after", type=float, default=30.0,
+                        help="the bot's TEMPUS_UNLOAD_AFTER: seconds before a waiting game "
+                             "leaves memory (measured after this wait)")
     parser.add_argument("--fast", action="store_true",
                         help="Discord's buckets ten times faster (5 writes per 0.5 s)")
     parser.add_argument("--db", default="sqlite",
@@ -490,7 +503,8 @@ def main(argv: list[str] | None = None) -> int:
             for shape in shapes:
                 result = asyncio.run(one_size(n, shape, args.seconds, think,
                                               0.5 if args.fast else 5.0, args.seed,
-                                              min(guilds, n), pg_server, pg_pid))
+                                              min(guilds, n), args.unload_after, pg_server,
+                                              pg_pid))
                 rows.append(result)
                 print(json.dumps(result), flush=True)
     finally:
