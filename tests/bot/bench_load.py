@@ -446,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
                              "leaves memory (measured after this wait)")
     parser.add_argument("--fast", action="store_true",
                         help="Discord's buckets ten times faster (5 writes per 0.5 s)")
-    parser.add_argument("--db", default="sqlite",
-                        help="sqlite, pg (a throw-away PostgreSQL server) or a "
+    parser.add_argument("--db", "--backend", default="sqlite",
+                        help="sqlite, pg or postgresql (a throw-away PostgreSQL server) or a "
                              "postgresql:// URL (one new database per size on that server); "
                              "several comma-separated")
     parser.add_argument("--processes", default="1",
@@ -460,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     lo, _, hi = args.people_think.partition("-")
     think = (float(lo), float(hi or lo))
-    dbs = ["sqlite", "pg"] if args.compare else args.db.split(",")
+    dbs = ["sqlite", "pg"] if args.compare else [
+        "pg" if d == "postgresql" else d for d in args.db.split(",")]
     counts = [1, 2] if args.compare else [int(x) for x in args.processes.split(",")]
     if args.compare and (args.db != "sqlite" or args.processes != "1"):
         parser.error("--compare picks --db and --processes itself")
