@@ -25,6 +25,7 @@ from .cluster import Cluster, attach
 from .codec import ComponentId
 from .components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from .config import Settings
+from .global_pace import GLOBAL_LIMIT, GlobalPace
 from .global_pace import install as install_global_pace
 from .memory import MemoryKeeper
 from .messages import t
@@ -72,7 +73,9 @@ class TempusBot(commands.AutoShardedBot):
                          help_command=None, tree_cls=TempusTree,
                          shard_ids=settings.shard_ids, shard_count=settings.shard_count)
         #: every REST request that counts towards Discord's global limit waits its turn
-        self.global_pace = install_global_pace(self.http)
+        #: processes sharing one token share the limit, by their part of the shards
+        self.global_pace = install_global_pace(self.http, GlobalPace(
+            max(1, int(GLOBAL_LIMIT * settings.ownership.share))))
         self.settings = settings
         self._seed_source = seed_source
         self.storage: Storage | None = None

@@ -74,3 +74,12 @@ class Ownership:
             return True
         assert self.shard_count is not None
         return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    @property
+    def share(self) -> float:
+        """This process's part of the bot's work, by shards (1.0: the only process). The
+        processes of one bot share its token, hence Discord's global request limit: each
+        may use this part of it (bot.global_pace)."""
+        if self.shard_ids is None or not self.shard_count:
+            return 1.0
+        return len(self.shard_ids) / self.shard_count

@@ -148,6 +148,9 @@ def test_settings_read_the_shards_from_the_environment() -> None:
     alone = Settings.from_env({})
     assert (alone.shard_ids, alone.shard_count, alone.db) == (None, None, "tempus.db")
     assert Settings.from_env({"TEMPUS_SHARD_COUNT": "4"}).ownership.everything
+    # one token, one global request limit: each process may use its part of it
+    assert (s.ownership.share, alone.ownership.share) == (0.5, 1.0)
+    assert Ownership.of([1], 3).share == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="TEMPUS_SHARD_COUNT"):
         Settings.from_env({"TEMPUS_SHARDS": "0-3"})
     with pytest.raises(ValueError, match="not a number"):
