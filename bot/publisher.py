@@ -316,8 +316,10 @@ class DiscordPublisher:
         view = make_view(o.panel, o.game_id, o.version)
 
         def wanted() -> bool:
-            """Still the newest state of this turn (a newer one is written instead)."""
-            return turn.outcome is o or turn.key != key
+            """Still the newest state (a newer one is written instead; if a new turn has
+            begun meanwhile, this turn's lines open its message: while Discord's budget
+            is short, quick computer turns share one message)."""
+            return turn.outcome is o
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
@@ -657,8 +659,8 @@ class DiscordPublisher:
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         ch = self._dm_channels.get(user_id)
         if ch is None:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            ch = await user.create_dm()
+            # by id: no look-up of the user first (one request fewer per person)
+            ch = await self.client.create_dm(discord.Object(user_id))
             self._dm_channels[user_id] = ch
         return ch
 
