@@ -665,18 +665,22 @@ class DiscordPublisher:
         return ch
 
     async def drain(self) -> None:
-        """Until everything queued so far is written (boards, DMs, menus, old controls)."""
+        """Until everything queued so far is written (boards, DMs, menus; old controls
+        too, unless Discord's global budget is short)."""
         while True:
             await self.outboxes.drain()
             await self.dm_outboxes.drain()
-            tasks = [*self._background,
-                     *([self._tidy_task] if self._tidy_task is not None else [])]
-            if not any(not x.done() for x in tasks):
-                if not any(b.pending for b in (*self.outboxes.boxes(),
-                                               *self.dm_outboxes.boxes())):
-                    return
+            tasks = list(self._background)
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
                 continue
-            await asyncio.gather(*tasks, return_exceptions=True)
+            if any(b.pending for b in (*self.outboxes.boxes(), *self.dm_outboxes.boxes())):
+                continue
+            # old controls come off only when the budget has room: wait for them only then
+            pace = self.pace
+            if not self._untidy or (pace is not None and pace.busy()):
+                return
+            await asyncio.sleep(TIDY_POLL / 5)
 
     async def close(self) -> None:
         for task in [*self._background,
