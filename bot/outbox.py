@@ -12,7 +12,9 @@ computer moves piles up stale edits. The outbox instead:
   against both;
 * **coalesces**: an item submitted with a ``key`` while an item with the same key still
   waits is merged into it (the waiting one runs once, with whatever is newest when it
-  runs). The table's turn message is synced this way, so three quick edits become one;
+  runs). The table's turn message is synced this way, so three quick edits become one.
+  One submitted while the item with its key is being written makes that item run once
+  more afterwards (what it wrote may already be old), never twice in parallel;
 * **keeps order**: items run in submission order; nothing without a key is ever dropped;
 * **retries** a write that Discord refused for a passing reason (429, 5xx, a network
   error) with exponential backoff for as long as it takes, and reports a run of
@@ -21,7 +23,11 @@ computer moves piles up stale edits. The outbox instead:
 
 An item is a coroutine function that performs **one** write and returns whether it has
 more writes to make (e.g. post the new turn message, then take the controls off the old
-one); it is then run again, after the next free slot, before anything else.
+one); it is then run again, after the next free slot, before anything else. An item that
+raises :class:`~bot.offload.Superseded` wrote nothing because what it was about to write
+is already out of date (a newer board was submitted while it waited for its drawing or for
+Discord's global budget, :mod:`bot.global_pace`): it is run again at once, with the newest
+state, and no slot is spent on it.
 
 The outbox holds nothing that cannot be rebuilt: what a game's turn message should show
 is derived from the stored game, so after a crash the start-up re-announcement brings the
@@ -41,6 +47,8 @@ from typing import Any
 
 import aiohttp
 import discord
+
+from .offload import Superseded
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +97,9 @@ class _Item:
     write: Write
     key: str | None
     kind: Kind = None
+    running: bool = False
+    #: submitted again while running: run once more when done
+    again: bool = False
 
     def routes(self) -> tuple[str, ...]:
         kind = self.kind() if callable(self.kind) else self.kind
@@ -121,6 +132,7 @@ class ChannelOutbox:
         self._task: asyncio.Task[None] | None = None
         self.writes = 0
         self.failures = 0
+        self.superseded = 0  # runs that wrote nothing: a newer state had come
         self._streak = 0  # refusals in a row
         self._stalled = False  # the last write took longer than ``stall_after``
         self._troubled = False
@@ -133,6 +145,7 @@ class ChannelOutbox:
             for item in self._items:
                 if item.key == key:
                     item.write, item.kind = write, kind
+                    item.again = item.again or item.running
                     return item.done
         item = _Item(write, key, kind)
         self._items.append(item)
@@ -166,10 +179,16 @@ class ChannelOutbox:
                 await asyncio.sleep(wait)
                 continue
             self.writes += 1
+            item.running, item.again = True, False
             try:
                 more = await self._write(item)
             except asyncio.CancelledError:
                 raise
+            except Superseded:  # nothing written: write the newest now
+                self.writes -= 1
+                self.superseded += 1
+                await asyncio.sleep(0)
+                continue
             except Exception as exc:
                 self._note(routes)
                 if retryable(exc):
@@ -192,7 +211,7 @@ class ChannelOutbox:
             self._streak = 0
             if not self._stalled:  # a prompt write ends the run of trouble
                 self._troubled = False
-            if not more:
+            if not more and not item.again:
                 self._items.popleft()
                 if not item.done.done():
                     item.done.set_result(None)
@@ -216,6 +235,8 @@ class ChannelOutbox:
         except asyncio.CancelledError:
             task.cancel()
             raise
+        finally:
+            item.running = False
 
     async def _report(self, exc: BaseException) -> None:
         """Tell ``on_trouble`` once per run of trouble."""
@@ -254,6 +275,9 @@ class Outboxes:
     async def drain(self) -> None:
         for box in list(self._boxes.values()):
             await box.drain()
+
+    def boxes(self) -> list[ChannelOutbox]:
+        return list(self._boxes.values())
 
     async def close(self) -> None:
         for box in self._boxes.values():

@@ -24,6 +24,8 @@ belong to a pending decision are edited to say so (:mod:`bot.private_menus`).
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import contextlib
 import io
 import logging
@@ -37,12 +39,13 @@ import discord
 from . import history, i18n, images, results
 from .components import make_view
 from .describe import board_alt_text, hand_text
+from .global_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, priority
 from .labels import colour_name
 from .messages import t
 from .offload import Offloader, Superseded
 from .outbox import EDIT, POST, Outboxes
-from .private_menus import PrivateMenus, retirer
-from .storage import Storage
+from .private_menus import PrivateMenus, current, retirer
+from .storage import SeatRow, Storage
 from .table import Outcome, Reminder
 from .ui import Panel
 
@@ -52,6 +55,8 @@ MAX_CONTENT = 2000
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
 THREAD_ARCHIVE_MINUTES = 10080
+#: how often the tidying task looks whether Discord's global budget has room again
+TIDY_POLL = 0.25
 
 
 def _alt(view: dict[str, Any], changed: list[str], lang: str = i18n.DEFAULT) -> str:
@@ -84,8 +89,21 @@ class TurnMessage:
     #: the newest outcome to show, and the version the message shows now
     outcome: Outcome | None = None
     shown: int = -1
-    #: older turn messages whose controls must come off
-    retire: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PendingHand:
+    """A person's hand DM for one game, not yet sent: everything since the last one (news
+    lines add up, the newest hand and the newest private choice win)."""
+
+    game_id: int
+    user_id: int
+    play: int
+    locale: str
+    news: list[str] = field(default_factory=list)
+    hand_view: dict[str, Any] | None = None
+    panel: Panel | None = None
+    version: int = 0
 
 
 class DiscordPublisher:
@@ -99,12 +117,29 @@ class DiscordPublisher:
         self._lobbies: dict[int, int] = {}
         self._dm_failed: set[int] = set()
         self._dm_channels: dict[int, discord.abc.Messageable] = {}
+        #: one outbox per person (by user id) for their DMs: paced like a channel, and a
+        #: game's hand DMs that wait coalesce (see :class:`PendingHand`)
+        self.dm_outboxes = Outboxes(period=period)
+        self._hands: dict[tuple[int, int], PendingHand] = {}
+        #: each game's newest seats and owed decisions (is a private choice still current?)
+        self._latest: dict[int, tuple[list[SeatRow], dict[int, int]]] = {}
+        #: old turn messages whose controls are to come off when Discord's global budget
+        #: has room (clicks on them are refused as stale meanwhile): (channel, message)
+        self._untidy: collections.deque[tuple[int, int]] = collections.deque()
+        self._tidy_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
         #: DM menus and ephemeral menus sent, to retire when their decision passes
         self.menus = PrivateMenus()
         #: called when a game moves into its thread: (game id, thread id)
         self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
         #: called with (outcome, seconds from commit to the board posted); for benchmarks
         self.on_posted: Callable[[Outcome, float], None] | None = None
+
+    @property
+    def pace(self) -> GlobalPace | None:
+        """The client's global pacer (bot.global_pace), if it has one."""
+        pace = getattr(self.client, "global_pace", None)
+        return pace if isinstance(pace, GlobalPace) else None
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         ch = self.client.get_channel(channel_id)
@@ -129,7 +164,8 @@ class DiscordPublisher:
         if o.kind in ("remind", "notice"):
             await self._notice(o)
             return
-        await self.menus.retire_stale(o.game_id, o.seats, o.since)
+        self._latest[o.game_id] = (o.seats, o.since)
+        self._retire_menus(o)
         game = await self.storage.game(o.game_id)
         if o.kind == "start" and game is not None and game.thread_id is None:
             await self._open_thread(o)
@@ -141,7 +177,7 @@ class DiscordPublisher:
         turn = await self._turn(o.game_id, play)
         if o.turn_key != turn.key or o.kind == "resume":
             if turn.message_id is not None:
-                turn.retire.append(turn.message_id)
+                self._tidy(play, turn.message_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
@@ -152,7 +188,7 @@ class DiscordPublisher:
         turn.outcome = o
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
-        await self._dms(play, o)
+        self._dms(play, o)
         if o.finished:
             self._final(o, play)
 
@@ -260,53 +296,73 @@ class DiscordPublisher:
     async def _sync_in(self, turn: TurnMessage, o: Outcome) -> bool:
         assert o.public_view is not None
         key = turn.key
-        if turn.message_id is None or turn.shown < o.version:
-            try:  # only the newest board of a game is drawn (render.latest)
-                png = await self.offloader.latest(("board", o.game_id), images.board_png,
-                                                  o.public_view, o.highlight, o.last_move,
-                                                  False, o.locale)
-            except Superseded:
-                return True
-            prompt = o.panel.text if o.panel else ""
-            content = fit(turn.lines, prompt)
-            # taken from here on: a new turn that begins while this is written must not
-            # carry these lines again
-            turn.shown_lines = len(turn.lines)
-            files = [discord.File(io.BytesIO(png), filename="board.png",
-                                  description=_alt(o.public_view, o.lines, o.locale))
-                     ] if png else []
-            view = make_view(o.panel, o.game_id, o.version)
-            if turn.message_id is None:
-                mentions = discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(u) for u in o.mention])
-                ch = await self.channel(turn.channel_id)
-                kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
-                if view is not None:
-                    kwargs["view"] = view
-                msg = await ch.send(content, **kwargs)
-                if turn.key != key:  # a new turn began while this one was being posted
-                    turn.retire.append(msg.id)
-                    return True
-                turn.message_id = msg.id
-            else:
-                try:
-                    await self._partial(turn.channel_id, turn.message_id).edit(
-                        content=content, attachments=files, view=view)
-                except discord.NotFound:  # deleted by someone: post it anew next time
-                    turn.message_id = None
-                    return True
-            turn.shown = o.version
-            await self.storage.set_turn_message(o.game_id, turn.message_id, turn.key,
-                                                o.version)
-            if self.on_posted is not None:
-                self.on_posted(o, time.perf_counter() - o.committed_at)
-            return bool(turn.retire) or (turn.outcome is not None
-                                         and turn.outcome.version > turn.shown)
-        if turn.retire:
-            old = turn.retire.pop(0)
-            await self._strip(turn.channel_id, old)
-            return bool(turn.retire)
-        return False
+        if turn.message_id is not None and turn.shown >= o.version:
+            return False
+        # only the newest board of a game is drawn (render.latest); a board superseded
+        # while it is drawn raises Superseded: the outbox runs this again with the newest
+        png = await self.offloader.latest(("board", o.game_id), images.board_png,
+                                          o.public_view, o.highlight, o.last_move,
+                                          False, o.locale)
+        prompt = o.panel.text if o.panel else ""
+        content = fit(turn.lines, prompt)
+        # taken from here on: a new turn that begins while this is written must not
+        # carry these lines again
+        before, taken = turn.shown_lines, len(turn.lines)
+        sending = turn.lines[before:taken]
+        turn.shown_lines = taken
+        files = [discord.File(io.BytesIO(png), filename="board.png",
+                              description=_alt(o.public_view, o.lines, o.locale))
+                 ] if png else []
+        view = make_view(o.panel, o.game_id, o.version)
+
+        def wanted() -> bool:
+            """Still the newest state (a newer one is written instead; if a new turn has
+            begun meanwhile, this turn's lines open its message: while Discord's budget
+            is short, quick computer turns share one message)."""
+            return turn.outcome is o
+        try:
+            with priority(self._urgency(o), wanted):
+                if turn.message_id is None:
+                    mentions = discord.AllowedMentions(
+                        everyone=False, roles=False,
+                        users=[discord.Object(u) for u in o.mention])
+                    ch = await self.channel(turn.channel_id)
+                    kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
+                    if view is not None:
+                        kwargs["view"] = view
+                    msg = await ch.send(content, **kwargs)
+                    if turn.key != key:  # a new turn began while this one was being posted
+                        self._tidy(turn.channel_id, msg.id)
+                        return True
+                    turn.message_id = msg.id
+                else:
+                    try:
+                        await self._partial(turn.channel_id, turn.message_id).edit(
+                            content=content, attachments=files, view=view)
+                    except discord.NotFound:  # deleted by someone: post it anew next time
+                        turn.message_id = None
+                        return True
+        except Superseded:
+            if turn.key == key:
+                turn.shown_lines = before  # written with the newest state next
+            else:  # a new turn began and left these lines to this message: carry them
+                turn.lines = [*sending, *turn.lines]
+            raise
+        turn.shown = o.version
+        await self.storage.set_turn_message(o.game_id, turn.message_id, turn.key,
+                                            o.version)
+        if self.on_posted is not None:
+            self.on_posted(o, time.perf_counter() - o.committed_at)
+        return turn.outcome is not None and turn.outcome.version > turn.shown
+
+    @staticmethod
+    def _urgency(o: Outcome) -> int:
+        """How soon this board must go out: a person just acted or is now asked to
+        (URGENT), or only computers are at it (NORMAL)."""
+        people = {i for i, s in enumerate(o.seats) if s.user_id is not None and not s.is_ai}
+        if (o.actor is not None and o.actor in people) or people & set(o.since):
+            return URGENT
+        return NORMAL
 
     async def _strip(self, channel_id: int, message_id: int, content: str | None = None
                      ) -> None:
@@ -323,6 +379,61 @@ class DiscordPublisher:
             return False
 
         self.outboxes.submit(channel_id, write, kind=EDIT)
+
+    def _tidy(self, channel_id: int, message_id: int) -> None:
+        """Take the controls off an old turn message when there is room for it: in the
+        channel's edit bucket and in Discord's global budget (players wait on nothing here,
+        so it never delays a board or a DM; a click on it meanwhile is refused privately as
+        stale by the table's version check)."""
+        self._untidy.append((channel_id, message_id))
+        if self._tidy_task is None or self._tidy_task.done():
+            self._tidy_task = asyncio.create_task(self._tidy_loop(), name="tempus-tidy")
+
+    def _next_untidy(self) -> tuple[int, int] | None:
+        """The oldest old message whose channel has nothing waiting and an edit to spare."""
+        for i, (channel_id, message_id) in enumerate(self._untidy):
+            box = self.outboxes[channel_id]
+            if not box.pending and box.pacers[EDIT].delay() <= 0:
+                del self._untidy[i]
+                box.pacers[EDIT].note()
+                return channel_id, message_id
+        return None
+
+    async def _tidy_loop(self) -> None:
+        while self._untidy:
+            pace = self.pace
+            job = None if pace is not None and pace.busy() else self._next_untidy()
+            if job is None:
+                await asyncio.sleep(TIDY_POLL)
+                continue
+            try:
+                with priority(BACKGROUND):
+                    await self._strip(*job)
+            except discord.HTTPException as exc:
+                log.info("channel %s: could not take the controls off %s: %s", *job, exc)
+
+    def _spawn(self, coro: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _retire_menus(self, o: Outcome) -> None:
+        """Retire the game's private menus that are no longer current, in the background
+        (their edits never hold up the board; a click on one is refused meanwhile)."""
+        edits = self.menus.stale(o.game_id, o.seats, o.since)
+        if not edits:
+            return
+
+        async def run() -> None:
+            with priority(BACKGROUND):
+                for edit in edits:
+                    try:
+                        await edit()
+                    except Exception as exc:  # any refusal: the menu stays as it is
+                        log.info("game %s: could not retire a private menu: %s",
+                                 o.game_id, exc)
+        self._spawn(run(), f"tempus-retire-{o.game_id}")
 
     def _post(self, channel_id: int, content: str, *, mention: list[int] | None = None,
               files: Callable[[], list[discord.File]] | None = None) -> None:
@@ -464,21 +575,54 @@ class DiscordPublisher:
             self.outboxes.submit(o.channel_id, channel_post)
 
     # ------------------------------------------------------------------ direct messages
-    async def _dms(self, play: int, o: Outcome) -> None:
+    def _dms(self, play: int, o: Outcome) -> None:
+        """Queue each person's hand DM in their own outbox; one still waiting takes this
+        outcome's news in too (one DM instead of several, the newest hand)."""
         for seat in sorted({*o.hand_views, *o.secret_panels}):
             user_id = o.seats[seat].user_id
             if user_id is None:
                 continue
             panel = o.secret_panels.get(seat)
             hand_view = o.hand_views.get(seat) or (panel.image_view if panel else None)
-            with i18n.using(i18n.user_locale(user_id, o.locale)):  # the person's language
-                ok = await self.send_hand(user_id, o.game_id, o.version, hand_view,
-                                          o.private_lines.get(seat, []), panel)
-            if ok:
-                self._dm_failed.discard(user_id)
-            elif user_id not in self._dm_failed:
-                self._dm_failed.add(user_id)
-                self._post(play, t("dm.failed", user=user_id), mention=[user_id])
+            key = (o.game_id, user_id)
+            p = self._hands.get(key)
+            if p is None:
+                p = self._hands[key] = PendingHand(o.game_id, user_id, play, o.locale)
+            p.play, p.locale = play, o.locale
+            p.news += o.private_lines.get(seat, [])
+            if hand_view is not None:
+                p.hand_view = hand_view
+            if panel is not None:
+                p.panel, p.version = panel, o.version
+
+            async def write(key: tuple[int, int] = key) -> bool:
+                await self._send_pending(key)
+                return False
+            self.dm_outboxes.submit(user_id, write, key=f"hand:{o.game_id}", kind=POST)
+
+    async def _send_pending(self, key: tuple[int, int]) -> None:
+        p = self._hands.pop(key, None)
+        if p is None:
+            return
+        panel = p.panel
+        if panel is not None:
+            seats, since = self._latest.get(p.game_id, ([], {}))
+            if not current(seats, since, p.user_id, p.version):
+                panel = None  # the choice has passed while this waited: the hand still goes
+        if panel is None and p.hand_view is None and not p.news:
+            return
+        user_id = p.user_id
+        # a private choice is something the person waits for; a hand update is not
+        with i18n.using(i18n.user_locale(user_id, p.locale)), \
+                priority(URGENT if panel is not None else BACKGROUND):
+            ok = await self.send_hand(user_id, p.game_id, p.version, p.hand_view, p.news,
+                                      panel)
+        if ok:
+            self._dm_failed.discard(user_id)
+        elif user_id not in self._dm_failed:
+            self._dm_failed.add(user_id)
+            with i18n.using(p.locale):
+                self._post(p.play, t("dm.failed", user=user_id), mention=[user_id])
 
     async def send_hand(self, user_id: int, game_id: int, version: int,
                         hand_view: dict[str, Any] | None, news: list[str],
@@ -515,13 +659,32 @@ class DiscordPublisher:
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         ch = self._dm_channels.get(user_id)
         if ch is None:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            ch = await user.create_dm()
+            # by id: no look-up of the user first (one request fewer per person)
+            ch = await self.client.create_dm(discord.Object(user_id))
             self._dm_channels[user_id] = ch
         return ch
 
     async def drain(self) -> None:
-        await self.outboxes.drain()
+        """Until everything queued so far is written (boards, DMs, menus; old controls
+        too, unless Discord's global budget is short)."""
+        while True:
+            await self.outboxes.drain()
+            await self.dm_outboxes.drain()
+            tasks = list(self._background)
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+                continue
+            if any(b.pending for b in (*self.outboxes.boxes(), *self.dm_outboxes.boxes())):
+                continue
+            # old controls come off only when the budget has room: wait for them only then
+            pace = self.pace
+            if not self._untidy or (pace is not None and pace.busy()):
+                return
+            await asyncio.sleep(TIDY_POLL / 5)
 
     async def close(self) -> None:
+        for task in [*self._background,
+                     *([self._tidy_task] if self._tidy_task is not None else [])]:
+            task.cancel()
         await self.outboxes.close()
+        await self.dm_outboxes.close()

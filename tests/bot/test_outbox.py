@@ -202,3 +202,64 @@ async def test_posts_and_edits_are_paced_in_their_own_buckets() -> None:
     box.submit(writer("either"))  # counts against both: both buckets are full now
     await asyncio.wait_for(box.drain(), 10)
     assert sent[0][0] - t1 >= 0.3
+
+
+@pytest.mark.asyncio
+async def test_a_submit_while_its_key_is_being_written_runs_it_once_more() -> None:
+    """What the running write sent may be old already: it runs again, never in parallel."""
+    box = ChannelOutbox(1, limit=50, period=1.0)
+    state = {"newest": 1, "running": 0}
+    sent: list[int] = []
+    started = asyncio.Event()
+    go_on = asyncio.Event()
+
+    async def sync() -> bool:
+        state["running"] += 1
+        assert state["running"] == 1, "one key is never written twice at once"
+        seen = state["newest"]
+        started.set()
+        await go_on.wait()
+        sent.append(seen)
+        state["running"] -= 1
+        return False
+
+    box.submit(sync, key="hand:1")
+    await started.wait()
+    state["newest"] = 2
+    box.submit(sync, key="hand:1")  # merged into the running item
+    go_on.set()
+    await asyncio.wait_for(box.drain(), 10)
+    assert sent == [1, 2], "the newer state went out after the one being written"
+
+
+@pytest.mark.asyncio
+async def test_a_superseded_write_spends_no_slot_and_the_newest_goes_out() -> None:
+    """An item that finds itself out of date before writing (bot.global_pace dropped its
+    request, or its board drawing was superseded) raises Superseded: it is run again with
+    the newest state at once, and the channel's buckets count only the real write."""
+    from bot.offload import Superseded
+
+    box = ChannelOutbox(1, limit=1, period=0.5)
+    state = {"newest": 1, "tries": 0}
+    sent: list[int] = []
+
+    async def sync() -> bool:
+        state["tries"] += 1
+        if state["tries"] == 1:
+            state["newest"] = 2  # a newer state came while this one waited
+            raise Superseded()
+        sent.append(state["newest"])
+        return False
+
+    async def after() -> bool:
+        sent.append(0)
+        return False
+
+    t0 = time.monotonic()
+    box.submit(sync, key="turn:1")
+    box.submit(after)
+    await asyncio.wait_for(box.drain(), 10)
+    assert sent == [2, 0]
+    assert box.superseded == 1 and box.writes == 2
+    # one slot per 0.5 s: the superseded try spent none, so only one wait before "after"
+    assert time.monotonic() - t0 < 0.5 + 0.25 + 0.4
