@@ -86,9 +86,12 @@ class TurnMessage:
     lines: list[str] = field(default_factory=list)
     #: how many of ``lines`` the message shows (the rest is still to be written)
     shown_lines: int = 0
-    #: the newest outcome to show, and the version the message shows now
+    #: the newest outcome still to show (None once shown: a waiting game keeps no board
+    #: data here), and the version the message shows now
     outcome: Outcome | None = None
     shown: int = -1
+    #: the game's language (for notices about the game when no outcome is pending)
+    locale: str | None = None
 
 
 @dataclass
@@ -185,7 +188,7 @@ class DiscordPublisher:
             turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
         else:
             turn.lines += o.lines
-        turn.outcome = o
+        turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
         self._dms(play, o)
@@ -289,7 +292,9 @@ class DiscordPublisher:
         """One write that brings the turn message closer to the newest outcome: post the
         new turn message, edit it, or take the controls off an old one."""
         o = turn.outcome
-        assert o is not None and o.public_view is not None
+        if o is None:  # shown already (a rerun with nothing newer)
+            return False
+        assert o.public_view is not None
         with i18n.using(o.locale):  # the outbox task has no language of its own
             return await self._sync_in(turn, o)
 
@@ -353,6 +358,9 @@ class DiscordPublisher:
                                             o.version)
         if self.on_posted is not None:
             self.on_posted(o, time.perf_counter() - o.committed_at)
+        if turn.outcome is o:
+            turn.outcome = None  # written: its views and panel need not stay in memory
+            return False
         return turn.outcome is not None and turn.outcome.version > turn.shown
 
     @staticmethod
@@ -512,7 +520,7 @@ class DiscordPublisher:
                     continue
                 try:
                     dm = await self._dm_channel(seat.user_id)
-                    game_lang = turn.outcome.locale if turn.outcome is not None else None
+                    game_lang = turn.locale
                     with i18n.using(i18n.user_locale(seat.user_id, game_lang)):
                         text = t("notice.posts_refused", game=turn.game_id, channel=channel_id)
                     await dm.send(text)
