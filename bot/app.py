@@ -114,7 +114,8 @@ class TempusBot(commands.AutoShardedBot):
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
         self.memory = MemoryKeeper(self.service.unload_idle, every_s=self.settings.memory_every,
-                                   unload_after_s=self.settings.unload_after)
+                                   unload_after_s=self.settings.unload_after,
+                                   also=(self.publisher.forget_idle,))
         self.memory.start()
         self.cluster = await attach(self.service, self.storage, self.settings.ownership)
 

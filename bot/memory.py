@@ -59,11 +59,15 @@ def trim() -> bool:
 
 class MemoryKeeper:
     """Every ``every_s`` seconds: unload the games idle for ``unload_after_s`` (through
-    ``unload``, which returns how many it unloaded), then :func:`trim`."""
+    ``unload``, which returns how many it unloaded), call each of ``also`` (other per-game
+    or per-channel things that are dropped when idle, e.g. empty outboxes), then
+    :func:`trim`."""
 
     def __init__(self, unload: Callable[[float], int], *, every_s: float = EVERY_S,
-                 unload_after_s: float = UNLOAD_AFTER_S) -> None:
+                 unload_after_s: float = UNLOAD_AFTER_S,
+                 also: tuple[Callable[[], object], ...] = ()) -> None:
         self._unload = unload
+        self._also = also
         self.every_s = every_s
         self.unload_after_s = unload_after_s
         self._task: asyncio.Task[None] | None = None
@@ -76,6 +80,8 @@ class MemoryKeeper:
         """One round; returns how many games were unloaded."""
         t0 = time.perf_counter()
         gone = self._unload(self.unload_after_s)
+        for forget in self._also:
+            forget()
         trimmed = trim()
         log.debug("memory: %d idle game(s) unloaded, trimmed=%s, %.1f ms", gone, trimmed,
                   (time.perf_counter() - t0) * 1000)

@@ -91,6 +91,11 @@ class Pacer:
     def note(self) -> None:
         self._times.append(self.clock())
 
+    @property
+    def resting(self) -> bool:
+        """No event in the last period: forgetting this pacer loses nothing."""
+        return self.delay() == 0.0 and not self._times
+
 
 @dataclass
 class _Item:
@@ -157,6 +162,14 @@ class ChannelOutbox:
     @property
     def pending(self) -> int:
         return len(self._items)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing to write, nothing running, no trouble to remember and no write in the
+        last period: the outbox may be dropped and made again on next use."""
+        return (not self._items and (self._task is None or self._task.done())
+                and not self._troubled and not self._stalled and self._streak == 0
+                and all(p.resting for p in self.pacers.values()))
 
     async def drain(self) -> None:
         """Until everything submitted so far has been written (or given up)."""
@@ -278,6 +291,14 @@ class Outboxes:
 
     def boxes(self) -> list[ChannelOutbox]:
         return list(self._boxes.values())
+
+    def forget_idle(self) -> int:
+        """Drop the outboxes of channels with nothing going on (a waiting game's thread
+        and its players' DMs: memory per waiting game); returns how many."""
+        idle = [cid for cid, box in self._boxes.items() if box.idle]
+        for cid in idle:
+            del self._boxes[cid]
+        return len(idle)
 
     async def close(self) -> None:
         for box in self._boxes.values():

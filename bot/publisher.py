@@ -690,6 +690,10 @@ class DiscordPublisher:
                 return
             await asyncio.sleep(TIDY_POLL / 5)
 
+    def forget_idle(self) -> int:
+        """Drop the outboxes of channels and DMs with nothing going on (bot.memory)."""
+        return self.outboxes.forget_idle() + self.dm_outboxes.forget_idle()
+
     async def close(self) -> None:
         for task in [*self._background,
                      *([self._tidy_task] if self._tidy_task is not None else [])]:

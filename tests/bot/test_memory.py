@@ -122,3 +122,33 @@ def test_keeper_unloads_then_trims(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_trim_runs_here() -> None:
     assert memory.trim() in (True, False)  # glibc on CI: True; never raises
+
+
+@pytest.mark.asyncio
+async def test_idle_outboxes_are_dropped_busy_ones_kept() -> None:
+    from bot.outbox import Outboxes
+
+    boxes = Outboxes(period=0.2)  # a write is 'stalled' after 0.8 s
+    written: list[int] = []
+
+    async def write() -> bool:
+        written.append(1)
+        return False
+    await boxes.submit(1, write)
+    assert boxes.forget_idle() == 0, "a write in the last period is still remembered"
+    gate = asyncio.Event()
+
+    async def slow() -> bool:
+        await gate.wait()
+        return False
+    pending = boxes.submit(2, slow)
+    await asyncio.sleep(0.5)  # a period and the pacer's slack
+    assert boxes.forget_idle() == 1  # channel 1 rested a period; channel 2 is writing
+    assert [b.channel_id for b in boxes.boxes()] == [2]
+    gate.set()
+    await pending
+    await asyncio.sleep(0.5)
+    assert boxes.forget_idle() == 1 and boxes.boxes() == []
+    await boxes.submit(1, write)  # made again on next use
+    assert written == [1, 1]
+    await boxes.close()
