@@ -66,13 +66,14 @@ def _alt(view: dict[str, Any], changed: list[str], lang: str = i18n.DEFAULT) -> 
 
 def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
     """Join lines, dropping the oldest ones if the message would be too long."""
-    body = list(lines)
+    body, dropped = list(lines), 0
     while True:
-        text = "\n".join([*body, tail] if tail else body)
+        shown = [t("post.more", n=dropped), *body] if dropped else body
+        text = "\n".join([*shown, tail] if tail else shown)
         if len(text) <= limit or not body:
             return text[:limit]
         drop = max(1, len(body) // 4)
-        body = [t("post.more", n=drop), *body[drop + (1 if body[0].startswith("(…") else 0):]]
+        dropped, body = dropped + drop, body[drop:]
 
 
 @dataclass
@@ -308,6 +309,10 @@ class DiscordPublisher:
         png = await self.offloader.latest(("board", o.game_id), images.board_png,
                                           o.public_view, o.highlight, o.last_move,
                                           False, o.locale)
+        if turn.key != key:
+            # a new turn began while the board was drawn: ``turn.lines`` are its lines
+            # now, and this board is of the turn before; write the newest state instead
+            return True
         prompt = o.panel.text if o.panel else ""
         content = fit(turn.lines, prompt)
         # taken from here on: a new turn that begins while this is written must not
