@@ -161,6 +161,10 @@ class TempusBot(commands.AutoShardedBot):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
+        if not in_place and cid.op not in (MENU, HELP):
+            # a deferred update of a public message: its token may carry the game's next
+            # board writes outside Discord's global limit (bot/carriers.py)
+            self.publisher.carriers.offer(cid.game, interaction)
         user = interaction.user
         perms = interaction.permissions
         # a private menu used for a decision says itself what happened: it must not also

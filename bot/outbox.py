@@ -8,8 +8,9 @@ computer moves piles up stale edits. The outbox instead:
 * **paces** itself: at most ``limit`` posts and ``limit`` edits in any ``period`` seconds
   per channel (Discord keeps a bucket for each route: creating messages, editing them), so
   a 429 is never provoked. An item may say which it will do (``kind``: "post" or "edit",
-  or a function that tells just before it runs); an item that does not say counts
-  against both;
+  or "carried" for a write with a click's interaction token, bot/carriers.py, which has a
+  bucket of its own; or a function that tells just before it runs); an item that does not
+  say counts against both of the channel's;
 * **coalesces**: an item submitted with a ``key`` while an item with the same key still
   waits is merged into it (the waiting one runs once, with whatever is newest when it
   runs). The table's turn message is synced this way, so three quick edits become one.
@@ -64,8 +65,14 @@ STALL_AFTER = 20.0
 TROUBLE_AFTER = 3
 
 Write = Callable[[], Awaitable[bool]]
-POST, EDIT = "post", "edit"
-#: what an item's next write will be: "post", "edit", or None (either: both buckets)
+#: "carried": a write made with a click's interaction token (bot/carriers.py), in a bucket
+#: of its own rather than the channel's
+POST, EDIT, CARRIED = "post", "edit", "carried"
+#: the bucket of an interaction token's follow-ups and edits (Discord gives no numbers:
+#: "the same rate limit properties as normal webhooks"), paced per channel, the safe side
+CARRIED_LIMIT, CARRIED_PERIOD = 5, 2.0
+#: what an item's next write will be: "post", "edit", "carried", or None (either of the
+#: channel's own: both buckets)
 Kind = str | Callable[[], str | None] | None
 
 
@@ -108,7 +115,7 @@ class _Item:
 
     def routes(self) -> tuple[str, ...]:
         kind = self.kind() if callable(self.kind) else self.kind
-        return (kind,) if kind in (POST, EDIT) else (POST, EDIT)
+        return (kind,) if kind in (POST, EDIT, CARRIED) else (POST, EDIT)
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
 
@@ -130,7 +137,9 @@ class ChannelOutbox:
                  stall_after: float = STALL_AFTER) -> None:
         self.channel_id = channel_id
         self.stall_after = stall_after
-        self.pacers = {POST: Pacer(limit, period, clock), EDIT: Pacer(limit, period, clock)}
+        self.pacers = {POST: Pacer(limit, period, clock), EDIT: Pacer(limit, period, clock),
+                       CARRIED: Pacer(CARRIED_LIMIT, CARRIED_PERIOD * period / DEFAULT_PERIOD,
+                                      clock)}
         self.on_trouble = on_trouble
         self._items: collections.deque[_Item] = collections.deque()
         self._wake = asyncio.Event()

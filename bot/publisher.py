@@ -30,20 +30,21 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from . import history, i18n, images, results
+from .carriers import Carrier, Carriers
 from .components import make_view
 from .describe import board_alt_text, hand_text
 from .global_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, priority
 from .labels import colour_name
 from .messages import t
 from .offload import Offloader, Superseded
-from .outbox import EDIT, POST, Outboxes
+from .outbox import CARRIED, EDIT, POST, Outboxes
 from .private_menus import PrivateMenus, current, retirer
 from .storage import SeatRow, Storage
 from .table import Outcome, Reminder
@@ -134,6 +135,8 @@ class DiscordPublisher:
         self._background: set[asyncio.Task[Any]] = set()
         #: DM menus and ephemeral menus sent, to retire when their decision passes
         self.menus = PrivateMenus()
+        #: the players' recent clicks, whose tokens write boards outside the global limit
+        self.carriers = Carriers()
         #: called when a game moves into its thread: (game id, thread id)
         self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
         #: called with (outcome, seconds from commit to the board posted); for benchmarks
@@ -181,7 +184,7 @@ class DiscordPublisher:
         turn = await self._turn(o.game_id, play)
         if o.turn_key != turn.key or o.kind == "resume":
             if turn.message_id is not None:
-                self._tidy(play, turn.message_id)
+                self._tidy(play, turn.message_id, o.game_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
@@ -281,13 +284,20 @@ class DiscordPublisher:
             self._turns[game_id] = turn
         return turn
 
-    @staticmethod
-    def _sync_kind(turn: TurnMessage) -> str | None:
-        """What :meth:`_sync` will do next: post the new turn message or edit one (for
-        the outbox's buckets)."""
+    def _sync_kind(self, turn: TurnMessage) -> str | None:
+        """What :meth:`_sync` will do next: post the new turn message or edit one, with a
+        click's token or through the channel (for the outbox's buckets)."""
         if turn.outcome is None:
             return None
+        if self._carrier(turn) is not None:
+            return CARRIED
         return POST if turn.message_id is None else EDIT
+
+    def _carrier(self, turn: TurnMessage) -> Carrier | None:
+        """A click's token that may make the turn message's next write."""
+        if turn.message_id is None:
+            return self.carriers.for_post(turn.game_id, turn.channel_id)
+        return self.carriers.for_edit(turn.game_id, turn.channel_id, turn.message_id)
 
     async def _sync(self, turn: TurnMessage) -> bool:
         """One write that brings the turn message closer to the newest outcome: post the
@@ -324,6 +334,7 @@ class DiscordPublisher:
                               description=_alt(o.public_view, o.lines, o.locale))
                  ] if png else []
         view = make_view(o.panel, o.game_id, o.version)
+        carrier = self._carrier(turn)
 
         def wanted() -> bool:
             """Still the newest state (a newer one is written instead; if a new turn has
@@ -336,19 +347,18 @@ class DiscordPublisher:
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
                         users=[discord.Object(u) for u in o.mention])
-                    ch = await self.channel(turn.channel_id)
                     kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
                     if view is not None:
                         kwargs["view"] = view
-                    msg = await ch.send(content, **kwargs)
+                    posted = await self._send(turn, carrier, content, kwargs)
                     if turn.key != key:  # a new turn began while this one was being posted
-                        self._tidy(turn.channel_id, msg.id)
+                        self._tidy(turn.channel_id, posted, o.game_id)
                         return True
-                    turn.message_id = msg.id
+                    turn.message_id = posted
                 else:
                     try:
-                        await self._partial(turn.channel_id, turn.message_id).edit(
-                            content=content, attachments=files, view=view)
+                        await self._edit(turn, carrier, turn.message_id, content=content,
+                                         attachments=files, view=view)
                     except discord.NotFound:  # deleted by someone: post it anew next time
                         turn.message_id = None
                         return True
@@ -367,6 +377,37 @@ class DiscordPublisher:
             turn.outcome = None  # written: its views and panel need not stay in memory
             return False
         return turn.outcome is not None and turn.outcome.version > turn.shown
+
+    async def _send(self, turn: TurnMessage, carrier: Carrier | None, content: str,
+                    kwargs: dict[str, Any]) -> int:
+        """Post a new turn message, with a click's token if there is one; its id."""
+        if carrier is None:
+            ch = await self.channel(turn.channel_id)
+            return (await ch.send(content, **kwargs)).id
+        with self._carrying(turn.game_id, carrier):
+            return await carrier.post(content, **kwargs)
+
+    async def _edit(self, turn: TurnMessage, carrier: Carrier | None, message_id: int,
+                    **fields: Any) -> None:
+        if carrier is None:
+            await self._partial(turn.channel_id, message_id).edit(**fields)
+            return
+        with self._carrying(turn.game_id, carrier):
+            await carrier.edit(message_id, **fields)
+
+    @contextlib.contextmanager
+    def _carrying(self, game_id: int, carrier: Carrier) -> Iterator[None]:
+        """A write with ``carrier``'s token: if Discord refuses the token, the carrier is
+        dropped and the write counts as superseded (nothing written; the outbox runs it
+        again at once, through the channel)."""
+        try:
+            yield
+        except discord.HTTPException as exc:
+            if not Carriers.refuses_token(exc):
+                raise
+            self.carriers.drop(game_id, carrier, exc)
+            raise Superseded() from exc
+        self.carriers.carried += 1
 
     @staticmethod
     def _urgency(o: Outcome) -> int:
@@ -393,11 +434,30 @@ class DiscordPublisher:
 
         self.outboxes.submit(channel_id, write, kind=EDIT)
 
-    def _tidy(self, channel_id: int, message_id: int) -> None:
-        """Take the controls off an old turn message when there is room for it: in the
+    def _tidy(self, channel_id: int, message_id: int, game_id: int) -> None:
+        """Take the controls off an old turn message: with the token of a click that may
+        edit it, at once (outside the global budget); else when there is room for it in the
         channel's edit bucket and in Discord's global budget (players wait on nothing here,
         so it never delays a board or a DM; a click on it meanwhile is refused privately as
         stale by the table's version check)."""
+        if self.carriers.for_edit(game_id, channel_id, message_id) is not None:
+            async def carried() -> bool:
+                carrier = self.carriers.for_edit(game_id, channel_id, message_id)
+                try:
+                    if carrier is None:
+                        raise Superseded()
+                    with self._carrying(game_id, carrier):
+                        await carrier.edit(message_id, view=None)
+                except Superseded:  # the token is gone meanwhile: the slow way
+                    self._untidy_later(channel_id, message_id)
+                except discord.NotFound:
+                    pass
+                return False
+            self.outboxes.submit(channel_id, carried, kind=CARRIED)
+            return
+        self._untidy_later(channel_id, message_id)
+
+    def _untidy_later(self, channel_id: int, message_id: int) -> None:
         self._untidy.append((channel_id, message_id))
         if self._tidy_task is None or self._tidy_task.done():
             self._tidy_task = asyncio.create_task(self._tidy_loop(), name="tempus-tidy")
@@ -696,8 +756,10 @@ class DiscordPublisher:
             await asyncio.sleep(TIDY_POLL / 5)
 
     def forget_idle(self) -> int:
-        """Drop the outboxes of channels and DMs with nothing going on (bot.memory)."""
-        return self.outboxes.forget_idle() + self.dm_outboxes.forget_idle()
+        """Drop the outboxes of channels and DMs with nothing going on, and clicks whose
+        tokens have run out (bot.memory)."""
+        return (self.outboxes.forget_idle() + self.dm_outboxes.forget_idle()
+                + self.carriers.forget_idle())
 
     async def close(self) -> None:
         for task in [*self._background,

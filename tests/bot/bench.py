@@ -40,6 +40,7 @@ from .e2e import (
     turns_in,
 )
 from .fake_discord import FakeDiscord, running
+from .fake_ratelimit import EDIT, POST
 
 
 def pct(values: list[float], q: float) -> float:
@@ -61,7 +62,7 @@ async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
         players = {u: FakePlayer(fake, u, channel, rng) for u in people}
         await play_until(fake, in_process(bot), channel, players)
     thread = play_channel(fake, channel)
-    writes = sorted(w.t for w in fake.writes(thread) if not w.interaction)
+    writes = sorted(w.t for w in fake.public_writes(thread))
     updates = []
     for p in players.values():
         for inter in p.applied:
@@ -74,8 +75,8 @@ async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
     return {
         "acks": acks, "updates": updates,
         "actions": sum(len(p.applied) for p in players.values()),
-        "posts": sum(fake.posts(c) for c in where),
-        "edits": sum(fake.edits(c) for c in where),
+        "posts": sum(w.kind == POST for c in where for w in fake.public_writes(c)),
+        "edits": sum(w.kind == EDIT for c in where for w in fake.public_writes(c)),
         "turns": turns_in(final_record(fake, channel)),
     }
 
@@ -87,7 +88,7 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         async with running(channel_ids=tuple(2000 + g for g in range(games)),
-                           post_per=period, edit_per=period) as fake:
+                           post_per=period, edit_per=period, webhook_per=period * 0.4) as fake:
             for g in range(games):
                 one = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers, 2000 + g)
                 acks += one["acks"]  # type: ignore[operator]

@@ -176,8 +176,9 @@ class Message:
     edits: int = 0
     #: the thread started from this message, if any (same id as the message)
     thread_id: int | None = None
-    #: the bot token that posted it through the channel route (``Bot`` stripped): tests
-    #: give each bot process its own token to tell who posted what
+    #: the bot token that posted it through the channel route (``Bot`` stripped), or, for
+    #: an interaction's reply or follow-up, the token of the gateway session the
+    #: interaction went to: tests give each bot process its own token to tell who posted
     token: str | None = None
 
     @property
@@ -236,8 +237,10 @@ class Interaction:
     invalid: bool = False
     #: a modal the bot opened (callback type 9)
     modal: dict[str, Any] | None = None
-    #: the gateway shard the interaction was sent to (None: no session had it)
+    #: the gateway shard the interaction was sent to (None: no session had it), and the
+    #: token that session identified with
     shard: int | None = None
+    bot_token: str | None = None
 
     def text(self) -> str:
         return "\n".join(m.content for m in self.replies)
@@ -335,6 +338,7 @@ class FakeDiscord:
         self.gateway_sessions: list[Session] = []
         #: the shard (id, count) of every IDENTIFY, in order
         self.identified: list[tuple[int, int]] = []
+        self._shard_tokens: dict[int | None, str | None] = {}
         #: gateway events sent to a session: (name, shard id)
         self.routed: list[tuple[str, int]] = []
         self.ready = asyncio.Event()
@@ -382,7 +386,8 @@ class FakeDiscord:
     def fail_next(self, channel_id: int, status: int = 500, count: int = 1, *,
                   route: str = POST, retry_after: float = 1.0) -> None:
         """Answer the next ``count`` writes (``route``: "post", "edit" or "any") to
-        ``channel_id`` with ``status`` (500, or a 429 of scope ``shared``) instead."""
+        ``channel_id`` with ``status`` (500, or a 429 of scope ``shared``) instead: through
+        the channel's routes or an interaction token's follow-ups and edits alike."""
         if route not in (POST, EDIT, "any"):
             raise ValueError(f"route {route!r}")
         self.limiter.faults.setdefault(channel_id, []).append(
@@ -416,6 +421,12 @@ class FakeDiscord:
     def writes(self, channel_id: int | None = None) -> list[Write]:
         return [w for w in self.limiter.writes
                 if channel_id is None or w.channel_id == channel_id]
+
+    def public_writes(self, channel_id: int | None = None) -> list[Write]:
+        """Writes to public messages (what every reader of the channel sees change),
+        through the channel routes or an interaction's token alike."""
+        return [w for w in self.writes(channel_id)
+                if (m := self.messages.get(w.message_id)) is not None and m.public]
 
     def posts(self, channel_id: int, *, interactions: bool = False) -> int:
         """Messages the bot posted in a channel (through the channel route; with
@@ -528,6 +539,7 @@ class FakeDiscord:
             return False
         session.shard = (shard[0], shard[1])
         self.identified.append(session.shard)
+        self._shard_tokens[shard[0]] = str(d.get("token") or "").removeprefix("Bot ") or None
         mine = [g for g in self.guilds if session.has_guild(g)]
         await self._send(session, "READY", {
             "v": 10, "user": self.bot_user, "session_id": f"fake-session-{len(self.identified)}",
@@ -707,6 +719,7 @@ class FakeDiscord:
             inter.message_id = message.id
         inter.sent_at = self.now()
         inter.shard = await self._dispatch("INTERACTION_CREATE", payload)
+        inter.bot_token = self._shard_tokens.get(inter.shard)
         return inter
 
     async def slash(self, uid: int, channel_id: int, sub: str, *, wait: bool = True,
@@ -847,6 +860,12 @@ class FakeDiscord:
         if route is not None and key is not None:
             if channel is not None and route in (POST, EDIT):
                 fault = self.limiter.fault(now, channel, route)
+                if fault is not None:
+                    return self._answer(method, path, *_forced(fault))
+            inter = self.by_token.get(str(key)) if route == "webhook" else None
+            if inter is not None:  # a follow-up or an edit with a token, in its channel
+                fault = self.limiter.fault(now, inter.channel_id,
+                                           POST if method == "POST" else EDIT)
                 if fault is not None:
                     return self._answer(method, path, *_forced(fault))
             bucket, refusal = self.limiter.check_route(now, route, key, channel)
@@ -1208,7 +1227,7 @@ class FakeDiscord:
                inter: Interaction, placeholder: bool = False) -> Message:
         flags = int(data.get("flags") or 0)
         msg = Message(mid, inter.channel_id, "", [], [], flags=flags,
-                      interaction_id=inter.id, created=self.now())
+                      interaction_id=inter.id, created=self.now(), token=inter.bot_token)
         if flags & EPHEMERAL:
             msg.where, msg.to_user = "ephemeral", inter.user_id
         if not placeholder:
@@ -1473,11 +1492,13 @@ def message_json(fake: FakeDiscord, msg: Message) -> dict[str, Any]:
 
 @contextlib.asynccontextmanager
 async def running(**kwargs: Any) -> Any:
-    """A started fake. Tests run Discord's per-channel buckets ten times faster (5 writes
-    per 0.5 s) unless they pass ``post_per``/``edit_per`` (5.0: real time, as the bench
-    does); the bot under test paces itself to the same period (tests.bot.e2e)."""
+    """A started fake. Tests run Discord's per-channel buckets and the interaction tokens'
+    ten times faster (5 writes per 0.5 s, 5 per 0.2 s) unless they pass ``post_per``/
+    ``edit_per``/``webhook_per`` (5.0, 5.0, 2.0: real time, as the bench does); the bot
+    under test paces itself to the same periods (tests.bot.e2e)."""
     kwargs.setdefault("post_per", 0.5)
     kwargs.setdefault("edit_per", 0.5)
+    kwargs.setdefault("webhook_per", 0.2)
     fake = FakeDiscord(**kwargs)
     await fake.start()
     try:
