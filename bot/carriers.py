@@ -122,9 +122,6 @@ class Carriers:
         if kept is not None and carrier in kept:
             kept.remove(carrier)
 
-    def forget(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
-
     def forget_idle(self) -> int:
         """Drop the carriers whose tokens have run out (memory per waiting game)."""
         stale = [g for g, kept in self._games.items()

@@ -173,10 +173,11 @@ class DiscordPublisher:
             return
         self._latest[o.game_id] = (o.seats, o.since)
         self._retire_menus(o)
-        game = await self.storage.game(o.game_id)
+        # the number columns only: the snapshot is not decoded for every outcome
+        game = await self.storage.game_ref(o.game_id)
         if o.kind == "start" and game is not None and game.thread_id is None:
             await self._open_thread(o)
-            game = await self.storage.game(o.game_id)
+            game = await self.storage.game_ref(o.game_id)
         play = game.play_channel_id if game is not None else o.channel_id
         if o.kind == "cancel":
             await self._cancel(o, play)

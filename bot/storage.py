@@ -26,18 +26,19 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
 from .storelock import StoreInUse as StoreInUse  # re-exported: another process has the file
 from .storelock import StoreLock
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
@@ -316,6 +317,11 @@ class GameRef:
     panel_message_id: int | None = None
     thread_id: int | None = None
 
+    @property
+    def play_channel_id(self) -> int:
+        """Where the game's board and turn messages go."""
+        return self.thread_id or self.channel_id
+
 
 _REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
                 "panel_message_id, thread_id")
@@ -458,6 +464,31 @@ class Storage(Protocol):
     async def store_ratings(self, guild_id: int, rows: list[RatingRow],
                             rated: list[tuple[int, str]], *, replace: bool) -> None: ...
     async def clear_history(self) -> None: ...
+
+
+def _bump_sql(game_id: int, version: int, sets: str = "", args: tuple[Any, ...] = ()
+              ) -> tuple[str, tuple[Any, ...]]:
+    """The statement that raises a game's version from ``version`` and sets more columns."""
+    extra = f", {sets}" if sets else ""
+    return (f"UPDATE games SET version = version + 1, updated_at = ?{extra} "
+            "WHERE id = ? AND version = ?", (_now(), *args, game_id, version))
+
+
+def _bumped(rowcount: int, game_id: int, version: int) -> int:
+    """The new version, or :class:`VersionConflict` if the game was not at ``version``."""
+    if rowcount != 1:
+        raise VersionConflict(f"game {game_id} is no longer at version {version}")
+    return version + 1
+
+
+_DELETE_DEADLINES = "DELETE FROM deadlines WHERE game_id = ?"
+_INSERT_DEADLINE = ("INSERT INTO deadlines (game_id, seat, since, started_at, due_at, "
+                    "reminded, strikes) VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+def _deadline_params(game_id: int, rows: Sequence[DeadlineRow]) -> list[tuple[Any, ...]]:
+    return [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
+            for r in rows]
 
 
 def _now() -> str:
@@ -613,6 +644,40 @@ class SqliteStorage:
                     raise
                 log.warning("storage: %s", mapped)
                 raise mapped from exc
+
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """One write transaction run whole on the connection's thread: one hand-over to
+        it and back instead of one per statement. Under load the event loop is slow to
+        take each result back, and every statement of :meth:`_tx` waits for it while
+        holding the one connection; the busiest writes (an action, the turn message) use
+        this. Same guarantees as :meth:`_tx` (nothing of a failed one is kept)."""
+        def run(conn: sqlite3.Connection) -> T:
+            self._check_file()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(conn)
+                self._check_file()
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+            return result
+
+        async with self._lock:
+            try:
+                # aiosqlite (pinned) has no public "run this on the connection's thread"
+                result = await self._db._execute(run, self._db._conn)
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
+                mapped = unavailable(exc)
+                if mapped is None:
+                    raise
+                log.warning("storage: %s", mapped)
+                raise mapped from exc
+            if self._wal_identity is None and self._abspath is not None:
+                self._wal_identity = _file_identity(self._abspath + "-wal")
+            return result
 
     async def _rollback(self) -> None:
         # some errors (SQLITE_FULL, SQLITE_IOERR ...) already rolled the transaction back
@@ -782,14 +847,8 @@ class SqliteStorage:
     async def _bump(self, db: aiosqlite.Connection, game_id: int, version: int,
                     sets: str = "", args: tuple[Any, ...] = ()) -> int:
         """Raise the version from ``version`` (or fail) and set more columns."""
-        extra = f", {sets}" if sets else ""
-        cur = await db.execute(
-            f"UPDATE games SET version = version + 1, updated_at = ?{extra} "
-            "WHERE id = ? AND version = ?",
-            (_now(), *args, game_id, version))
-        if cur.rowcount != 1:
-            raise VersionConflict(f"game {game_id} is no longer at version {version}")
-        return version + 1
+        cur = await db.execute(*_bump_sql(game_id, version, sets, args))
+        return _bumped(cur.rowcount, game_id, version)
 
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
                           host_name: str | None, options: dict[str, Any]) -> GameRow:
@@ -867,15 +926,19 @@ class SqliteStorage:
                             deadlines: Deadlines = None) -> int:
         """One accepted action: log it, store the new snapshot and (if given) the game's
         turn clocks, in one transaction."""
-        async with self._tx() as db:
-            new = await self._bump(db, game_id, version, "state = ?, status = ?",
-                                   (_dumps(state), status))
-            await db.execute(
+        def body(conn: sqlite3.Connection) -> int:
+            new = _bumped(conn.execute(*_bump_sql(game_id, version, "state = ?, status = ?",
+                                                  (_dumps(state), status))).rowcount,
+                          game_id, version)
+            conn.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, at, version) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, seat, _dumps(action), _now(), version + 1))
-            await self._write_deadlines(db, game_id, deadlines)
-        return new
+            if deadlines is not None:
+                conn.execute(_DELETE_DEADLINES, (game_id,))
+                conn.executemany(_INSERT_DEADLINE, _deadline_params(game_id, deadlines))
+            return new
+        return await self._tx_on_thread(body)
 
     async def set_options(self, game_id: int, version: int, options: dict[str, Any],
                           deadlines: Deadlines = None) -> int:
@@ -920,12 +983,8 @@ class SqliteStorage:
         caller's transaction makes it part of the change that implied them."""
         if rows is None:
             return
-        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-        for r in rows:
-            await db.execute(
-                "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
-                "strikes) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes))
+        await db.execute(_DELETE_DEADLINES, (game_id,))
+        await db.executemany(_INSERT_DEADLINE, _deadline_params(game_id, rows))
 
     async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
@@ -979,11 +1038,12 @@ class SqliteStorage:
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None:
         """The turn message, the turn it shows and the newest version it shows."""
-        async with self._tx() as db:
-            await db.execute(
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "UPDATE games SET panel_message_id = ?, turn_key = ?, "
                 "announced_version = MAX(COALESCE(announced_version, 0), COALESCE(?, 0)) "
                 "WHERE id = ?", (message_id, turn_key, announced, game_id))
+        await self._tx_on_thread(body)
 
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None:
