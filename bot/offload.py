@@ -18,6 +18,11 @@ Three guarantees beyond a plain pool:
   :data:`PARENT_POLL_S`. (Linux's ``PR_SET_PDEATHSIG`` is not used: it fires when the
   *thread* that started the worker ends, and a pool starts workers from whichever
   thread submits work.)
+- **Boards people wait on first.** A job may carry a level (lower first: the board of a
+  game in which a person just acted before one only computers are playing); waiting jobs
+  start by level, then in arrival order, and a job gains a level for every
+  :data:`AGING` seconds it waits, so none starves. Under load, a person's board no longer
+  waits behind every computer move of a thousand games.
 - **A dead worker is replaced.** If a worker dies (killed, out of memory), the pool is
   started again and the job that was running tries once more.
 """
@@ -26,13 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -43,6 +49,47 @@ log = logging.getLogger(__name__)
 PARENT_POLL_S = 0.25
 #: Jobs in flight at once in thread mode (``workers == 0``).
 THREAD_SLOTS = 4
+#: seconds of waiting that count as one level (bot.global_pace uses the same rule)
+AGING = 5.0
+
+
+class _Gate:
+    """At most ``slots`` jobs at once; a free slot goes to the waiting job of the lowest
+    level (aged by its wait), then the earliest."""
+
+    def __init__(self, slots: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = slots
+        self.clock = clock
+        self._waiting: list[tuple[int, int, float, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def slot(self, level: int = 0) -> AsyncIterator[None]:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+        else:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.append((level, next(self._seq), self.clock(), future))
+            try:
+                await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():
+                    self._release()  # granted just as it was cancelled: pass it on
+                raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        now = self.clock()
+        while self._waiting:
+            best = min(self._waiting, key=lambda w: (w[0] - (now - w[2]) / AGING, w[1]))
+            self._waiting.remove(best)
+            if not best[3].done():  # (a cancelled waiter is skipped)
+                best[3].set_result(None)
+                return
+        self.free += 1
 
 
 class Superseded(Exception):
@@ -80,7 +127,7 @@ class Offloader:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         if self.workers > 0:
             self._pool = self._new_pool()
-        self._gate: asyncio.Semaphore | None = None
+        self._gate: _Gate | None = None
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._newest: dict[Hashable, int] = {}
         self._tickets = itertools.count(1)
@@ -93,25 +140,27 @@ class Offloader:
             self.workers, mp_context=ctx, initializer=worker_start,
             initargs=(os.getpid(), self._parent_poll))
 
-    def _slots(self) -> asyncio.Semaphore:
+    def _slots(self) -> _Gate:
         loop = asyncio.get_running_loop()
         if self._gate is None or self._gate_loop is not loop:
-            self._gate, self._gate_loop = asyncio.Semaphore(self.slots), loop
+            self._gate, self._gate_loop = _Gate(self.slots), loop
         return self._gate
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker; waits its turn behind earlier jobs."""
-        async with self._slots():
+    async def run(self, fn: Callable[..., T], *args: Any, level: int = 0) -> T:
+        """``fn(*args)`` in a worker; waits its turn behind earlier jobs of its level or
+        a lower one (a person waits on it: 0)."""
+        async with self._slots().slot(level):
             return await self._call(fn, *args)
 
-    async def latest(self, key: Hashable, fn: Callable[..., T], *args: Any) -> T:
+    async def latest(self, key: Hashable, fn: Callable[..., T], *args: Any,
+                     level: int = 0) -> T:
         """Like :meth:`run`, but raises :class:`Superseded` instead of running ``fn`` if
         another job with the same ``key`` was submitted before this one could start.
         A job that has started always finishes and returns its result."""
         ticket = next(self._tickets)
         self._newest[key] = ticket
         try:
-            async with self._slots():
+            async with self._slots().slot(level):
                 if self._newest.get(key) != ticket:
                     self.superseded += 1
                     raise Superseded(key)

@@ -319,7 +319,7 @@ class DiscordPublisher:
         # while it is drawn raises Superseded: the outbox runs this again with the newest
         png = await self.offloader.latest(("board", o.game_id), images.board_png,
                                           o.public_view, o.highlight, o.last_move,
-                                          False, o.locale)
+                                          False, o.locale, level=self._urgency(o))
         if turn.key != key:
             # a new turn began while the board was drawn: ``turn.lines`` are its lines
             # now, and this board is of the turn before; write the newest state instead

@@ -46,10 +46,10 @@ async def test_a_new_turn_while_the_board_is_drawn_neither_doubles_nor_loses_lin
 
         real_latest = offloader.latest
 
-        async def slow_latest(key: Any, fn: Any, *args: Any) -> Any:
+        async def slow_latest(key: Any, fn: Any, *args: Any, **kw: Any) -> Any:
             """Draws the board, then (a few times) waits until the game's next turn has
             begun before handing it over: a slow render, made certain."""
-            png = await real_latest(key, fn, *args)
+            png = await real_latest(key, fn, *args, **kw)
             turn = publisher._turns.get(key[1]) if key[0] == "board" else None
             if turn is not None and len(held) < HOLDS:
                 before = turn.key

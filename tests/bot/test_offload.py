@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import offload
 from bot.config import Settings
 from bot.offload import Offloader, Superseded, default_workers
 
@@ -164,3 +165,47 @@ def test_render_workers_default_to_the_number_of_cores() -> None:
     assert Settings().workers == default_workers()
     assert Settings.from_env({"TEMPUS_WORKERS": "0"}).workers == 0
     assert Settings.from_env({"TEMPUS_WORKERS": "3"}).workers == 3
+
+
+def test_boards_people_wait_on_are_drawn_first_and_none_starves() -> None:
+    async def main() -> None:
+        off = Offloader(0, slots=1)
+        gate = threading.Event()
+        started: list[str] = []
+
+        def job(name: str) -> str:
+            started.append(name)
+            return name
+
+        blocker = asyncio.create_task(off.run(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        jobs = [asyncio.create_task(off.latest(("board", g), job, name, level=level))
+                for g, (name, level) in enumerate([("computers 1", 1), ("computers 2", 1),
+                                                    ("person 1", 0), ("person 2", 0)])]
+        cancelled = asyncio.create_task(off.latest(("board", 9), job, "gone", level=0))
+        await asyncio.sleep(0.05)
+        cancelled.cancel()
+        gate.set()
+        await blocker
+        await asyncio.gather(*jobs)
+        assert started == ["person 1", "person 2", "computers 1", "computers 2"]
+
+        # a job that waited AGING seconds counts one level lower: it goes before a newer
+        # job of the level it is aged into
+        clock = [0.0]
+        off._slots().clock = lambda: clock[0]
+        gate.clear()
+        started.clear()
+        blocker = asyncio.create_task(off.run(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        old = asyncio.create_task(off.latest(("board", 1), job, "old computers", level=1))
+        await asyncio.sleep(0.01)
+        clock[0] = offload.AGING + 1
+        new = asyncio.create_task(off.latest(("board", 2), job, "new person", level=0))
+        await asyncio.sleep(0.05)
+        gate.set()
+        await asyncio.gather(blocker, old, new)
+        assert started == ["old computers", "new person"]
+        assert off._slots().free == 1, "every slot was given back"
+
+    asyncio.run(main())
