@@ -15,6 +15,9 @@ people play for ``--seconds`` and one JSON line per size and shape reports:
 - ``board_ms_p50``/``board_ms_p95``: a click that applied an action -> the next board
   write (the turn message edited, or a new one posted) in that game's thread; this is the
   issue's "post p95" (the outcome of a click posted where everyone sees it);
+- ``board_ms_p50_steady``/``board_ms_p95_steady``: the same for clicks after the first
+  ``--warmup`` seconds of the window (default 20): after the idle wait every person clicks
+  within the first 1-3 s, a burst of N clicks that the totals include;
 - ``board_writes_carried``: the share of board writes (posts and edits of public messages in
   the threads) made with a click's interaction token (bot/carriers.py) rather than through
   the channel routes and the global limit;
@@ -292,8 +295,8 @@ TOKEN = "fake-token"  # one bot, one token, however many processes
 
 async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float, float],
                    period: float, seed: int, guilds: int, unload_after: float,
-                   pg_server: str | None = None, pg_pid: int | None = None
-                   ) -> dict[str, object]:
+                   pg_server: str | None = None, pg_pid: int | None = None,
+                   warmup: float = 20.0) -> dict[str, object]:
     """One size and shape on a new SQLite file, or (``pg_server``: a server's URL) a new
     PostgreSQL database there; ``pg_pid``: the server's postmaster, for its CPU time."""
     channels = tuple(3000 + g for g in range(games))
@@ -360,6 +363,7 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             pg0 = server_cpu_s(pg_pid)
             db0, server0 = db_counters(stats), await server_time() if server_time else None
             w0 = time.perf_counter()
+            steady_from = fake.now() + warmup  # the opening burst is over by then
             until = w0 + seconds
             await asyncio.gather(*(t.play(think, until) for t in tables))
             window = time.perf_counter() - w0
@@ -376,13 +380,15 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             thread_writes.setdefault(w.channel_id, []).append(w.t)
             carried += w.interaction
             total += 1
-    board = []
+    board, steady = [], []
     for t in tables:
         times = sorted(thread_writes.get(t.thread, ()))
         for sent in t.clicks:
             after = next((x for x in times if x >= sent), None)
             if after is not None:
                 board.append((after - sent) * 1000)
+                if sent >= steady_from:
+                    steady.append(board[-1])
     acks = [(i.acked_at - i.sent_at) * 1000 for k, i in fake.interactions.items()
             if k not in acks_before and i.acked_at is not None]
     per = max(1, actions)
@@ -408,6 +414,8 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "acks_over_3s": sum(1 for a in acks if a > 3000),
         "board_ms_p50": round(statistics.median(board), 1) if board else None,
         "board_ms_p95": round(pct(board, .95), 1),
+        "board_ms_p50_steady": round(statistics.median(steady), 1) if steady else None,
+        "board_ms_p95_steady": round(pct(steady, .95), 1),
         "board_writes_carried": round(carried / max(1, total), 2),
         "db_ms_per_action": None if db_ms is None else round(db_ms, 2),
         "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
@@ -426,6 +434,7 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
 COLUMNS = (("games", "games"), ("db", "db"), ("processes", "proc"),
            ("actions_per_s", "actions/s"), ("ack_ms_p95", "ack p95 ms"),
            ("board_ms_p50", "board p50 ms"), ("board_ms_p95", "board (post) p95 ms"),
+           ("board_ms_p95_steady", "board p95 after warm-up ms"),
            ("board_writes_carried", "carried by clicks"),
            ("db_ms_per_action", "db ms/action"), ("db_cpu_ms_per_action", "db CPU ms/action"),
            ("db_held_ms_per_action", "db held ms/action"),
@@ -449,6 +458,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="playing window per size")
     parser.add_argument("--people-think", default="1-3", help="seconds, e.g. 1-3")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=float, default=20.0,
+                        help="seconds at the start of the window whose clicks the *_steady "
+                             "board numbers leave out (every person's first click comes at "
+                             "once after the idle wait: a burst no real server sees)")
     parser.add_argument("--unload-after", type=float, default=30.0,
                         help="the bot's TEMPUS_UNLOAD_AFTER: seconds before a waiting game "
                              "leaves memory (measured after this wait)")
@@ -513,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
                 result = asyncio.run(one_size(n, shape, args.seconds, think,
                                               0.5 if args.fast else 5.0, args.seed,
                                               min(guilds, n), args.unload_after, pg_server,
-                                              pg_pid))
+                                              pg_pid, args.warmup))
                 rows.append(result)
                 print(json.dumps(result), flush=True)
     finally:
