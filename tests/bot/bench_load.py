@@ -377,16 +377,18 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
     carried = total = 0
     for w in fake.public_writes():  # a click's token may carry the board (bot/carriers)
         if w.kind in (POST, EDIT):
-            thread_writes.setdefault(w.channel_id, []).append(w.t)
+            thread_writes.setdefault(w.channel_id, []).append((w.t, w.interaction))
             carried += w.interaction
             total += 1
     board, steady = [], []
+    by_route: dict[bool, list[float]] = {True: [], False: []}
     for t in tables:
         times = sorted(thread_writes.get(t.thread, ()))
         for sent in t.clicks:
-            after = next((x for x in times if x >= sent), None)
+            after = next((x for x in times if x[0] >= sent), None)
             if after is not None:
-                board.append((after - sent) * 1000)
+                board.append((after[0] - sent) * 1000)
+                by_route[after[1]].append(board[-1])
                 if sent >= steady_from:
                     steady.append(board[-1])
     acks = [(i.acked_at - i.sent_at) * 1000 for k, i in fake.interactions.items()
@@ -417,6 +419,10 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "board_ms_p50_steady": round(statistics.median(steady), 1) if steady else None,
         "board_ms_p95_steady": round(pct(steady, .95), 1),
         "board_writes_carried": round(carried / max(1, total), 2),
+        # by the route of the write that showed the click's board
+        "board_ms_p95_carried": round(pct(by_route[True], .95), 1),
+        "board_ms_p95_channel": round(pct(by_route[False], .95), 1),
+        "clicks_shown_by_channel": len(by_route[False]),
         "db_ms_per_action": None if db_ms is None else round(db_ms, 2),
         "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
         "db_calls_per_action": None if calls is None else round(calls, 1),
