@@ -16,6 +16,11 @@ line:
   and ``rate_limited`` (429s the fake answered).
 
 Render work runs in ``--workers`` processes as in production (0: threads).
+
+With any of the load options (``--backend``, ``--db``, ``--processes``, ``--people-think``,
+``--compare``, ``--seconds``) it runs the load bench instead (``tests.bot.bench_load``: N
+games at once, one scripted person and two computers each, SQLite or PostgreSQL, one or
+several sharded processes), so the commands the issues name work as written.
 """
 
 from __future__ import annotations
@@ -113,7 +118,14 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
     }
 
 
+LOAD_OPTIONS = ("--backend", "--db", "--processes", "--people-think", "--compare", "--seconds")
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if any(a.split("=", 1)[0] in LOAD_OPTIONS for a in argv):
+        from . import bench_load
+        return bench_load.main(argv)
     parser = argparse.ArgumentParser(prog="python -m tests.bot.bench", description=__doc__)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)

@@ -99,6 +99,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def ms(values: list[float], q: float | None = None) -> float | None:
+    """The median (or the ``q`` quantile) rounded for the report; None when nothing was seen."""
+    if not values:
+        return None
+    return round(statistics.median(values) if q is None else pct(values, q), 1)
+
+
 def proc_cpu_s(pid: int) -> float:
     """User + system CPU seconds a process has used so far (0 if it is gone)."""
     try:
@@ -411,17 +418,17 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "bucket_s": period, "think_s": list(think), "setup_s": round(setup_s, 1),
         "window_s": round(window, 1), "clicks": len(board), "actions": actions,
         "actions_per_s": round(actions / window, 1),
-        "ack_ms_p50": round(statistics.median(acks), 1) if acks else None,
-        "ack_ms_p95": round(pct(acks, .95), 1), "ack_ms_max": round(max(acks, default=0), 1),
+        "ack_ms_p50": ms(acks),
+        "ack_ms_p95": ms(acks, .95), "ack_ms_max": round(max(acks, default=0), 1),
         "acks_over_3s": sum(1 for a in acks if a > 3000),
-        "board_ms_p50": round(statistics.median(board), 1) if board else None,
-        "board_ms_p95": round(pct(board, .95), 1),
-        "board_ms_p50_steady": round(statistics.median(steady), 1) if steady else None,
-        "board_ms_p95_steady": round(pct(steady, .95), 1),
+        "board_ms_p50": ms(board),
+        "board_ms_p95": ms(board, .95),
+        "board_ms_p50_steady": ms(steady),
+        "board_ms_p95_steady": ms(steady, .95),
         "board_writes_carried": round(carried / max(1, total), 2),
         # by the route of the write that showed the click's board
-        "board_ms_p95_carried": round(pct(by_route[True], .95), 1),
-        "board_ms_p95_channel": round(pct(by_route[False], .95), 1),
+        "board_ms_p95_carried": ms(by_route[True], .95),
+        "board_ms_p95_channel": ms(by_route[False], .95),
         "clicks_shown_by_channel": len(by_route[False]),
         "db_ms_per_action": None if db_ms is None else round(db_ms, 2),
         "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
