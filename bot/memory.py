@@ -9,7 +9,10 @@ Two things make a long-running bot grow that no single game is to blame for:
   heap unless asked: after a burst (many boards encoded, many games set up at once) the
   resident size stays at the burst's peak. ``malloc_trim(0)`` returns them to the system.
 
-:class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process.
+:class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process. A full
+garbage collection of a big heap takes 100-500 ms of the event loop, so it runs only after
+games were unloaded (or once every ``TRIM_EVERY_S`` at most otherwise); ``malloc_trim``
+itself runs on a thread (ctypes lets go of the GIL while it works).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 #: a game untouched this long is unloaded (loading it again costs a log replay: ms)
 UNLOAD_AFTER_S = 300.0
 EVERY_S = 60.0
+#: without unloads, give freed pages back at most this often (after a burst of boards)
+TRIM_EVERY_S = 600.0
 
 
 @cache
@@ -57,6 +62,17 @@ def trim() -> bool:
     return True
 
 
+async def trim_async() -> bool:
+    """:func:`trim` with the allocator's part on a thread: the event loop pays only for
+    the garbage collection."""
+    gc.collect()
+    fn = _malloc_trim()
+    if fn is None:
+        return False
+    await asyncio.to_thread(fn, 0)
+    return True
+
+
 class MemoryKeeper:
     """Every ``every_s`` seconds: unload the games idle for ``unload_after_s`` (through
     ``unload``, which returns how many it unloaded), call each of ``also`` (other per-game
@@ -65,11 +81,14 @@ class MemoryKeeper:
 
     def __init__(self, unload: Callable[[float], int], *, every_s: float = EVERY_S,
                  unload_after_s: float = UNLOAD_AFTER_S,
-                 also: tuple[Callable[[], object], ...] = ()) -> None:
+                 also: tuple[Callable[[], object], ...] = (),
+                 trim_every_s: float = TRIM_EVERY_S) -> None:
         self._unload = unload
         self._also = also
         self.every_s = every_s
         self.unload_after_s = unload_after_s
+        self.trim_every_s = trim_every_s
+        self._trimmed_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -77,12 +96,24 @@ class MemoryKeeper:
             self._task = asyncio.create_task(self._run(), name="tempus-memory")
 
     def once(self) -> int:
-        """One round; returns how many games were unloaded."""
-        t0 = time.perf_counter()
+        """Unload and forget; returns how many games were unloaded."""
         gone = self._unload(self.unload_after_s)
         for forget in self._also:
             forget()
-        trimmed = trim()
+        return gone
+
+    def trim_due(self, gone: int) -> bool:
+        """Whether this round trims: after unloads, else when ``trim_every_s`` has passed."""
+        return gone > 0 or time.monotonic() - self._trimmed_at >= self.trim_every_s
+
+    async def round(self) -> int:
+        """One round: :meth:`once`, then a trim when :meth:`trim_due`."""
+        t0 = time.perf_counter()
+        gone = self.once()
+        trimmed = False
+        if self.trim_due(gone):
+            self._trimmed_at = time.monotonic()
+            trimmed = await trim_async()
         log.debug("memory: %d idle game(s) unloaded, trimmed=%s, %.1f ms", gone, trimmed,
                   (time.perf_counter() - t0) * 1000)
         return gone
@@ -91,7 +122,7 @@ class MemoryKeeper:
         while True:
             await asyncio.sleep(self.every_s)
             try:
-                self.once()
+                await self.round()
             except Exception:  # never let housekeeping take the bot down
                 log.exception("memory housekeeping failed")
 
