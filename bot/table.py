@@ -31,11 +31,13 @@ from typing import Any
 import engine
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
+from engine.events import visible
 from engine.record import Record
 from engine.undo import is_undo
 
 from . import i18n
-from .labels import colour_name
+from .event_text import event_text
+from .labels import action_label, colour_name
 from .messages import t
 from .offload import Offloader
 from .scheduler import Scheduler
@@ -197,17 +199,27 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         offset = game.version - len(rows)
         started = rows[0].version - 1 if rows and rows[0].version is not None else offset
         since = next_since({}, state, None, started)
+        announced = game.announced_version
+        told: list[bool] = []  # per effective move: announced before the stop?
         for i, row in enumerate(rows):
+            made = row.version if row.version is not None else i + 1 + offset
+            new = announced is not None and made > announced
             if is_undo(row.action):
                 state = table.timeline.undo(row.seat)
-                table.moves.pop()
+                undone_seat, undone = table.moves.pop()
+                if not told.pop():
+                    table.unannounced.pop()  # taken back before anyone saw it
+                elif new:
+                    table.unannounced.append((undone_seat, undone, None))
             else:
                 action = action_from_json(row.action)
                 before = state.copy()
                 events = engine.apply_in_place(state, row.seat, action)
                 table.timeline.record(before, row.seat, action, events, state)
                 table.moves.append((row.seat, action))
-            made = row.version if row.version is not None else i + 1 + offset
+                told.append(not new)
+                if new:
+                    table.unannounced.append((row.seat, action, events))
             since = next_since(since, state, row.seat, made)
         table.since = since
         table.log_len = len(rows)
@@ -260,10 +272,21 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         return ids
 
     def _repost(self, table: Table) -> None:
+        """Post the game as it stands, with the events of the actions stored but never
+        announced (the process stopped in between): nothing the players need is lost."""
         assert table.state is not None
-        outcome = self._play_outcome(table, table.state, [], actor=None, kind="resume")
+        missed, table.unannounced = table.unannounced, []
+        events = [e for _, _, step in missed for e in step or ()]
+        outcome = self._play_outcome(table, table.state, events, actor=None, kind="resume")
         with self.public(table):
-            outcome.lines = [t("resume.reposted", game=table.id)]
+            lines = [t("resume.reposted", game=table.id)]
+            for seat, action, step in missed:
+                if step is None:
+                    lines.append(t("undo.done", colour=colour_name(seat),
+                                   what=action_label(action)))
+                else:
+                    lines.extend(event_text(e) for e in visible(step, None))
+            outcome.lines = lines
         self._enqueue(outcome)
 
     async def _resume_clock(self, table: Table) -> None:

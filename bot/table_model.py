@@ -194,6 +194,10 @@ class Table:
     covering: dict[int, str] = field(default_factory=dict)
     #: when this process last used the table (time.monotonic): idle ones are unloaded
     touched: float = field(default_factory=time.monotonic)
+    #: stored actions never announced (the process stopped in between), found when the
+    #: table was loaded, in order: (seat, action, its events), or (seat, action, None) for
+    #: an undo of an announced step; the repost after a restart tells them
+    unannounced: list[tuple[int, Action, list[Event] | None]] = field(default_factory=list)
 
     @property
     def id(self) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -215,6 +216,80 @@ async def test_an_action_committed_but_never_announced_is_posted_after_a_restart
     await svc3.idle()
     assert sink3.outcomes == []
     await _close(svc3)
+
+
+@pytest.mark.asyncio
+async def test_the_events_of_unannounced_actions_reach_the_repost(tmp_path: Path) -> None:
+    """Nothing lost (issue 10): after a crash between commits and posts, the repost tells
+    what the missed actions did, line for line, not only the new board."""
+    db = str(tmp_path / "t.db")
+    svc, sink = await _service(db)
+    g = await _three(svc, seed=6)
+    await _play_randomly(svc, g, random.Random(6), stop=lambda tb: len(tb.moves) > 12)
+    await svc.idle()
+    version = (await svc.table(g)).version
+    missed = [o for o in sink.outcomes if o.version > version - 3]
+    assert [o.version for o in missed] == [version - 2, version - 1, version]
+    await svc.storage.set_panel_message(g, 1, version - 3)
+    await _close(svc)
+
+    svc2, sink2 = await _service(db)
+    await svc2.resume_all()
+    await svc2.idle()
+    [repost] = sink2.outcomes
+    assert "restarted" in repost.lines[0]
+    assert repost.lines[1:] == [line for o in missed for line in o.lines]
+    assert any(repost.lines[1:]), "the missed actions said something"
+    await _close(svc2)
+
+
+async def _until_undoable(svc: TableService, g: int) -> tuple[Any, int]:
+    """Play until a person may take back a step; returns the table and that person."""
+    rng = random.Random(8)
+    await _play_randomly(svc, g, rng, stop=lambda tb: svc.undo_seat(tb) is not None
+                         and len(tb.moves) > 4)
+    table = await svc.table(g)
+    return table, table.seats[svc.undo_seat(table)].user_id
+
+
+@pytest.mark.asyncio
+async def test_an_unannounced_undo_is_told_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    svc, _ = await _service(db)
+    g = await _three(svc, seed=8)
+    table, who = await _until_undoable(svc, g)
+    version = table.version
+    await svc.undo(g, who, version)
+    await svc.idle()
+    await svc.storage.set_panel_message(g, 1, version)  # the undo's post never went out
+    await _close(svc)
+
+    svc2, sink2 = await _service(db)
+    await svc2.resume_all()
+    await svc2.idle()
+    [repost] = sink2.outcomes
+    assert len(repost.lines) == 2 and "took back" in repost.lines[1], repost.lines
+    await _close(svc2)
+
+
+@pytest.mark.asyncio
+async def test_a_step_taken_back_before_anyone_saw_it_is_not_told(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    svc, _ = await _service(db)
+    g = await _three(svc, seed=8)
+    table, who = await _until_undoable(svc, g)
+    version = table.version
+    await svc.undo(g, who, version)
+    await svc.idle()
+    await svc.storage.set_panel_message(g, 1, version - 1)  # neither step nor undo shown
+    await _close(svc)
+
+    svc2, sink2 = await _service(db)
+    await svc2.resume_all()
+    await svc2.idle()
+    [repost] = sink2.outcomes
+    assert len(repost.lines) == 1 and "restarted" in repost.lines[0], repost.lines
+    await _close(svc2)
 
 
 @pytest.mark.asyncio
