@@ -234,6 +234,7 @@ class DiscordPublisher:
         lobby = self._lobbies.get(o.game_id) or (game.panel_message_id if game else None)
         name = t("thread.name", game=o.game_id)[:THREAD_NAME_MAX]
         thread: discord.Thread | None = None
+        why = "thread.denied"
         try:
             ch = await self.channel(o.channel_id)
             if lobby is not None and isinstance(ch, discord.TextChannel):
@@ -243,6 +244,8 @@ class DiscordPublisher:
                 thread = await ch.create_thread(
                     name=name, type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            else:  # a voice channel's chat, a forum post ...: no permission would help
+                why = "thread.no_threads_here"
         except discord.Forbidden:
             thread = None
         except discord.HTTPException as exc:
@@ -250,8 +253,7 @@ class DiscordPublisher:
             thread = None
         if thread is None:
             host = game.host_id if game else 0
-            self._post(o.channel_id, t("thread.denied", host=host, game=o.game_id),
-                       mention=[host])
+            self._post(o.channel_id, t(why, host=host, game=o.game_id), mention=[host])
             return
         await self.storage.set_thread(o.game_id, thread.id)
         if self.on_thread is not None:

@@ -32,6 +32,7 @@ Knobs (constructor arguments, also of :func:`running`):
 - ``deny_threads(channel_id)``: creating threads in that channel answers 403 (50013).
 - ``dm_channel(uid)``: the DM channel with a user, to send slash commands from a DM (refused
   by :meth:`slash` if the registered command is not offered in DMs).
+- ``person_thread(parent_id, uid)``: a public thread a person started (to play in it).
 - ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
   with 50083, a post unarchives it unless locked).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
@@ -410,6 +411,16 @@ class FakeDiscord:
             cid = self.next_id()
             self.dm_channels[cid] = uid
         return cid
+
+    async def person_thread(self, parent_id: int, uid: int, name: str = "chat") -> int:
+        """A public thread person ``uid`` started in ``parent_id`` (not on a message); the
+        bot is told as Discord tells it (THREAD_CREATE). Returns the thread's id."""
+        now = self.now()
+        t = Thread(self.next_id(), parent_id, name, PUBLIC_THREAD, 1440, now, now, uid)
+        self.threads[t.id] = t
+        await self._dispatch("THREAD_CREATE", {**self._thread_json(t), "newly_created": True})
+        await self._changed()
+        return t.id
 
     async def archive_thread(self, thread_id: int, locked: bool = False) -> None:
         t = self.threads[thread_id]
