@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.outbox import CARRIED_LIMIT, CARRIED_PERIOD, DEFAULT_PERIOD
 
 from .e2e import (
     FakePlayer,
@@ -48,6 +49,13 @@ async def test_five_seats_with_computers_at_the_default_pace(tmp_path: Path) -> 
             for kind in ("post", "edit"):
                 for where in (ch, thread):
                     assert fake.max_writes_5s(where, window=period, kinds=(kind,)) <= 5
+            # writes carried by a click's token: our own pace of CARRIED_LIMIT per
+            # CARRIED_PERIOD (Discord does not publish the webhook bucket's numbers)
+            carried = sorted(w.t for w in fake.public_writes(thread) if w.interaction)
+            window = CARRIED_PERIOD * period / DEFAULT_PERIOD
+            assert carried, "the person's clicks carried some writes"
+            assert max(sum(1 for u in carried if t <= u < t + window) for t in carried) \
+                <= CARRIED_LIMIT
             posts = sum(1 for w in fake.public_writes(thread) if w.kind == "post")
             assert posts <= turns_in(rec) + 2
             assert len(fake.channel_messages(ch)) <= 4
