@@ -9,11 +9,15 @@ line:
   acknowledgement; ``acks_over_3s`` counts the ones Discord would have refused;
 - ``update_ms_p50``/``update_ms_p95``: a click that applied an action -> the next write
   (the turn message edited, or a new one posted) in the game's thread;
-- ``posts``/``edits``: channel-route writes in the game's thread and its channel (not
-  interaction replies), ``posts_per_turn`` (turns and phases counted by replaying the game
+- ``posts``/``edits``: writes to public messages in the game's thread and its channel, by
+  either route (the channel's, or a click's interaction token carrying the board; private
+  replies are not counted), ``carried`` how many of them went by token, ``per_game`` the
+  same counts game by game, ``posts_per_turn`` (turns and phases counted by replaying the game
   record with ``engine.undo.turn_key``), ``max_posts_5s``/``max_edits_5s`` (the busiest
   bucket period in any channel: Discord counts posts and edits in buckets of their own)
-  and ``rate_limited`` (429s the fake answered).
+  ``max_writes_5s`` (all public writes of both routes in any 5 s sliding window, busiest
+  channel: the issue's measure; posts, edits and carried writes have buckets of their own,
+  so it may exceed 5 without a 429) and ``rate_limited`` (429s the fake answered).
 
 Render work runs in ``--workers`` processes as in production (0: threads).
 
@@ -56,7 +60,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
-                   channel: int) -> dict[str, object]:
+                   channel: int, period: float) -> dict[str, object]:
     async with bot_running(fake, db, seed=seed, workers=workers) as bot:
         people = (11, 12, 13)
         await fake.slash(people[0], channel, "new", seats=3)
@@ -76,30 +80,44 @@ async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
                 updates.append((after - inter.sent_at) * 1000)
     acks = [(i.acked_at - i.sent_at) * 1000 for i in fake.interactions.values()
             if i.acked_at is not None]
-    where = dict.fromkeys((channel, thread))
+    public = [w for c in dict.fromkeys((channel, thread)) for w in fake.public_writes(c)]
     return {
         "acks": acks, "updates": updates,
         "actions": sum(len(p.applied) for p in players.values()),
-        "posts": sum(w.kind == POST for c in where for w in fake.public_writes(c)),
-        "edits": sum(w.kind == EDIT for c in where for w in fake.public_writes(c)),
+        "posts": sum(w.kind == POST for w in public),
+        "edits": sum(w.kind == EDIT for w in public),
+        "carried": sum(w.interaction for w in public),
         "turns": turns_in(final_record(fake, channel)),
+        "max_writes_5s": max(_busiest([w.t for w in public if w.channel_id == c], period)
+                             for c in (channel, thread)),
     }
+
+
+def _busiest(times: list[float], window: float) -> int:
+    """The most of ``times`` in any ``window`` seconds (sliding)."""
+    times = sorted(times)
+    return max((sum(1 for u in times if t <= u < t + window) for t in times), default=0)
 
 
 async def main_async(games: int, seed: int, workers: int, period: float) -> dict[str, object]:
     acks: list[float] = []
     updates: list[float] = []
-    totals = {"actions": 0, "posts": 0, "edits": 0, "turns": 0}
+    totals = {"actions": 0, "posts": 0, "edits": 0, "carried": 0, "turns": 0}
+    per_game: list[dict[str, object]] = []
+    busiest_any = 0
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         async with running(channel_ids=tuple(2000 + g for g in range(games)),
                            post_per=period, edit_per=period, webhook_per=period * 0.4) as fake:
             for g in range(games):
-                one = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers, 2000 + g)
+                one = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers, 2000 + g,
+                                     period)
                 acks += one["acks"]  # type: ignore[operator]
                 updates += one["updates"]  # type: ignore[operator]
                 for k in totals:
                     totals[k] += one[k]  # type: ignore[operator]
+                per_game.append({k: one[k] for k in (*totals, "max_writes_5s")})
+                busiest_any = max(busiest_any, one["max_writes_5s"])  # type: ignore[call-overload]
             fake.check()
             busiest = {k: fake.max_writes_5s(window=period, kinds=(k,)) for k in ("post", "edit")}
             refused = fake.rate_limited()
@@ -113,7 +131,7 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
         "posts_per_turn": round(totals["posts"] / max(1, totals["turns"]), 2),
         "posts_per_action": round(totals["posts"] / max(1, totals["actions"]), 2),
         "max_posts_5s": busiest["post"], "max_edits_5s": busiest["edit"],
-        "rate_limited": refused,
+        "max_writes_5s": busiest_any, "rate_limited": refused, "per_game": per_game,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 
