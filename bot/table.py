@@ -115,6 +115,7 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         self._outboxes: dict[int, asyncio.Queue[Outcome]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._publishers: dict[int, asyncio.Task[None]] = {}
+        self._closing = False
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: dict[int, Outcome] = {}
         self.turnclock: TurnClock | None = None

@@ -148,6 +148,8 @@ class AnnounceMixin(TableBase):
         """Queue an outcome as it is (a reminder or notice: never merged into a move)."""
         if self.sink is None or not self.owns(outcome.guild_id):
             return  # another process owns the game: storage notified it, it announces
+        if self._closing:
+            return  # shutting down: it is stored, and announced after the restart
         queue = self._outboxes.get(outcome.game_id)
         if queue is None:
             queue = self._outboxes[outcome.game_id] = asyncio.Queue()
@@ -197,6 +199,7 @@ class AnnounceMixin(TableBase):
                 return
 
     async def close(self) -> None:
+        self._closing = True
         for task in [*self._ai_tasks.values(), *self._publishers.values()]:
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), *self._publishers.values(),

@@ -34,6 +34,8 @@ class TableBase:
     #: per game: outcomes waiting for the sink, and the task handing them over
     _outboxes: dict[int, asyncio.Queue[Outcome]]
     _publishers: dict[int, asyncio.Task[None]]
+    #: set by close(): no new announcement starts (stored ones are announced at restart)
+    _closing: bool
     _tasks: set[asyncio.Task[Any]]
     #: per game: the computer players' task
     _ai_tasks: dict[int, asyncio.Task[None]]
