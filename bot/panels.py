@@ -21,6 +21,7 @@ from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
 from engine.progress import new_era_index, progress_points
 from engine.state import State
+from engine.turn import sanitation_at_occupy
 from engine.views import view
 
 from .codec import encode_action
@@ -298,6 +299,10 @@ def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.Occupy)]
     buttons = [Button(t("btn.occupy", n=a.count), ACT, encode_action(a),
                       "primary" if a.count else "secondary") for a in acts]
+    if sanitation_at_occupy(state):
+        # R-CARD-SAN / R-COMBAT-8 (rules 2): Sanitation may raise the won hex before the
+        # move-in. Shown whenever the winner holds cards (public), whichever they are.
+        buttons += _hand_button(state, d.seat)
     return Panel(t("prompt.occupy", who=who(seats, d.seat), src=label(state.combat.src),
                    dst=label(state.combat.dst)), button_rows(buttons)[:MAX_ROWS])
 

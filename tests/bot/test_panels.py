@@ -174,3 +174,29 @@ def test_card_choices_show_their_worth() -> None:
         if len(kinds) == 3:
             break
     assert "progress_cards" in kinds and kinds & {"attack_cards", "defend_cards"}
+
+
+def test_r_card_san_at_the_move_in_is_offered_from_the_occupy_panel() -> None:
+    """R-CARD-SAN / R-COMBAT-8 (rules 2): after a won fight the winner may play Sanitation
+    on the won hex before moving in; the turn message offers it through "Play a card…"
+    (shown whatever the hand holds, so the panel does not tell what it is). Rules 1 had no
+    such play, so no button."""
+    from engine import actions as A
+    from tests.bot.positions import won_fight
+    from tests.engine.helpers import H, card
+
+    san, edu = card("SAN", "H"), card("EDU", "G")
+    state = won_fight(2, [san])
+    panel = panels.public_panel(state, SEATS[:3])
+    _check_limits(panel)
+    assert ("menu", "cards") in [(b.op, b.arg) for b in panel.controls()
+                                 if isinstance(b, Button)]
+    play = A.PlaySanitation(san, H("F5"))
+    assert play in legal_actions(state, 0)
+    assert play in reachable(state, 0, panel)
+    # a hand without Sanitation shows the same public panel (R-INFO-1)
+    assert panels.public_panel(won_fight(2, [edu]), SEATS[:3]) == panel
+    for old in (won_fight(1, [san]), won_fight(2, [])):
+        panel = panels.public_panel(old, SEATS[:3])
+        assert all(b.op != "menu" for b in panel.controls() if isinstance(b, Button))
+        assert not any(isinstance(a, A.PlaySanitation) for a in reachable(old, 0, panel))
