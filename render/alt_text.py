@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.hexgrid import COLUMNS, ROWS, label
 
-from .panel import combat_line, to_act_lines
+from .panel import combat_line, raise_owner, to_act_lines
 from .terrain_art import LAKE, OPEN_SEA
 from .terrain_layer import hex_kinds
 from .words import DEFAULT_LANG, colour_name, era_name, names, terrain_name, word
@@ -125,7 +125,9 @@ def _hex_contents(v: dict[str, Any], h: int, lang: str) -> str:
         parts.append(word("desc.tokens", lang, name=colour_name(v["owner"][h], lang),
                           count=v["count"][h]))
     if v["bonus"][h] > 0:
-        parts.append(word("desc.bonus", lang, n=v["bonus"][h]))
+        seat = raise_owner(v, h)  # rules 2: only the card player's limit is raised
+        parts.append(word("desc.bonus", lang, n=v["bonus"][h]) if seat < 0 else
+                     word("desc.bonus_of", lang, n=v["bonus"][h], name=colour_name(seat, lang)))
     return word("list_sep", lang).join(parts) if parts else word("desc.empty", lang)
 
 

@@ -216,6 +216,16 @@ def to_act_lines(v: dict[str, Any], lang: str = "en") -> list[tuple[list[int], s
             for what, seats in groups.items()]
 
 
+def raise_owner(v: dict[str, Any], h: int) -> int:
+    """Whose stack limit the Sanitation raise on hex ``h`` is (R-CARD-SAN): under rules 2
+    only the card player's (``bonus_seat``); -1 under rules 1 (the raise belonged to the
+    hex, for whoever stood on it) or when there is no raise."""
+    if v["bonus"][h] <= 0 or int(v.get("rules_version", 1)) < 2:
+        return -1
+    seats = v.get("bonus_seat")
+    return seats[h] if seats is not None else -1
+
+
 def combat_line(v: dict[str, Any], lang: str = "en") -> str | None:
     c = v.get("combat")
     if not c:
