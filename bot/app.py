@@ -49,6 +49,25 @@ def use_interaction_locale(interaction: discord.Interaction[Any]) -> str:
     return i18n.set_locale(interaction.locale)
 
 
+async def panel_file(offloader: Offloader, panel: Panel, lang: str) -> discord.File | None:
+    """The picture of a private menu (``panel.image``), with its description (alt text,
+    issue 12): the asker's hand, a map detail with the legal targets outlined, or a tile
+    preview. None when the panel has no picture or it could not be drawn."""
+    if panel.image is None or panel.image_view is None:
+        return None
+    v = panel.image_view
+    if panel.image == "hand":
+        png = await offloader.run(images.hand_png, v, lang)
+    elif panel.image == "crop":
+        png = await offloader.run(images.crop_png, v, panel.focus, panel.highlight, lang)
+    else:
+        png = await offloader.run(images.board_png, v, panel.highlight, None, False, lang)
+    if not png:
+        return None
+    alt = images.menu_alt(panel.image, v, panel.focus, panel.highlight, lang)
+    return discord.File(io.BytesIO(png), filename=f"{panel.image}.png", description=alt)
+
+
 class TempusTree(app_commands.CommandTree):
     """Sets the locale before every slash command and autocomplete (same task)."""
 
@@ -204,18 +223,8 @@ class TempusBot(commands.AutoShardedBot):
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
                          game_id: int, version: int, *, edit: bool = False) -> None:
         """Send ``panel`` privately as the reply to a deferred interaction."""
-        files: list[discord.File] = []
-        if panel.image is not None and panel.image_view is not None:
-            if panel.image == "hand":
-                png = await self.offloader.run(images.hand_png, panel.image_view, i18n.current())
-            elif panel.image == "crop":
-                png = await self.offloader.run(images.crop_png, panel.image_view,
-                                               panel.focus, panel.highlight, i18n.current())
-            else:
-                png = await self.offloader.run(images.board_png, panel.image_view,
-                                               panel.highlight, None, False, i18n.current())
-            if png:
-                files.append(discord.File(io.BytesIO(png), filename=f"{panel.image}.png"))
+        picture = await panel_file(self.offloader, panel, i18n.current())
+        files: list[discord.File] = [picture] if picture is not None else []
         view = make_view(panel, game_id, version)
         content = fit(panel.text.splitlines())
         if edit:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.content import CONTENT
+from engine.rules import PROTECTION_COUNTS_CITIES
 
 from .event_text import waiting_text
 from .labels import card_text, card_type_name, colour_name, era_name, terrain_name
@@ -18,6 +19,16 @@ ROUNDS = CONTENT.flight
 
 def cities_built(v: dict[str, Any], seat: int) -> int:
     return sum(1 for o in v["city_owner"] if o == seat)
+
+
+def protection_text(v: dict[str, Any]) -> str:
+    """Which R-COMBAT-2 protection count applies to the game of view ``v``: rules 1 always
+    counted hexes with only a city; rules 2 counts token hexes only, unless R-OPT-1 is on
+    (the same test as ``State.cities_count_for_protection``)."""
+    if int(v.get("rules_version", 1)) < 2:
+        return t("status.protection.rules1")
+    opt1 = bool(v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
+    return t("lobby.opt1.on" if opt1 else "lobby.opt1.off")
 
 
 def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
@@ -35,9 +46,8 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
             era=era_name(p["era"]), markers=p["markers"], hand=p["hand_size"],
             supply=p["supply"], cities=cities_built(v, i), vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
-    opt1 = bool(v.get("options", {}).get("protection_counts_cities"))
     lines.append(t("status.rules", version=v.get("rules_version", 1),
-                   option=t("lobby.opt1.on" if opt1 else "lobby.opt1.off")))
+                   option=protection_text(v)))
     if not hints:
         lines.append(t("status.hints_off"))
     waiting = waiting_text(v)

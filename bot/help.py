@@ -280,9 +280,25 @@ def _defend_cards(state: State, seat: int) -> tuple[str, tuple[str, ...]]:
 def _occupy(state: State, seat: int) -> tuple[str, tuple[str, ...]]:
     c = state.combat
     assert c is not None
-    most = max((a.count for a in legal_actions(state, seat) if isinstance(a, A.Occupy)),
-               default=0)
-    return t("help.occupy", dst=label(c.dst), src=label(c.src), max=most), ("attack",)
+    legal = legal_actions(state, seat)
+    most = _most_in(legal)
+    text = t("help.occupy", dst=label(c.dst), src=label(c.src), max=most)
+    topics: tuple[str, ...] = ("attack",)
+    san = [a for a in legal if isinstance(a, A.PlaySanitation)]
+    if san:  # R-CARD-SAN / R-COMBAT-8 (rules 2): raise the won hex before moving in
+        raised = after(state, seat, san[0])
+        more = most if raised is None else _most_in(legal_actions(raised, seat))
+        card = card_name(san[0].card)
+        text += " " + (t("help.occupy_san", card=card, dst=label(c.dst), more=more)
+                       if more > most else
+                       t("help.occupy_san_idle", card=card, dst=label(c.dst)))
+        topics += ("cards",)
+    return text, topics
+
+
+def _most_in(legal: list[A.Action]) -> int:
+    """The most tokens the winner may move in (R-COMBAT-8)."""
+    return max((a.count for a in legal if isinstance(a, A.Occupy)), default=0)
 
 
 def _discard(state: State, seat: int) -> tuple[str, tuple[str, ...]]:

@@ -72,6 +72,27 @@ def board_alt(view: dict[str, Any], changed: list[str] | None = None,
         return None
 
 
+def menu_alt(kind: str, view: dict[str, Any], focus: tuple[int, ...] = (),
+             highlight: tuple[int, ...] = (), lang: str = "en") -> str | None:
+    """The description of a private menu's picture (``kind`` as ``Panel.image``): a map
+    detail (``"crop"``: ``focus`` and its outlined ``highlight`` targets), a tile preview
+    (``"board"``) or the asker's own hand (``"hand"``). None when the render package is
+    missing."""
+    try:
+        from render.alt_text import crop_alt_text, hand_alt_text, preview_alt_text
+    except ImportError:
+        return None
+    try:
+        if kind == "hand":
+            return hand_alt_text(view, lang)
+        if kind == "crop":
+            return crop_alt_text(view, focus, highlight, lang)
+        return preview_alt_text(view, highlight, lang)
+    except Exception:
+        log.exception("alt text of a menu picture failed")
+        return None
+
+
 def position_lines(view: dict[str, Any], lang: str = "en") -> list[str]:
     """The whole position in words, hex by hex (``/tempus board text:True``); empty when the
     render package is missing."""

@@ -21,6 +21,7 @@ from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
 from engine.progress import new_era_index, progress_points
 from engine.state import State
+from engine.turn import sanitation_at_occupy
 from engine.views import view
 
 from .codec import encode_action
@@ -53,6 +54,9 @@ from .ui import (
     clip,
 )
 
+#: rows a public panel may fill with choices: the last row is kept for the buttons every
+#: turn message may carry (Undo, "?" help, issue 12)
+PUBLIC_ROWS = MAX_ROWS - 1
 #: decisions whose choices are cards from the hand: made in private menus only
 HAND_KINDS = (G.ATTACK_CARDS, G.DEFEND_CARDS, G.DISCARDING, G.PROGRESS_CARDS)
 CARD_PLAYS = (A.PlayReligion, A.PlaySanitation, A.PlayTransport, A.PlayHealthCare,
@@ -173,11 +177,66 @@ def _hand_button(state: State, seat: int) -> list[Button]:
     return [Button(t("btn.cards"), MENU, "cards")] if state.players[seat].hand else []
 
 
+def _column(h: int) -> str:
+    return label(h)[0]
+
+
+def hex_selects(options: list[Option], hexes: list[int],
+                placeholder: Callable[[str, str], str], op: str, arg: str, kind: str
+                ) -> list[Row]:
+    """Selects for a public panel's hex choice (``options[i]`` is about ``hexes[i]``, in
+    :func:`hex_order`) within :data:`PUBLIC_ROWS`. When there are more than fit (the first
+    tile may go almost anywhere) one select picks a column first: it opens the private
+    menu ``column:{kind}:{letter}`` with that column's hexes, so every choice stays
+    reachable and the last row stays free for Undo and "?"."""
+    if len(options) <= PUBLIC_ROWS * MAX_OPTIONS:
+        rows, _ = chunked_selects(options, placeholder, op, arg, PUBLIC_ROWS)
+        return rows
+    cols: dict[str, list[int]] = {}
+    for h in hexes:
+        cols.setdefault(_column(h), []).append(h)
+    opts = [Option(t("opt.column", col=c), f"{kind}:{c}",
+                   clip(t("opt.column.desc", n=len(hs), first=label(hs[0]), last=label(hs[-1]))))
+            for c, hs in cols.items()]
+    rows, _ = chunked_selects(opts, lambda a, b: t("ph.column", first=_column(hexes[0]),
+                                                   last=_column(hexes[-1])),
+                              MENU, "column", PUBLIC_ROWS)
+    return rows
+
+
+def column_menu(state: State, seat: int, param: str) -> Panel:
+    """The hexes of one column for a choice too long for the public panel (see
+    :func:`hex_selects`): ``tile:C`` (tile centres, each opening its preview) or
+    ``token:C`` (starting-token hexes)."""
+    kind, _, col = param.partition(":")
+    if len(col) != 1 or not col.isascii() or not col.isalpha():
+        raise MenuError("error.no_options")
+    col = col.upper()
+    legal = legal_actions(state, seat)
+    if kind == "tile":
+        hexes = sorted({a.centre for a in legal if isinstance(a, A.PlaceTile)
+                        and _column(a.centre) == col}, key=hex_order)
+        opts, op = _hex_options(state, hexes), MENU
+        arg, ph = "tile", (lambda a, b: t("ph.tile", first=a, last=b))
+    elif kind == "token":
+        acts = sorted((a for a in legal if isinstance(a, A.PlaceStartToken)
+                       and _column(a.hex) == col), key=lambda a: hex_order(a.hex))
+        opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+                for a in acts]
+        op, arg, ph = ACT, "", (lambda a, b: t("ph.token", first=a, last=b))
+    else:
+        raise MenuError("error.no_options")
+    if not opts:
+        raise MenuError("error.no_options")
+    rows, _ = chunked_selects(opts, ph, op, arg, MAX_ROWS - 1)
+    return Panel(t("menu.column", col=col), [*rows, _back()])
+
+
 def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     centres = sorted({a.centre for a in legal_actions(state, d.seat)  # type: ignore[attr-defined]
                       if isinstance(a, A.PlaceTile)}, key=hex_order)
-    rows, _ = chunked_selects(_hex_options(state, centres),
-                              lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", MAX_ROWS)
+    rows = hex_selects(_hex_options(state, centres), centres,
+                       lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", "tile")
     text = t("prompt.place_tile", who=who(seats, d.seat), tile=state.tile_stack[0],
              left=len(state.tile_stack))
     return Panel(text, rows)
@@ -188,8 +247,8 @@ def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     acts.sort(key=lambda a: hex_order(a.hex))
     opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
             for a in acts]
-    rows, _ = chunked_selects(opts, lambda a, b: t("ph.token", first=a, last=b), ACT, "",
-                              MAX_ROWS)
+    rows = hex_selects(opts, [a.hex for a in acts], lambda a, b: t("ph.token", first=a, last=b),
+                       ACT, "", "token")
     left = CONTENT.starting_tokens - len(state.start_hexes)
     return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows)
 
@@ -298,8 +357,12 @@ def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.Occupy)]
     buttons = [Button(t("btn.occupy", n=a.count), ACT, encode_action(a),
                       "primary" if a.count else "secondary") for a in acts]
+    if sanitation_at_occupy(state):
+        # R-CARD-SAN / R-COMBAT-8 (rules 2): Sanitation may raise the won hex before the
+        # move-in. Shown whenever the winner holds cards (public), whichever they are.
+        buttons += _hand_button(state, d.seat)
     return Panel(t("prompt.occupy", who=who(seats, d.seat), src=label(state.combat.src),
-                   dst=label(state.combat.dst)), button_rows(buttons)[:MAX_ROWS])
+                   dst=label(state.combat.dst)), button_rows(buttons)[:PUBLIC_ROWS])
 
 
 _PUBLIC: dict[str, Callable[[State, Sequence[SeatRow], Decision], Panel]] = {
@@ -364,6 +427,8 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
                               lambda a, b: t("ph.card_target", card=card_name(card), first=a,
                                              last=b), card_name(card))
         return _with_rows(panel, "", [_back("cards")])
+    if name == "column":
+        return column_menu(state, seat, param)
     if name == "tile":
         centre_text, _, rot_text = param.partition(":")
         return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))

@@ -3,23 +3,37 @@
 :func:`board_alt_text` is the ``description`` of a posted board image (Discord shows it
 to screen readers; at most :data:`MAX_ALT` = 1,024 characters): whose turn it is, the
 scores and what changed. :func:`describe_position` is the whole position, hex by hex,
-for ``/tempus board text:True``.
+for ``/tempus board text:True``. :func:`crop_alt_text` and :func:`preview_alt_text`
+describe the pictures of private menus (a map detail with its targets outlined, the board
+with a tile placed).
 
-Both read only public fields of a view (counts of cards, never card ids), so they are
+These read only public fields of a view (counts of cards, never card ids), so they are
 the same for a seat's own view as for the spectator view and can never name a hidden
-card (R-INFO-1, R-INFO-2). Every word comes from :mod:`render.words`.
+card (R-INFO-1, R-INFO-2). The one exception is :func:`hand_alt_text`, the description
+of a seat's own hand picture, which is sent to that player only and names the cards it
+shows. Every word comes from :mod:`render.words`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from engine.content import CONTENT
 from engine.hexgrid import COLUMNS, ROWS, label
 
-from .panel import combat_line, to_act_lines
+from .panel import combat_line, raise_owner, to_act_lines
 from .terrain_art import LAKE, OPEN_SEA
 from .terrain_layer import hex_kinds
-from .words import DEFAULT_LANG, colour_name, era_name, names, terrain_name, word
+from .words import (
+    DEFAULT_LANG,
+    card_type_name,
+    colour_name,
+    era_name,
+    names,
+    terrain_name,
+    word,
+)
 
 #: Discord's limit for an attachment's description.
 MAX_ALT = 1024
@@ -125,7 +139,9 @@ def _hex_contents(v: dict[str, Any], h: int, lang: str) -> str:
         parts.append(word("desc.tokens", lang, name=colour_name(v["owner"][h], lang),
                           count=v["count"][h]))
     if v["bonus"][h] > 0:
-        parts.append(word("desc.bonus", lang, n=v["bonus"][h]))
+        seat = raise_owner(v, h)  # rules 2: only the card player's limit is raised
+        parts.append(word("desc.bonus", lang, n=v["bonus"][h]) if seat < 0 else
+                     word("desc.bonus_of", lang, n=v["bonus"][h], name=colour_name(seat, lang)))
     return word("list_sep", lang).join(parts) if parts else word("desc.empty", lang)
 
 
@@ -142,3 +158,60 @@ def _hexes(v: dict[str, Any], lang: str) -> list[str]:
                         what=what))
     out.append(word("desc.sea", lang))
     return out
+
+
+def _hex_items(v: dict[str, Any], hexes: Iterable[int], lang: str) -> str:
+    """``E5 grassland (Red, 3 tokens), F6 grassland (empty)``: hexes left to right."""
+    kinds = hex_kinds(tuple(v["terrain"]))
+    shown = sorted(set(hexes), key=lambda h: (h % COLUMNS, h // COLUMNS))
+    return word("list_sep", lang).join(
+        word("alt.hex", lang, hex=label(h), terrain=terrain_name(kinds[h], lang),
+             what=word("desc.empty", lang) if kinds[h] in (LAKE, OPEN_SEA)
+             else _hex_contents(v, h, lang))
+        for h in shown)
+
+
+def crop_alt_text(view: dict[str, Any], hexes: Iterable[int], highlight: Iterable[int] = (),
+                  lang: str = DEFAULT_LANG) -> str:
+    """The description of a private menu's map detail (:func:`render.board.render_crop`
+    of the public ``view``): the hexes the choice is about and its outlined targets, each
+    with what stands on it; at most :data:`MAX_ALT` characters."""
+    focus, targets = list(hexes), sorted(set(highlight))
+    parts = [word("alt.crop", lang, hexes=_hex_items(view, focus or targets, lang))]
+    if targets:
+        parts.append(word("alt.targets", lang, n=len(targets),
+                          hexes=_hex_items(view, targets, lang)))
+    return _clip(" ".join(parts), MAX_ALT)
+
+
+def preview_alt_text(view: dict[str, Any], highlight: Iterable[int],
+                     lang: str = DEFAULT_LANG) -> str:
+    """The description of a tile preview (the board of the public ``view`` with the tile
+    placed, its hexes ``highlight``-ed): where the tile lies and the terrain of each hex,
+    then the status line of the board."""
+    kinds = hex_kinds(tuple(view["terrain"]))
+    cells = sorted(set(highlight), key=lambda h: (h % COLUMNS, h // COLUMNS))
+    where = word("list_sep", lang).join(f"{label(h)} {terrain_name(kinds[h], lang)}"
+                                        for h in cells)
+    text = " ".join([word("alt.preview", lang, hexes=where),
+                     word("alt.board", lang, status=_status(view, lang))])
+    return _clip(text, MAX_ALT)
+
+
+def hand_alt_text(view: dict[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """The description of the hand picture of ``view["seat"]`` (that seat's own view,
+    sent to that player only): the cards it shows, by type and background terrain."""
+    seat = view.get("seat")
+    if seat is None:
+        return word("hand.spectator", lang)
+    player = view["players"][seat]
+    cards = list(player.get("hand", []))
+    name = colour_name(seat, lang)
+    if not cards:
+        return word("alt.hand_empty", lang, name=name)
+    limit = CONTENT.eras[min(player["era"], CONTENT.flight - 1)].limit
+    listed = word("list_sep", lang).join(
+        word("card.in_list", lang, name=card_type_name(CONTENT.cards[c].type, lang),
+             terrain=terrain_name(CONTENT.cards[c].terrain, lang)) for c in cards)
+    return _clip(word("alt.hand", lang, name=name, n=len(cards), limit=limit, cards=listed),
+                 MAX_ALT)

@@ -142,7 +142,8 @@ def _draw_pieces(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str) -
     for h in range(NUM_HEXES):
         if v["bonus"][h] > 0:
             cx, cy = hex_centre(h)
-            stack_bonus(v["bonus"][h], K).paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
+            plate = stack_bonus(v["bonus"][h], K, panel.raise_owner(v, h), lang)
+            plate.paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
 
 
 def _draw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,

@@ -40,8 +40,11 @@ PLAYER_ROWS_Y = COLS_Y + 26
 PLAYER_ROW = 28
 NAME_X = PAD + 22
 NAME_W = 80
-#: Centres of the number columns: actions, cards, supply, cities, VP.
-NUM_X = (134, 178, 222, 264, 300)
+#: Where the number columns (actions, cards, supply, cities left, VP) may go: right of
+#: the longest colour name, left of the players table's edge (see :func:`columns`).
+NUMS_X0, NUMS_X1 = 102, PLAYERS_X1 - 2
+#: Narrowest number column, and the least space between two columns.
+NUM_MIN_W, NUM_GAP = 24, 6
 #: Era track (right column).
 ERA_X0 = 332
 ERA_ROWS_Y = COLS_Y + 14
@@ -119,6 +122,45 @@ def _key_items(lang: str) -> list[tuple[str | None, str]]:
     return items
 
 
+def _split(text: str) -> tuple[str, ...]:
+    """``text`` in two lines, broken at the space nearest its middle (as it is if none),
+    never after a one-letter word (Polish typography: "Miasta / w zapasie")."""
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    spaces = [i for i in spaces if i > 1 and text[i - 2] != " "] or spaces
+    if not spaces:
+        return (text,)
+    i = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return text[:i], text[i + 1:]
+
+
+@lru_cache(maxsize=8)
+def columns(lang: str = "en") -> tuple[tuple[float, ...], tuple[tuple[str, ...], ...]]:
+    """The centres of the players table's number columns and their headings (one or two
+    lines each) in ``lang``: each column as wide as its heading, the space left shared
+    out between them. A heading too long for one line (Polish "Miasta w zapasie") is
+    broken in two, the widest first, until the table fits."""
+    pen = Pen(Image.new("RGB", (DESIGN_W, 1)), 1.0)
+    heads = [(word(k, lang),) for k in _COLUMN_KEYS]
+
+    def width(lines: tuple[str, ...]) -> float:
+        return max(NUM_MIN_W, *(pen.width(x, 10, True) for x in lines))
+
+    room = NUMS_X1 - NUMS_X0 - NUM_GAP * (len(heads) - 1)
+    while sum(map(width, heads)) > room:
+        k = max((i for i, h in enumerate(heads) if len(h) == 1 and " " in h[0]),
+                key=lambda i: width(heads[i]), default=None)
+        if k is None:
+            break  # nothing left to break: the widest column may touch its neighbour
+        heads[k] = _split(heads[k][0])
+    widths = [width(h) for h in heads]
+    gap = NUM_GAP + max(0.0, room - sum(widths)) / (len(heads) - 1)
+    centres, x = [], float(NUMS_X0)
+    for w in widths:
+        centres.append(x + w / 2)
+        x += w + gap
+    return tuple(centres), tuple(heads)
+
+
 @lru_cache(maxsize=8)
 def static_panel(width: int, lang: str = "en") -> Image.Image:
     """Background, headings, era names and terrains, the map key (``width`` px wide).
@@ -129,8 +171,11 @@ def static_panel(width: int, lang: str = "en") -> Image.Image:
     pen.text(PAD, HEADER_Y, word("title", lang), 14, P.PANEL_INK, True, "lm")
     # players table headings
     _heading(pen, PAD, PLAYERS_X1, COLS_Y, word("players", lang))
-    for key, x in zip(_COLUMN_KEYS, NUM_X):
-        pen.text(x, PLAYER_HEAD_Y, word(key, lang), 10, P.PANEL_MUTED, True, "mm")
+    centres, heads = columns(lang)
+    for x, lines in zip(centres, heads):
+        ys = (PLAYER_HEAD_Y,) if len(lines) == 1 else (PLAYER_HEAD_Y - 7, PLAYER_HEAD_Y + 3)
+        for y, line in zip(ys, lines):
+            pen.text(x, y, line, 10, P.PANEL_MUTED, True, "mm")
     # era track: number, terrain, name
     _heading(pen, ERA_X0, X1, COLS_Y, word("era_track", lang))
     for i, era in enumerate(CONTENT.eras):
@@ -214,6 +259,16 @@ def to_act_lines(v: dict[str, Any], lang: str = "en") -> list[tuple[list[int], s
         groups.setdefault(decision_text(v, dec, lang), []).append(dec["seat"])
     return [(seats, word("who_what", lang, who=names(seats, lang), what=what))
             for what, seats in groups.items()]
+
+
+def raise_owner(v: dict[str, Any], h: int) -> int:
+    """Whose stack limit the Sanitation raise on hex ``h`` is (R-CARD-SAN): under rules 2
+    only the card player's (``bonus_seat``); -1 under rules 1 (the raise belonged to the
+    hex, for whoever stood on it) or when there is no raise."""
+    if v["bonus"][h] <= 0 or int(v.get("rules_version", 1)) < 2:
+        return -1
+    seats = v.get("bonus_seat")
+    return seats[h] if seats is not None else -1
 
 
 def combat_line(v: dict[str, Any], lang: str = "en") -> str | None:
@@ -338,7 +393,7 @@ def draw_dynamic(img: Image.Image, v: dict[str, Any], top: int, lang: str = "en"
                  P.PANEL_INK, True, "lm")
         values = (p["markers"], p["hand_size"], p["supply"], len(p["cities"]),
                   p["victory_points"])
-        for k, (x, value) in enumerate(zip(NUM_X, values)):
+        for k, (x, value) in enumerate(zip(columns(lang)[0], values)):
             vp = k == len(values) - 1
             pen.text(x, cy, str(value), 13 if vp else 12,
                      P.PANEL_INK if value or vp else P.PANEL_MUTED, True, "mm")

@@ -126,16 +126,20 @@ def city(seat: int, value: int) -> Sprite:
     return _finish(img, (round(cx), round(cy)))
 
 
-@lru_cache(maxsize=16)
-def stack_bonus(bonus: int, scale: float = 1.0) -> Sprite:
-    """Sanitation's raised stack limit (R-CARD-SAN): a small ``+1`` plate."""
-    text = f"+{bonus}"
-    w, h = math.ceil(26 * scale), math.ceil(16 * scale)
+@lru_cache(maxsize=64)
+def stack_bonus(bonus: int, scale: float = 1.0, seat: int = -1, lang: str = "en") -> Sprite:
+    """Sanitation's raised stack limit (R-CARD-SAN): a small ``+1`` plate; with ``seat``
+    (rules 2: the raise is only that player's) in the player's colour with their letter,
+    ``R+1``."""
+    text = f"+{bonus}" if seat < 0 else f"{colour_letter(seat, lang)}+{bonus}"
+    fill = P.WHITE if seat < 0 else P.player_rgb(seat)
+    w, h = math.ceil((26 if seat < 0 else 34) * scale), math.ceil(16 * scale)
     img, d = _canvas(w, h)
     s = SS
     d.rounded_rectangle([1 * s, 1 * s, (w - 1) * s, (h - 1) * s], radius=5 * scale * s,
-                        fill=P.WHITE + (255,), outline=P.OUTLINE + (255,), width=s)
-    _text(d, (w / 2 * s, (h / 2 + 0.5) * s), text, 10 * scale, P.OUTLINE)
+                        fill=fill + (255,), outline=P.OUTLINE + (255,), width=s)
+    _text(d, (w / 2 * s, (h / 2 + 0.5) * s), text, 10 * scale,
+          P.OUTLINE if seat < 0 else P.ink_on(fill))
     return _finish(img, (w // 2, h // 2))
 
 

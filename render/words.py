@@ -42,7 +42,8 @@ IMAGE_KEYS = (
     "hand.empty_hint", "card.background", "card.in_list", "alt.board", "alt.to_act",
     "alt.scores", "alt.score", "alt.changed", "alt.more", "desc.start", "desc.player",
     "desc.map", "desc.hex", "desc.empty", "desc.tokens", "desc.city", "desc.bonus",
-    "desc.sea", "desc.no_land", "desc.piles", "desc.tiles",
+    "desc.bonus_of", "desc.sea", "desc.no_land", "desc.piles", "desc.tiles", "alt.crop",
+    "alt.targets", "alt.preview", "alt.hand", "alt.hand_empty", "alt.hex",
     *(f"letter.{i}" for i in range(len(CONTENT.colours))),
 )
 

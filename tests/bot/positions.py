@@ -34,6 +34,17 @@ def combat_positions() -> dict[str, tuple[State, int]]:
     return out
 
 
+def won_fight(rules_version: int, hand: list[int]) -> State:
+    """R-COMBAT-8: Red (City building, stack limit 3) attacks Blue's single token on F5
+    from 4 tokens on E5, wins, and is to move in, holding ``hand``."""
+    s = make_state(tokens={"E5": (0, 4), "F5": (1, 1), **BLUE_FAR}, hands={0: hand},
+                   eras={0: 3}, rules_version=rules_version)
+    s, _ = apply(s, 0, A.Attack(H("E5"), H("F5")))
+    s, _ = apply(s, 0, A.CommitAttackCards(()))
+    assert decisions(s)[0].kind == G.OCCUPY and decisions(s)[0].seat == 0
+    return s
+
+
 @cache
 def by_kind() -> dict[str, tuple[State, int]]:
     """One (state, seat owing that decision) per engine decision kind."""

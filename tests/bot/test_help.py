@@ -71,3 +71,19 @@ def test_help_outside_a_decision() -> None:
         assert "has not started" in help_for_user(lobby, 1)
     with i18n.using("pl"):
         assert help_for_user(table, 2).startswith("Teraz nie masz nic do zdecydowania")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_help_occupy_mentions_sanitation_at_the_move_in(lang: str) -> None:
+    """R-CARD-SAN / R-COMBAT-8 (rules 2): the move-in help names the Sanitation play and
+    what it gains (one more token); without the card, or under rules 1, it says nothing."""
+    from tests.bot.positions import won_fight
+    from tests.engine.helpers import card
+
+    san = card("SAN", "H")
+    with i18n.using(lang):
+        text = help_text(won_fight(2, [san]), 0)
+        plain = help_text(won_fight(2, [card("EDU", "G")]), 0)
+        old = help_text(won_fight(1, [san]), 0)
+    assert "R-CARD-SAN" in text and "R-CARD-SAN" not in plain and "R-CARD-SAN" not in old
+    assert "F5" in text and ("up to 4 tokens" if lang == "en" else "do 4 pionów") in text

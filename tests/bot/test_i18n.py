@@ -179,7 +179,8 @@ def test_polish_is_translated() -> None:
                "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",
                "result.rating.change", "result.short_row", "result.tie.value", "result.who",
                # image formats and separators (render/words.py)
-               "image.alt.score", "image.card.in_list", "image.desc.hex", "image.dot_sep",
+               "image.alt.hex", "image.alt.score", "image.card.in_list", "image.desc.hex",
+               "image.dot_sep",
                "image.list_sep", "image.player.start", "image.title", "image.who_what"}
     en, pl = i18n.catalogue()["en"].messages, i18n.catalogue()["pl"].messages
     same = sorted(k for k in en if en[k] == pl[k] and k not in same_ok)

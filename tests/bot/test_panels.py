@@ -174,3 +174,87 @@ def test_card_choices_show_their_worth() -> None:
         if len(kinds) == 3:
             break
     assert "progress_cards" in kinds and kinds & {"attack_cards", "defend_cards"}
+
+
+def test_r_card_san_at_the_move_in_is_offered_from_the_occupy_panel() -> None:
+    """R-CARD-SAN / R-COMBAT-8 (rules 2): after a won fight the winner may play Sanitation
+    on the won hex before moving in; the turn message offers it through "Play a card…"
+    (shown whatever the hand holds, so the panel does not tell what it is). Rules 1 had no
+    such play, so no button."""
+    from engine import actions as A
+    from tests.bot.positions import won_fight
+    from tests.engine.helpers import H, card
+
+    san, edu = card("SAN", "H"), card("EDU", "G")
+    state = won_fight(2, [san])
+    panel = panels.public_panel(state, SEATS[:3])
+    _check_limits(panel)
+    assert ("menu", "cards") in [(b.op, b.arg) for b in panel.controls()
+                                 if isinstance(b, Button)]
+    play = A.PlaySanitation(san, H("F5"))
+    assert play in legal_actions(state, 0)
+    assert play in reachable(state, 0, panel)
+    # a hand without Sanitation shows the same public panel (R-INFO-1)
+    assert panels.public_panel(won_fight(2, [edu]), SEATS[:3]) == panel
+    for old in (won_fight(1, [san]), won_fight(2, [])):
+        panel = panels.public_panel(old, SEATS[:3])
+        assert all(b.op != "menu" for b in panel.controls() if isinstance(b, Button))
+        assert not any(isinstance(a, A.PlaySanitation) for a in reachable(old, 0, panel))
+
+
+def _help_positions():  # type: ignore[no-untyped-def]
+    """Positions of every decision kind: games with tile placement (the first tile has
+    more than 100 places) and the hand-made combat positions."""
+    from tests.bot.positions import by_kind
+    for seed, players in ((1, 3), (2, 5), (4, 4)):
+        yield from random_states(seed, players, random_map=False, every=2)
+    for state, _ in by_kind().values():
+        yield state
+
+
+def test_every_turn_message_has_the_help_button() -> None:
+    """Issue 12: the "?" button is on every turn message, with or without Undo: public
+    panels leave their last row for those buttons, whatever the decision."""
+    from bot.ui import HELP, UNDO
+    kinds: set[str] = set()
+    crowded = 0
+    for state in _help_positions():
+        ds = decisions(state)
+        if not ds:
+            continue
+        base = panels.public_panel(state, SEATS[: state.num_players])
+        assert len(base.rows) <= panels.PUBLIC_ROWS, ds[0].kind
+        for undo in (False, True):
+            panel = panels.with_undo(base, "Blue") if undo else base
+            panel = panels.with_help(panel)
+            _check_limits(panel)
+            ops = [b.op for b in panel.controls() if isinstance(b, Button)]
+            assert HELP in ops, (ds[0].kind, undo)
+            assert (UNDO in ops) == undo
+        kinds.add(ds[0].kind)
+        crowded += len(base.rows) == panels.PUBLIC_ROWS
+    assert kinds == set(panels.G.HANDLERS)
+    assert crowded, "no panel used all its rows: the test would not catch a full panel"
+
+
+def test_a_long_hex_choice_goes_by_column_and_stays_complete() -> None:
+    """The first tile may go almost anywhere (more than 100 centres): the public panel
+    picks a column first, and the column menus together offer every centre."""
+    from engine import actions as A
+    state = next(random_states(1, 3, random_map=False))
+    seat = decisions(state)[0].seat
+    centres = {a.centre for a in legal_actions(state, seat) if isinstance(a, A.PlaceTile)}
+    assert len(centres) > panels.PUBLIC_ROWS * MAX_OPTIONS
+    panel = panels.public_panel(state, SEATS[:3])
+    (select,) = [c for c in panel.controls() if isinstance(c, Select)]
+    assert select.op == "menu" and select.arg == "column"
+    offered: set[str] = set()
+    for o in select.options:
+        sub = panels.menu(state, seat, f"column:{o.value}")
+        _check_limits(sub)
+        offered |= {x.value for c in sub.controls() if isinstance(c, Select) for x in c.options}
+    from engine.hexgrid import label
+    assert offered == {label(h) for h in centres}
+    for bad in ("column:tile:", "column:tile:ZZ", "column:nope:C", "column:tile:Z"):
+        with contextlib.suppress(panels.MenuError):
+            assert not panels.menu(state, seat, bad).controls(), bad

@@ -39,8 +39,9 @@ def cards_in_play(s: State) -> list[int]:
 
 
 def check_invariants(s: State, before: State | None = None) -> None:
-    """``before``: the state one action earlier, for the stack-limit check (R-CARD-SAN:
-    tokens above the limit after a raise ended may stay, but none may be added)."""
+    """``before``: the state one action earlier, for the stack-limit checks (R-CARD-SAN:
+    tokens above the limit after a raise ended may stay, but none may be added; rules 2:
+    no raise survives a token leaving its hex)."""
     for seat, p in enumerate(s.players):
         on_board = sum(s.count[h] for h in range(NUM_HEXES) if s.owner[h] == seat)
         assert on_board + p.supply == CONTENT.tokens_per_player
@@ -59,6 +60,11 @@ def check_invariants(s: State, before: State | None = None) -> None:
                 assert s.count[h] <= s.stack_limit(s.owner[h], h), f"stack over limit at {h}"
         if s.bonus[h] and s.rules_version >= 2:  # R-CARD-SAN: a raise is one seat's own
             assert s.bonus_seat[h] >= 0 and s.owner[h] in (-1, s.bonus_seat[h])
+            # ... and all of it is gone once a token leaves the hex (no leftover that a
+            # later, higher era limit could turn into room)
+            if before is not None and before.count[h] > 0:
+                left = s.count[h] < before.count[h] or s.owner[h] != before.owner[h]
+                assert not left, f"a raise of {s.bonus[h]} stayed on {h} after a token left"
         if s.city_owner[h] >= 0:
             assert s.terrain[h] not in (None, "M")
 

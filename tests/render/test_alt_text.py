@@ -134,3 +134,23 @@ def test_describe_before_any_land_and_at_the_end() -> None:
     assert describe_position(view(first, None))[-1] == "No land has been placed yet."
     end = describe_position(view(last, None))
     assert any(line.startswith("Winner") for line in end[:3])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_player_lines_use_action_markers_and_plural_forms(lang: str) -> None:
+    """Issue 12: "action markers left" (the glossary's word), and a number takes its
+    plural form: never "1 cards" or "1 tokens" (nor "5 karty" in Polish)."""
+    from tests.engine.helpers import card, make_state
+    s = make_state(tokens={"E5": (0, 1)}, hands={0: [card("EDU", "G")], 1: []}, markers=1)
+    s.players[0].supply = 1
+    s.players[1].supply, s.players[1].markers = 5, 5
+    s.players[1].hand = []
+    lines = describe_position(view(s, None), lang)
+    red, blue = lines[3], lines[4]
+    if lang == "en":
+        assert "1 action marker left, 1 card in hand, 1 token in supply" in red, red
+        assert "5 action markers left, 0 cards in hand, 5 tokens in supply" in blue, blue
+        assert not re.search(r"\b1 (cards|tokens|markers)\b", " ".join(lines))
+    else:
+        assert "1 znacznik akcji, 1 karta w ręce, 1 pion w zapasie" in red, red
+        assert "5 znaczników akcji, 0 kart w ręce, 5 pionów w zapasie" in blue, blue
