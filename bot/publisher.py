@@ -713,7 +713,9 @@ class DiscordPublisher:
         if hand_view is not None:
             png = await self.offloader.run(images.hand_png, hand_view, i18n.current())
             if png:
-                files.append(discord.File(io.BytesIO(png), filename="hand.png"))
+                alt = images.menu_alt("hand", hand_view, lang=i18n.current())
+                files.append(discord.File(io.BytesIO(png), filename="hand.png",
+                                          description=alt))
         view = make_view(panel, game_id, version)
         content = fit(lines)
         try:

@@ -44,9 +44,10 @@ async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
         # the channel gets the short result (the full one is in the thread)
         assert last.content.startswith(t("result.channel", game=1, winner="").strip())
         assert "🏆" in last.content
-        # every seat got its hand by DM at least once, as a picture too
+        # every seat got its hand by DM at least once, as a picture too, described (issue 12)
         for u in people:
-            assert any(a.filename == "hand.png" for m in fake.dms(u) for a in m.attachments)
+            hands = [a for m in fake.dms(u) for a in m.attachments if a.filename == "hand.png"]
+            assert hands and all(a.description for a in hands)
         assert check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2}) > 0
         # issue 10: one board per turn in the game's thread, not one per click
         thread = play_channel(fake, ch)
