@@ -58,9 +58,11 @@ def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -
     if defender < 0 or defender == seat:
         raise IllegalAction.because("attack.no_enemy", dst=dst)
     if is_protected(state, defender):
-        code = ("attack.protected.cities" if state.cities_count_for_protection()
-                else "attack.protected")
-        raise IllegalAction.because(code, colour=defender, n=state.presence(defender))
+        if state.cities_count_for_protection():
+            raise IllegalAction.because("attack.protected.cities", colour=defender,
+                                        n=state.presence(defender))
+        raise IllegalAction.because("attack.protected", colour=defender,
+                                    n=state.presence(defender))
     if action.leader is not None:
         require_card(state, seat, action.leader, "LEA")
         play_card(state, seat, action.leader)
