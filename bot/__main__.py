@@ -14,7 +14,6 @@ database into PostgreSQL (see ``bot/migrate_db.py``).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
@@ -122,15 +121,15 @@ def main(argv: list[str] | None = None) -> int:
         print(", ".join(levels()))
         return 0
     if args.offline:
-        from .console import run_console
+        from .console import play
 
         logging.basicConfig(level=logging.WARNING)
         try:
-            return asyncio.run(run_console(
+            return play(
                 players_n=args.players, humans=args.humans, level=args.level, seed=args.seed,
                 random_map=not args.place_tiles, out_dir=args.out or None,
                 db=args.db or ":memory:", ai_delay=args.ai_delay,
-                lang=args.lang or os.environ.get("LANG")))
+                lang=args.lang or os.environ.get("LANG"))
         except (StoreInUse, StorageUnavailable) as exc:
             print(store_refusal(exc, args.db or ":memory:"), file=sys.stderr)
             return EXIT_STORE

@@ -25,6 +25,7 @@ from . import panels, rematch
 from .codec import decode_action, shown
 from .labels import action_label, colour_name
 from .messages import t
+from .refusal_text import Reason
 from .storage import (
     ACTIVE,
     FINISHED,
@@ -122,7 +123,7 @@ class PlayMixin(TableBase):
                 except engine.NotYourDecision:
                     raise TableError("error.not_your_turn", waiting=self.waiting(table)) from None
                 except IllegalAction as exc:
-                    raise TableError("error.illegal", reason=str(exc).rstrip(".")) from None
+                    raise TableError("error.illegal", reason=Reason(exc)) from None
                 try:
                     for action in actions:
                         step = await self._apply(table, seat, action)
@@ -151,7 +152,8 @@ class PlayMixin(TableBase):
                 if table.seats[seat].is_ai:
                     raise TableError("error.on_autopilot")
                 if not table.timeline.undo_allowed(seat):
-                    raise TableError("error.undo_refused", reason=table.timeline.reason(seat))
+                    raise TableError("error.undo_refused",
+                                     reason=Reason(table.timeline.refusal(seat)))
                 assert table.state is not None
                 before = table.timeline.steps[-1].before
                 status = ACTIVE
@@ -168,7 +170,7 @@ class PlayMixin(TableBase):
                 try:
                     restored = table.timeline.undo(seat)
                 except UndoRefused as exc:  # checked above under the lock: cannot happen
-                    raise TableError("error.undo_refused", reason=str(exc)) from None
+                    raise TableError("error.undo_refused", reason=Reason(exc)) from None
                 _, undone = table.moves.pop()
                 table.game.version = new_version
                 table.log_len += 1
@@ -202,7 +204,7 @@ class PlayMixin(TableBase):
         try:
             new, events = engine.apply(before, seat, action)
         except IllegalAction as exc:
-            raise TableError("error.illegal", reason=str(exc).rstrip(".")) from None
+            raise TableError("error.illegal", reason=Reason(exc)) from None
         status = FINISHED if new.phase == OVER else ACTIVE
         since = next_since(table.since, new, seat, table.version + 1)
         covering = self._still_covered(table, new, since)

@@ -51,18 +51,18 @@ def attack_targets(state: State, seat: int) -> list[tuple[int, int]]:
 def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -> None:
     src, dst = action.src, action.dst
     if state.owner[src] != seat:
-        raise IllegalAction(f"you have no tokens on {label(src)} to attack from")
+        raise IllegalAction.because("attack.no_tokens", src=src)
     if dst not in NEIGHBOURS[src]:
-        raise IllegalAction(f"{label(dst)} is not next to {label(src)}: attacks go to an "
-                            "adjacent hex (never across water)")
+        raise IllegalAction.because("attack.not_adjacent", dst=dst, src=src)
     defender = defender_of(state, dst)
     if defender < 0 or defender == seat:
-        raise IllegalAction(f"{label(dst)} holds no other player's tokens or city")
+        raise IllegalAction.because("attack.no_enemy", dst=dst)
     if is_protected(state, defender):
-        what = ("hexes (tokens or cities)" if state.cities_count_for_protection()
-                else "hexes with tokens (cities do not count)")
-        raise IllegalAction(f"{colour(defender)} occupies only {state.presence(defender)} "
-                            f"{what} and is protected from attack (3 or fewer)")
+        if state.cities_count_for_protection():
+            raise IllegalAction.because("attack.protected.cities", colour=defender,
+                                        n=state.presence(defender))
+        raise IllegalAction.because("attack.protected", colour=defender,
+                                    n=state.presence(defender))
     if action.leader is not None:
         require_card(state, seat, action.leader, "LEA")
         play_card(state, seat, action.leader)
@@ -94,8 +94,7 @@ def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -
 
 def _use_marker(state: State, seat: int) -> None:
     if state.turn_actions <= 0:
-        raise IllegalAction("you have already taken your action this turn; play cards or "
-                            "end your turn")
+        raise IllegalAction.because("action.taken")
     state.players[seat].markers -= 1
     state.turn_actions -= 1
     state.acted = True
@@ -104,8 +103,7 @@ def _use_marker(state: State, seat: int) -> None:
 def name_city_terrain(state: State, seat: int, action: NameCityTerrain,
                       events: list[Event]) -> None:
     if action.terrain not in TERRAINS:
-        raise IllegalAction(f"name one of {', '.join(TERRAINS)} "
-                            "(grassland, farmland, forest, hills, mountains)")
+        raise IllegalAction.because("city_terrain.unknown")
     c = state.combat
     assert c is not None
     c.terrain = action.terrain
@@ -219,7 +217,7 @@ def occupy(state: State, seat: int, action: Occupy, events: list[Event]) -> None
     assert c is not None
     most = max_occupy(state)
     if not 0 <= action.count <= most:
-        raise IllegalAction(f"move between 0 and {most} tokens into {label(c.dst)}")
+        raise IllegalAction.because("occupy.count", most=most, dst=c.dst)
     if action.count:
         remove_tokens(state, c.src, action.count)
         add_tokens(state, seat, c.dst, action.count)

@@ -166,20 +166,6 @@ HANDLERS: dict[str, dict[type[A.Action], Handler]] = {
     PROGRESS_CARDS: {A.ProgressCards: progress.progress_cards},  # type: ignore[dict-item]
 }
 
-_KIND_WORDS = {
-    PLACE_TILE: "place a tile",
-    PLACE_START_TOKEN: "place a starting token",
-    TURN: "choose an action or play a card",
-    MOVING: "move a token, play a card, or end the move",
-    GROWING: "grow a token, play a card, or end the growth",
-    NAME_CITY_TERRAIN: "name the city's terrain",
-    ATTACK_CARDS: "choose attack cards",
-    DEFEND_CARDS: "choose defence cards",
-    OCCUPY: "choose how many tokens move in (or play Sanitation on that hex)",
-    DISCARDING: "discard cards",
-    PROGRESS_CARDS: "choose progress cards",
-}
-
 
 def _discard(state: State, seat: int, action: A.Discard, events: list[Event]) -> None:
     if state.phase == PROGRESS:
@@ -201,17 +187,16 @@ def apply_in_place(state: State, seat: int, action: A.Action) -> list[Event]:
     """Like :func:`apply` but mutates ``state``; on error ``state`` may be half-changed,
     so only use it on a state you are prepared to throw away (simulations, AI search)."""
     if state.phase == OVER:
-        raise IllegalAction("the game is over")
+        raise IllegalAction.because("game.over")
     if not 0 <= seat < state.num_players:
-        raise NotYourDecision(f"there is no seat {seat} in this game")
+        raise NotYourDecision.because("seat.unknown", n=seat)
     decision = decision_for(state, seat)
     if decision is None:
-        waiting = ", ".join(d.prompt for d in decisions(state))
-        raise NotYourDecision(f"it is not your turn to decide; waiting for {waiting}")
+        waiting = [d.seat for d in decisions(state)]
+        raise NotYourDecision.because("decision.not_yours", colours=waiting)
     handler = HANDLERS[decision.kind].get(type(action))
     if handler is None:
-        raise NotYourDecision(f"now you must {_KIND_WORDS[decision.kind]}, not "
-                              f"{action.type.replace('_', ' ')}")
+        raise NotYourDecision.because("decision.wrong_kind", kind=decision.kind, action=action.type)
     _check_shape(action)
     events: list[Event] = []
     handler(state, seat, action, events)
@@ -228,9 +213,9 @@ def _check_shape(action: A.Action) -> None:
                 continue
             if f.name in ("terrain", "mode"):
                 if not isinstance(x, str):
-                    raise IllegalAction(f"{f.name} must be text")
+                    raise IllegalAction.because("shape.text", field=f.name)
                 continue
             if not isinstance(x, int) or isinstance(x, bool):
-                raise IllegalAction(f"{f.name} must be a whole number, not {x!r}")
+                raise IllegalAction.because("shape.whole_number", field=f.name, got=repr(x))
             if f.name in action.hex_fields and not 0 <= x < NUM_HEXES:
-                raise IllegalAction(f"{f.name} is not a hex on the board")
+                raise IllegalAction.because("shape.hex", field=f.name)

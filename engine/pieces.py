@@ -64,21 +64,19 @@ def take_cards(state: State, seat: int, cards: tuple[int, ...] | list[int]) -> N
     """Check that ``cards`` are distinct cards in ``seat``'s hand and remove them."""
     hand = state.players[seat].hand
     if len(set(cards)) != len(cards):
-        raise IllegalAction("the same card was named twice")
+        raise IllegalAction.because("cards.twice")
     for c in cards:
         if c not in hand:
-            raise IllegalAction(f"card {c} is not in your hand")
+            raise IllegalAction.because("cards.not_in_hand", card=c)
     for c in cards:
         hand.remove(c)
 
 
 def require_card(state: State, seat: int, card: int, kind: str) -> None:
     if card not in state.players[seat].hand:
-        raise IllegalAction(f"card {card} is not in your hand")
+        raise IllegalAction.because("cards.not_in_hand", card=card)
     if card_type(card) != kind:
-        name = CONTENT.card_types[kind].name
-        raise IllegalAction(f"that card is a {CONTENT.card_types[card_type(card)].name}, "
-                            f"not a {name}")
+        raise IllegalAction.because("cards.wrong_type", card_type=card_type(card), wanted=kind)
 
 
 def to_discard(state: State, cards: list[int] | tuple[int, ...], seen: int = SEEN_BY_ALL

@@ -106,7 +106,7 @@ def progress_discard(state: State, seat: int, action: Discard, events: list[Even
 def apply_discard(state: State, seat: int, action: Discard, events: list[Event]) -> None:
     owed = state.discards.get(seat, 0)
     if len(action.cards) != owed:
-        raise IllegalAction(f"discard exactly {owed} card(s) to get down to your hand limit")
+        raise IllegalAction.because("discard.exactly", n=owed)
     take_cards(state, seat, action.cards)
     # R-DRAW-2 / R-INFO-1: face down; only their number is public
     to_discard(state, action.cards, seen=seat)

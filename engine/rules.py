@@ -47,18 +47,19 @@ def check_rules(rules_version: int, options: Mapping[str, Any] | None) -> dict[s
     (every known option, ``False`` unless chosen). Raises :class:`IllegalAction`."""
     if type(rules_version) is not int or rules_version not in RULES_VERSIONS:
         known = ", ".join(map(str, RULES_VERSIONS))
-        raise IllegalAction(f"unknown rules version {rules_version!r} (known: {known})")
+        raise IllegalAction.because("rules.unknown_version", version=repr(rules_version),
+                                    known=known)
     options = dict(options or {})
     unknown = sorted(set(options) - set(TABLE_OPTIONS))
     if unknown:
-        raise IllegalAction(f"unknown table option(s) {', '.join(unknown)} "
-                            f"(known: {', '.join(sorted(TABLE_OPTIONS))})")
+        raise IllegalAction.because("rules.unknown_options", options=", ".join(unknown),
+                                    known=", ".join(sorted(TABLE_OPTIONS)))
     for name, value in options.items():
         if not isinstance(value, bool):
-            raise IllegalAction(f"table option {name} must be true or false, not {value!r}")
+            raise IllegalAction.because("rules.option_bool", option=name, got=repr(value))
     if rules_version < OPTIONS_FROM_VERSION:
         if any(options.values()):
-            raise IllegalAction(f"rules version {rules_version} has no table options")
+            raise IllegalAction.because("rules.no_options", version=rules_version)
         return {}
     return {name: bool(options.get(name, False)) for name in TABLE_OPTIONS}
 

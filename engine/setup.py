@@ -35,10 +35,8 @@ def new_game(
     for R-OPT-1; each is off unless given. Rules 1 has none.
     """
     if not CONTENT.min_players <= num_players <= CONTENT.max_players:
-        raise IllegalAction(
-            f"Tempus needs {CONTENT.min_players} to {CONTENT.max_players} players, "
-            f"not {num_players}"
-        )
+        raise IllegalAction.because("setup.players", least=CONTENT.min_players,
+                                    most=CONTENT.max_players, n=num_players)
     table_options = check_rules(rules_version, options)
     state = State(
         num_players=num_players,
@@ -72,7 +70,7 @@ def new_game(
     if start_player is None:
         start_player = drawn_start
     if not 0 <= start_player < num_players:
-        raise IllegalAction(f"start player must be a seat from 0 to {num_players - 1}")
+        raise IllegalAction.because("setup.start_player", most=num_players - 1)
     state.start_player = start_player
     state.turn = start_player
     wanted = CONTENT.tiles_in_play[num_players]
@@ -83,13 +81,13 @@ def new_game(
     elif len(tiles) != wanted or len(set(tiles)) != wanted or not set(tiles) <= {
         t.id for t in CONTENT.tiles
     }:
-        raise IllegalAction(f"{num_players} players use {wanted} distinct tiles")
+        raise IllegalAction.because("setup.tiles", n=num_players, tiles=wanted)
     state.tile_stack = list(tiles)
     if deck is None:
         deck = list(range(len(CONTENT.cards)))
         rng.shuffle(deck)
     elif sorted(deck) != list(range(len(CONTENT.cards))):
-        raise IllegalAction("a pinned deck must hold each of the 54 cards once")
+        raise IllegalAction.because("setup.deck")
     state.deck = list(deck)
     on = [TABLE_OPTIONS[k] for k, v in table_options.items() if v]
     chosen = f" Table options: {', '.join(on)}." if on else ""
@@ -133,14 +131,11 @@ def legal_tile_centres(terrain: list[str | None]) -> list[int]:
 
 def place_tile(state: State, seat: int, action: PlaceTile, events: list[Event]) -> None:
     if not 0 <= action.rotation < 6:
-        raise IllegalAction("rotation must be 0 to 5 (clockwise steps of 60°)")
+        raise IllegalAction.because("tile.rotation")
     if not 0 <= action.centre < NUM_HEXES:
-        raise IllegalAction("that centre is off the board")
+        raise IllegalAction.because("tile.off_board")
     if not tile_fits(state.terrain, action.centre):
-        raise IllegalAction(
-            f"a tile centred on {label(action.centre)} would stick out of the board, overlap "
-            "land, or not touch the tiles already placed"
-        )
+        raise IllegalAction.because("tile.no_fit", centre=action.centre)
     _lay_tile(state, state.tile_stack.pop(0), action.centre, action.rotation)
     events.append(Event("tile", f"{colour(seat)} places tile {state.placements[-1][0]} at "
                         f"{label(action.centre)} (rotation {action.rotation}).", seat,
@@ -233,21 +228,18 @@ def place_start_token(
 ) -> None:
     h = action.hex
     if not 0 <= h < NUM_HEXES:
-        raise IllegalAction("that hex is off the board")
+        raise IllegalAction.because("start.off_board")
     placed = state.start_hexes
     if not start_token_ok(state, seat, placed, h):
         if state.terrain[h] is None:
-            raise IllegalAction(f"{label(h)} is sea: starting tokens go on land")
+            raise IllegalAction.because("start.sea", hex=h)
         if state.owner[h] not in (-1, seat):
-            raise IllegalAction(f"{label(h)} holds {colour(state.owner[h])}'s tokens")
+            raise IllegalAction.because("start.occupied", hex=h, colour=state.owner[h])
         if placed.count(h) >= CONTENT.eras[0].stack:
-            raise IllegalAction(f"{label(h)} already holds 2 tokens, the starting stack limit")
-        raise IllegalAction(
-            f"{label(h)} does not touch your other starting tokens "
-            f"({', '.join(label(p) for p in sorted(set(placed)))}): the 3 must form one group"
-        )
+            raise IllegalAction.because("start.stack", hex=h)
+        raise IllegalAction.because("start.not_touching", hex=h, hexes=sorted(set(placed)))
     if not _completable(state, seat, placed + [h]):
-        raise IllegalAction(f"after a token on {label(h)} your group could not be finished")
+        raise IllegalAction.because("start.unfinishable", hex=h)
     add_tokens(state, seat, h, 1)
     state.players[seat].supply -= 1
     placed.append(h)

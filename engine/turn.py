@@ -52,14 +52,13 @@ def begin_move(state: State, seat: int, events: list[Event]) -> None:
 def move_token(state: State, seat: int, action: MoveToken, events: list[Event]) -> None:
     src, dst = action.src, action.dst
     if state.steps_left <= 0:
-        raise IllegalAction("no more tokens may move in this action (a Transport card "
-                            "would allow one more)")
+        raise IllegalAction.because("move.no_more")
     if state.owner[src] != seat:
-        raise IllegalAction(f"you have no tokens on {label(src)}")
+        raise IllegalAction.because("move.no_tokens", src=src)
     if state.count[src] - state.touched.get(src, 0) <= 0:
-        raise IllegalAction(f"the tokens on {label(src)} have already moved in this action")
+        raise IllegalAction.because("move.already_moved", src=src)
     if dst not in destinations(state, seat, src):
-        raise IllegalAction(_why_not_destination(state, seat, src, dst))
+        raise _why_not_destination(state, seat, src, dst)
     remove_tokens(state, src, 1)
     add_tokens(state, seat, dst, 1)
     state.touched[dst] = state.touched.get(dst, 0) + 1
@@ -69,19 +68,18 @@ def move_token(state: State, seat: int, action: MoveToken, events: list[Event]) 
     _maybe_end_move(state, seat, events)
 
 
-def _why_not_destination(state: State, seat: int, src: int, dst: int) -> str:
+def _why_not_destination(state: State, seat: int, src: int, dst: int) -> IllegalAction:
     if state.terrain[dst] is None:
-        return f"{label(dst)} is sea: tokens move only onto land"
+        return IllegalAction.because("move.sea", dst=dst)
     if state.city_owner[dst] >= 0:
-        return f"{label(dst)} holds a city: no token may end its move on a city"
+        return IllegalAction.because("move.city", dst=dst)
     if state.owner[dst] not in (-1, seat):
-        return f"{label(dst)} holds {colour(state.owner[dst])}'s tokens"
+        return IllegalAction.because("move.occupied", dst=dst, colour=state.owner[dst])
     if state.owner[dst] == seat and state.count[dst] >= state.stack_limit(seat, dst):
-        return (f"{label(dst)} is at your stack limit of {state.stack_limit(seat, dst)} "
-                "(a Sanitation card raises it)")
-    return (f"{label(dst)} is out of reach from {label(src)}: "
-            f"distance {state.era(seat).distance} over land not blocked by other players, "
-            "or one lake or sea crossing between shore hexes")
+        return IllegalAction.because("move.stack_limit", dst=dst,
+                                     n=state.stack_limit(seat, dst))
+    return IllegalAction.because("move.out_of_reach", dst=dst, src=src,
+                                 n=state.era(seat).distance)
 
 
 def play_transport(state: State, seat: int, action: PlayTransport, events: list[Event]) -> None:
@@ -133,17 +131,15 @@ def begin_grow(state: State, seat: int, events: list[Event]) -> None:
 def grow_token(state: State, seat: int, action: GrowToken, events: list[Event]) -> None:
     h = action.hex
     if state.steps_left <= 0:
-        raise IllegalAction("no more tokens may grow in this action (a Health care card "
-                            "would allow one more)")
+        raise IllegalAction.because("grow.no_more")
     if state.players[seat].supply <= 0:
-        raise IllegalAction("you have no tokens left in your supply")
+        raise IllegalAction.because("grow.no_supply")
     if state.owner[h] != seat or state.terrain[h] != "G":
-        raise IllegalAction(f"{label(h)} is not a grassland hex holding your tokens")
+        raise IllegalAction.because("grow.not_grassland", hex=h)
     if h in state.touched:
-        raise IllegalAction(f"{label(h)} already grew a token in this action (one per hex)")
+        raise IllegalAction.because("grow.already", hex=h)
     if state.count[h] + 1 > state.stack_limit(seat, h):
-        raise IllegalAction(f"{label(h)} is at your stack limit of "
-                            f"{state.stack_limit(seat, h)}")
+        raise IllegalAction.because("grow.stack_limit", hex=h, n=state.stack_limit(seat, h))
     add_tokens(state, seat, h, 1)
     state.players[seat].supply -= 1
     state.touched[h] = 1
@@ -207,17 +203,16 @@ def city_sites(state: State, seat: int) -> list[tuple[int, int]]:
 def build_city(state: State, seat: int, action: BuildCity, events: list[Event]) -> None:
     h, value = action.hex, action.value
     if state.owner[h] != seat:
-        raise IllegalAction(f"you have no tokens on {label(h)}")
+        raise IllegalAction.because("city.no_tokens", hex=h)
     if state.terrain[h] == "M":
-        raise IllegalAction("cities cannot be built on mountains")
+        raise IllegalAction.because("city.mountains")
     if any(state.city_owner[n] >= 0 for n in NEIGHBOURS[h]):
-        raise IllegalAction(f"{label(h)} is next to a city: cities may not touch")
+        raise IllegalAction.because("city.next_to_city", hex=h)
     if value not in state.players[seat].cities:
-        left = ", ".join(map(str, state.players[seat].cities)) or "none"
-        raise IllegalAction(f"you have no unused city of value {value} (left: {left})")
+        raise IllegalAction.because("city.no_value", value=value,
+                                    values=list(state.players[seat].cities))
     if value > state.count[h]:
-        raise IllegalAction(f"a city of value {value} needs at least {value} tokens on "
-                            f"{label(h)}; it has {state.count[h]}")
+        raise IllegalAction.because("city.too_few", value=value, hex=h, n=state.count[h])
     _use_marker(state, seat)
     n = state.count[h]
     remove_tokens(state, h, n)
@@ -250,14 +245,13 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
     require_card(state, seat, action.card, "REL")
     t, own = action.target, action.own
     if state.owner[own] != seat:
-        raise IllegalAction(f"you have no tokens on {label(own)}")
+        raise IllegalAction.because("religion.no_tokens", own=own)
     if t not in NEIGHBOURS[own] or state.owner[t] in (-1, seat):
-        raise IllegalAction(f"{label(t)} is not a hex with another player's tokens next to "
-                            f"{label(own)}")
+        raise IllegalAction.because("religion.target", target=t, own=own)
     if state.players[seat].supply <= 0:
-        raise IllegalAction("Religion needs a token in your supply")
+        raise IllegalAction.because("religion.no_supply")
     if state.count[own] + 1 > state.stack_limit(seat, own):
-        raise IllegalAction(f"{label(own)} is at your stack limit (play Sanitation first)")
+        raise IllegalAction.because("religion.stack_limit", own=own)
     play_card(state, seat, action.card)
     victim = state.owner[t]
     remove_tokens(state, t, 1)
@@ -299,12 +293,11 @@ def play_sanitation(state: State, seat: int, action: PlaySanitation,
     if state.stage == COMBAT:
         c = state.combat
         if c is None or not sanitation_at_occupy(state) or h != c.dst:
-            where = label(c.dst) if c is not None else "the won hex"
-            raise IllegalAction(f"after a won fight Sanitation can only raise {where}, the "
-                                "hex your tokens move into")
+            if c is None:
+                raise IllegalAction.because("sanitation.in_fight")
+            raise IllegalAction.because("sanitation.won_hex", dst=c.dst)
     if state.terrain[h] is None or state.city_owner[h] >= 0 or state.owner[h] not in (-1, seat):
-        raise IllegalAction(f"{label(h)} must be a land hex without a city or another "
-                            "player's tokens")
+        raise IllegalAction.because("sanitation.bad_hex", hex=h)
     play_card(state, seat, action.card)
     if state.rules_version >= 2:
         if state.bonus_seat[h] != seat:  # a raise another player left on an empty hex
@@ -323,7 +316,7 @@ def play_government(state: State, seat: int, action: PlayGovernment,
     require_card(state, seat, action.card, "GOV")
     if action.mode == "double":
         if state.players[seat].markers <= state.turn_actions:
-            raise IllegalAction("you have no further action marker for a double turn")
+            raise IllegalAction.because("government.no_marker")
         play_card(state, seat, action.card)
         state.turn_actions += 1
         events.append(Event("card", f"{colour(seat)} plays Government: another action "
@@ -331,7 +324,7 @@ def play_government(state: State, seat: int, action: PlayGovernment,
                             data={"card": action.card, "type": "GOV", "mode": "double"}))
     elif action.mode == "pass":
         if state.acted or state.turn_actions != 1:
-            raise IllegalAction("Government can pass only before you take an action this turn")
+            raise IllegalAction.because("government.pass_late")
         play_card(state, seat, action.card)
         state.turn_actions = 0
         events.append(Event("card", f"{colour(seat)} plays Government and passes, keeping "
@@ -339,7 +332,7 @@ def play_government(state: State, seat: int, action: PlayGovernment,
                             data={"card": action.card, "type": "GOV", "mode": "pass"}))
         end_turn(state, seat, events)
     else:
-        raise IllegalAction("Government mode must be 'double' or 'pass'")
+        raise IllegalAction.because("government.mode")
 
 
 # ---------------------------------------------------------------- turn flow
@@ -367,7 +360,7 @@ def after_step(state: State, seat: int, events: list[Event]) -> None:
 def end_turn(state: State, seat: int, events: list[Event]) -> None:
     """Pass the turn to the next seat with markers (R-ROUND-2), or start progress."""
     if state.turn_actions > 0:
-        raise IllegalAction("take your action first (or pass with a Government card)")
+        raise IllegalAction.because("turn.action_first")
     n = state.num_players
     order = [(seat + i) % n for i in range(1, n + 1)]
     nxt = next((s for s in order if state.players[s].markers > 0), None)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import actions as A
+from .errors import Refusal
 from .events import Event
 from .game import apply_in_place
 from .state import ACTIONS, TILES, TOKENS, State
@@ -36,8 +37,9 @@ UNDOABLE: tuple[type[A.Action], ...] = (
 )
 
 
-class UndoRefused(Exception):
-    """Nothing can be taken back; the message says why, in a player's words."""
+class UndoRefused(Refusal):
+    """Nothing can be taken back; ``code`` says why (:mod:`engine.refusals`), the message
+    in a player's English words."""
 
 
 def is_undo(action_json: dict[str, Any]) -> bool:
@@ -99,17 +101,20 @@ class Timeline:
         """The seat that may undo now, if any."""
         return self.steps[-1].seat if self.steps else None
 
-    def reason(self, seat: int) -> str:
-        """Why ``seat`` may not undo now (for a refusal)."""
+    def refusal(self, seat: int) -> UndoRefused:
+        """Why ``seat`` may not undo now."""
         if self.steps and self.steps[-1].seat != seat:
-            return "another player has acted since your last step"
-        return ("there is no step of yours in this turn that can be taken back (a card drawn "
-                "or played, a combat or a new turn cannot be undone)")
+            return UndoRefused.because("undo.other_acted")
+        return UndoRefused.because("undo.nothing")
+
+    def reason(self, seat: int) -> str:
+        """Why ``seat`` may not undo now, in English."""
+        return str(self.refusal(seat))
 
     def undo(self, seat: int) -> State:
         """The state before ``seat``'s last step (a copy: the timeline keeps its own)."""
         if not self.undo_allowed(seat):
-            raise UndoRefused(self.reason(seat))
+            raise self.refusal(seat)
         return self.steps.pop().before.copy()
 
 

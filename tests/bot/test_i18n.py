@@ -23,6 +23,7 @@ from bot.storage import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
+from engine.refusals import REFUSALS
 from engine.state import ACTIONS, OVER, PROGRESS, TILES, TOKENS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -122,6 +123,9 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"{p}{name}" for p in ("pace.", "pace.short.") for name in PACES}
     keys |= {f"clock.remind_dm.{stage}" for stage in (1, 2)}
     keys |= {f"play.word.{w}" for w in PLAY_WORDS}
+    keys |= {f"engine.{code}" for code in REFUSALS} | {f"engine.kind.{k}" for k in G.HANDLERS}
+    keys |= {f"engine.action.{cls.type}" for cls in vars(A).values()  # type: ignore[attr-defined]
+             if isinstance(cls, type) and issubclass(cls, A.Action) and cls is not A.Action}
     return keys
 
 
@@ -135,7 +139,7 @@ def test_every_fstring_key_prefix_is_enumerated() -> None:
     """An f-string key (``t(f"act.{...}")``) must have its prefix covered above, so that a
     new dynamic key family cannot slip past the check."""
     covered = {k.rsplit(".", 1)[0] + "." for k in _dynamic_keys()}
-    covered |= {"card.", "hint.why.card.", "event.card."}
+    covered |= {"card.", "hint.why.card.", "event.card.", "engine."}
     for path in BOT.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.JoinedStr) and node.values and \
