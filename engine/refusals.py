@@ -152,6 +152,15 @@ REFUSALS: dict[str, str] = {
     "undo.other_acted": "another player has acted since your last step",
     "undo.nothing": "there is no step of yours in this turn that can be taken back (a card "
                     "drawn or played, a combat or a new turn cannot be undone)",
+    "undo.not_yours": "only {colour} can take back their last step now; Undo takes back "
+                      "your own steps only",
+    "undo.after_draw": "you drew cards (you have seen hidden cards), so your last step "
+                       "cannot be undone",
+    "undo.after_reveal": "a card was revealed in your last step, so it cannot be undone",
+    "undo.not_undoable": "your last step cannot be undone (a card played, a fight or "
+                         "drawing cards cannot be taken back)",
+    "undo.new_phase": "your last step ended the round's actions (a new phase began), so "
+                      "it cannot be undone",
 }
 
 

@@ -16,7 +16,7 @@ the console and the computer players all see the same rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,20 +55,39 @@ def turn_key(state: State) -> tuple[Any, ...]:
     return (state.phase, state.era_number)  # the progress phase (all choose at once), the end
 
 
-def step_undoable(before: State, seat: int, action: A.Action, events: Iterable[Event],
-                  after: State) -> bool:
-    """Whether this step, just applied, could be taken back by ``seat`` (until another
-    player acts). A step that ends the turn can be taken back as long as the next player
-    has not acted; one that ends the round's actions (a progress phase begins) cannot."""
+def why_not_undoable(before: State, seat: int, action: A.Action, events: Iterable[Event],
+                     after: State) -> str | None:
+    """Why this step, just applied, could not be taken back (a refusal code of
+    :mod:`engine.refusals`), or None if ``seat`` may take it back until another player acts.
+    A step that ends the turn can be taken back as long as the next player has not acted;
+    one that ends the round's actions (a progress phase begins) cannot."""
+    if any(e.private_to is not None for e in events):
+        return "undo.after_draw"  # someone learnt something secret (a drawn card)
     if isinstance(action, A.Attack):
         if action.leader is not None:
-            return False  # a leader card was shown
+            return "undo.after_reveal"  # a leader card was shown
     elif not isinstance(action, UNDOABLE):
-        return False
-    if any(e.private_to is not None for e in events):
-        return False  # someone learnt something secret (a drawn card)
-    return (after.phase == before.phase and after.era_number == before.era_number
-            and after.phase in (ACTIONS, TOKENS))
+        return "undo.not_undoable"
+    if not (after.phase == before.phase and after.era_number == before.era_number
+            and after.phase in (ACTIONS, TOKENS)):
+        return "undo.new_phase"
+    return None
+
+
+def step_undoable(before: State, seat: int, action: A.Action, events: Iterable[Event],
+                  after: State) -> bool:
+    """Whether ``seat`` could take this step back (:func:`why_not_undoable` has no reason)."""
+    return why_not_undoable(before, seat, action, events, after) is None
+
+
+#: the refusal for each reason a seat's latest step could not be taken back
+_BLOCKED: dict[str, Callable[[], UndoRefused]] = {
+    "undo.other_acted": lambda: UndoRefused.because("undo.other_acted"),
+    "undo.after_draw": lambda: UndoRefused.because("undo.after_draw"),
+    "undo.after_reveal": lambda: UndoRefused.because("undo.after_reveal"),
+    "undo.not_undoable": lambda: UndoRefused.because("undo.not_undoable"),
+    "undo.new_phase": lambda: UndoRefused.because("undo.new_phase"),
+}
 
 
 @dataclass
@@ -82,16 +101,25 @@ class Timeline:
     """The states before the steps that could still be taken back, newest last."""
 
     steps: list[_Step] = field(default_factory=list)
+    #: why a seat's latest step cannot be taken back (a refusal code), for its refusal
+    blocked: dict[int, str] = field(default_factory=dict)
 
     def record(self, before: State, seat: int, action: A.Action, events: list[Event],
                after: State) -> None:
         """Note a step just applied (``before`` must not be mutated afterwards)."""
         if self.steps and self.steps[-1].seat != seat:
+            self.blocked[self.steps[-1].seat] = "undo.other_acted"
             self.steps.clear()  # another player acted: nothing before can be undone
-        if step_undoable(before, seat, action, events, after):
+        for other in self.blocked:
+            if other != seat:
+                self.blocked[other] = "undo.other_acted"
+        why = why_not_undoable(before, seat, action, events, after)
+        if why is None:
             self.steps.append(_Step(seat, before))
+            self.blocked.pop(seat, None)
         else:
             self.steps.clear()
+            self.blocked[seat] = why
 
     def undo_allowed(self, seat: int) -> bool:
         return bool(self.steps) and self.steps[-1].seat == seat
@@ -102,9 +130,13 @@ class Timeline:
         return self.steps[-1].seat if self.steps else None
 
     def refusal(self, seat: int) -> UndoRefused:
-        """Why ``seat`` may not undo now."""
+        """Why ``seat`` may not undo now: what happened after its latest step, or that the
+        step on offer is another player's."""
+        why = self.blocked.get(seat)
+        if why is not None:
+            return _BLOCKED[why]()
         if self.steps and self.steps[-1].seat != seat:
-            return UndoRefused.because("undo.other_acted")
+            return UndoRefused.because("undo.not_yours", colour=self.steps[-1].seat)
         return UndoRefused.because("undo.nothing")
 
     def reason(self, seat: int) -> str:

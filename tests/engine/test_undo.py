@@ -44,7 +44,8 @@ def test_drawing_cards_cannot_be_undone() -> None:
     tl = Timeline()
     _step(tl, state, 0, A.DrawCards())
     assert not tl.undo_allowed(0)
-    assert "cannot be undone" in tl.reason(0)
+    assert tl.refusal(0).code == "undo.after_draw"
+    assert "drew cards" in tl.reason(0)
 
 
 def test_another_players_action_ends_the_undo_window() -> None:
@@ -60,6 +61,10 @@ def test_another_players_action_ends_the_undo_window() -> None:
     _step(tl, s, nxt, A.BeginMove())
     assert tl.undo_allowed(nxt) and not tl.undo_allowed(0)
     assert "another player" in tl.reason(0)
+    # a third player, who took no step: the step on offer is not theirs (no false story)
+    third = next(s for s in range(3) if s not in (0, nxt))
+    refusal = tl.refusal(third)
+    assert refusal.code == "undo.not_yours" and refusal.params == {"colour": nxt}
 
 
 def test_a_played_card_or_a_leader_attack_is_not_undoable() -> None:
@@ -70,6 +75,21 @@ def test_a_played_card_or_a_leader_attack_is_not_undoable() -> None:
             assert step_undoable(state, 0, a, ev, new)
     assert not step_undoable(state, 0, A.Attack(H("C3"), H("C4"), 5), [], state)
     assert not step_undoable(state, 0, A.PlayTransport(5), [], state)
+
+
+def test_each_refusal_names_what_ended_the_undo() -> None:
+    """The reason follows the seat's latest step: a card play, a leader shown, and later
+    another player's action, which is then the truer story."""
+    state = make_state(3, tokens={"C3": (0, 2), "C4": (1, 1), "K10": (2, 2)})
+    tl = Timeline()
+    tl.record(state, 0, A.PlayTransport(5), [], state)
+    assert tl.refusal(0).code == "undo.not_undoable"
+    tl.record(state, 0, A.Attack(H("C3"), H("C4"), 5), [], state)
+    assert tl.refusal(0).code == "undo.after_reveal"
+    tl.record(state, 1, A.BeginMove(), [], state)  # the timeline only looks at the step
+    assert tl.refusal(0).code == "undo.other_acted"
+    assert tl.undo_allowed(1)
+    assert Timeline().refusal(2).code == "undo.nothing"
 
 
 def test_replay_honours_undo_entries_and_returns_the_effective_moves() -> None:
