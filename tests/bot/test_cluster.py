@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
+from bot import history
 from bot.clock import FakeClock
 from bot.cluster import Cluster, attach
 from bot.codec import encode_action
@@ -26,9 +27,9 @@ from bot.config import Settings
 from bot.ownership import Ownership, parse_shards, shard_of
 from bot.pace import PACES, next_event
 from bot.scheduler import Scheduler
-from bot.storage import ACTIVE, FINISHED, SqliteStorage
+from bot.storage import ACTIVE, FINISHED, SqliteStorage, Storage
 from bot.storage_pg import PgStorage
-from bot.table import TableError, TableService
+from bot.table import Outcome, TableError, TableService
 from bot.ui import ACT
 from engine.record import Record, replay
 from tests.bot.helpers import CollectSink
@@ -38,12 +39,31 @@ HOST, BOB, CY = 100, 101, 102
 GUILD_B = 1 << 22
 
 
+class PostingSink(CollectSink):
+    """Keeps every outcome and stores what the Discord publisher stores once it has posted
+    one: the version its turn message shows (``announced_version``) and, for a finish,
+    the results and ratings (bot.publisher ``_sync`` and ``_final``)."""
+
+    def __init__(self, storage: Storage) -> None:
+        super().__init__()
+        self.storage = storage
+
+    async def publish(self, outcome: Outcome) -> None:
+        await super().publish(outcome)
+        if outcome.kind in ("lobby", "remind", "notice", "cancel"):
+            return  # the publisher does not note these as the turn message's version
+        await self.storage.set_turn_message(outcome.game_id, 1, outcome.turn_key,
+                                            outcome.version)
+        if outcome.finished:
+            await history.record_finished(self.storage, outcome.game_id)
+
+
 @dataclass
 class Process:
     name: str
     storage: PgStorage
     service: TableService
-    sink: CollectSink
+    sink: PostingSink
     cluster: Cluster | None
     scheduler: Scheduler | None = None
 
@@ -68,7 +88,7 @@ async def start_process(name: str, url: str, shards: list[int], count: int = 2, 
     """What bot.app's setup_hook does, minus Discord; ``clock``: with a turn clock (one
     scheduler per process) driven by this fake time."""
     storage = await PgStorage.open(url)
-    sink = CollectSink()
+    sink = PostingSink(storage)
     scheduler = None if clock is None else Scheduler(clock)
     service = TableService(storage, sink, ai_delay=0, seed_source=lambda: 11,
                            scheduler=scheduler)
@@ -300,6 +320,116 @@ async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
     finally:
         await a.stop()
         await b.stop()
+
+
+async def _play_through_a(a: Process, b: Process, g: int, *, unload: bool,
+                           upto: int = 3000) -> dict[int, Outcome]:
+    """Every click of game ``g`` in process A (its DMs), ``upto`` clicks or to the end;
+    ``unload``: the owner B has forgotten the game (idle, ``unload_idle``) before each.
+    Returns A's own outcome of each click, by version."""
+    rng = random.Random(5)
+    local: dict[int, Outcome] = {}
+    await settle(a, b)
+    for _ in range(upto):
+        table = await a.service.table(g)  # A made the last change: up to date
+        if table.game.status != ACTIVE:
+            break
+        seat = min(table.since)
+        uid = table.seats[seat].user_id
+        action = rng.choice(await a.service.legal(g, uid))
+        if unload:
+            b.service.unload_idle(0)
+            assert g not in b.service._tables
+        reply = await a.service.use(g, table.version, uid, "x", ACT, encode_action(action))
+        assert reply.outcome is not None
+        local[reply.outcome.version] = reply.outcome
+        await _announced(b, g, reply.outcome.version)
+    await settle(a, b)
+    return local
+
+
+async def _announced(proc: Process, g: int, version: int, timeout_s: float = 20) -> None:
+    """Until ``proc`` has announced ``version`` of game ``g`` (or fail)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout_s
+    while not any(o.game_id == g and o.version >= version for o in proc.sink.outcomes):
+        assert loop.time() < end, f"{proc.name} never announced version {version}"
+        await asyncio.sleep(0.002)
+    await proc.settle()
+
+
+@pytest.mark.asyncio
+async def test_the_owner_announces_a_foreign_click_on_a_game_it_has_unloaded(
+        two: tuple[Process, Process]) -> None:
+    """The owner forgets an idle game (TEMPUS_UNLOAD_AFTER); a click in the other process
+    is announced by the owner step by step, as if it had the game loaded: the action's
+    lines, never a restart notice."""
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    mark = len(b.sink.outcomes)
+    local = await _play_through_a(a, b, g, unload=True, upto=6)
+    new = b.sink.outcomes[mark:]
+    assert [o.version for o in new] == sorted(local), "each click, once, in order"
+    for o in new:
+        assert o.kind == "play" and o.lines == local[o.version].lines
+        assert o.public_view == local[o.version].public_view
+        assert not any("restarted" in line for line in o.lines)
+    assert a.sink.outcomes == []
+    game = await b.storage.game(g)
+    assert game.announced_version == game.version
+
+
+@pytest.mark.asyncio
+async def test_a_foreign_finish_of_an_unloaded_game_is_announced_and_recorded(
+        two: tuple[Process, Process]) -> None:
+    """Every click through A, the owner B unloaded before each: B announces every step
+    and the finish (with the record), and the results and ratings are stored."""
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    mark = len(b.sink.outcomes)
+    local = await _play_through_a(a, b, g, unload=True)
+    game = await b.storage.game(g)
+    assert game.status == FINISHED
+    new = b.sink.outcomes[mark:]
+    assert [o.version for o in new] == sorted(local)
+    assert all(o.kind == "play" and o.lines == local[o.version].lines for o in new)
+    final = new[-1]
+    assert final.finished and final.version == game.version
+    assert replay(Record.from_json(final.record)).to_json() == game.state
+    assert game.announced_version == game.version
+    results = await b.storage.results(GUILD_B, game_ids=[g])
+    assert sorted(r.user_id for r in results) == [HOST, BOB, CY]
+    assert set(await b.storage.ratings(GUILD_B)) == {HOST, BOB, CY}
+
+
+@pytest.mark.asyncio
+async def test_an_unloaded_owner_announces_a_foreign_lobby_change_and_cancel(
+        two: tuple[Process, Process]) -> None:
+    """Lobby and cancel made in the other process while the owner has the game unloaded:
+    the owner posts the lobby as it is now, and the cancel."""
+    a, b = two
+    o = await b.service.create(GUILD_B, 10, HOST, "Ann", seats=3)
+    g = o.game_id
+    await settle(a, b)
+    b.service.unload_idle(0)
+    await a.service.join(g, BOB, "Bob")
+    await settle(a, b)
+    lobby = b.sink.outcomes[-1]
+    assert (lobby.kind, lobby.version) == ("lobby", 1)
+    assert [s.name for s in lobby.seats] == ["Ann", "Bob"] and "Bob" in lobby.panel.text
+    await a.service.join(g, CY, "Cy")
+    await a.service.start(g, HOST)
+    await settle(a, b)
+    assert b.sink.outcomes[-1].kind == "play"
+    await _play_through_a(a, b, g, unload=True, upto=2)
+    b.service.unload_idle(0)
+    await a.service.cancel(g, HOST)
+    await settle(a, b)
+    assert b.sink.outcomes[-1].kind == "cancel"
+    assert b.sink.outcomes[-1].version == (await b.storage.game(g)).version
+    assert a.sink.outcomes == []
 
 
 @pytest.mark.asyncio
