@@ -49,7 +49,8 @@ class Cluster:
         await self.service.refresh(game_id, version)
 
     async def resync(self) -> None:
-        """Catch up on every active game this process owns (after missed notifications)."""
+        """Catch up on every active game this process owns, and announce the finishes it
+        has not announced (after missed notifications)."""
         # the number columns only: one damaged game cannot keep the others from catching up
         for ref in await self.storage.game_refs(ACTIVE):
             if self.ownership.owns(ref.guild_id):
@@ -57,6 +58,7 @@ class Cluster:
                     await self.service.refresh(ref.id, ref.version)
                 except Exception:
                     log.exception("game %s: catching up failed", ref.id)
+        await self.service.announce_behind()
 
     async def idle(self) -> None:
         if self.listener is not None:

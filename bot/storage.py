@@ -415,6 +415,7 @@ class Storage(Protocol):
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None: ...
     async def games_with_status(self, status: str) -> list[GameRow]: ...
     async def game_refs(self, status: str) -> list[GameRef]: ...
+    async def game_refs_behind(self, status: str) -> list[GameRef]: ...
     async def game_ref(self, game_id: int) -> GameRef | None: ...
     async def open_game_ref(self, channel_id: int) -> GameRef | None: ...
     async def seats(self, game_id: int) -> list[SeatRow]: ...
@@ -802,6 +803,16 @@ class SqliteStorage:
             cur = await db.execute(
                 f"SELECT {_REF_COLUMNS} "
                 "FROM games WHERE status = ? ORDER BY id", (status,))
+            rows = await cur.fetchall()
+        return [GameRef(*r) for r in rows]
+
+    async def game_refs_behind(self, status: str) -> list[GameRef]:
+        """The games of ``status`` announced once but not at their current version (the
+        process stopped, or another one made the change, before the owner posted it)."""
+        async with self._reading() as db:
+            cur = await db.execute(
+                f"SELECT {_REF_COLUMNS} FROM games WHERE status = ? "
+                "AND announced_version < version ORDER BY id", (status,))
             rows = await cur.fetchall()
         return [GameRef(*r) for r in rows]
 

@@ -427,6 +427,13 @@ class PgStorage:
             f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
         return [GameRef(*r) for r in rows]
 
+    async def game_refs_behind(self, status: str) -> list[GameRef]:
+        """The games of ``status`` announced once but not at their current version."""
+        rows = await self._fetch(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 "
+            "AND announced_version < version ORDER BY id", status)
+        return [GameRef(*r) for r in rows]
+
     async def game_ref(self, game_id: int) -> GameRef | None:
         row = await self._fetchrow(f"SELECT {_REF_COLUMNS} FROM games WHERE id = $1", game_id)
         return None if row is None else GameRef(*row)

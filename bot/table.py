@@ -228,7 +228,9 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         """Load every active game and let computer players go on; returns the ids of the
         games resumed. Each game is loaded on its own: one that cannot be read is set
         aside (:attr:`set_aside`, for the application to tell its channel) and the others
-        start normally."""
+        start normally. Then the finishes committed but never announced (this process
+        stopped first, or another one finished the game meanwhile) are announced
+        (:meth:`announce_behind`)."""
         ids = []
         for ref in await self.storage.game_refs(ACTIVE):
             if not self.owns(ref.guild_id):
@@ -257,6 +259,10 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
             if self.turnclock is not None:
                 await self._resume_clock(table)
             self._kick_ai(table)
+        finished = await self.announce_behind()
+        if finished:
+            log.info("announced %d finish(es) made while this process was away: %s",
+                     len(finished), finished)
         return ids
 
     def _repost(self, table: Table) -> None:

@@ -81,6 +81,25 @@ class SyncMixin(TableBase):
             self._kick_ai(table)
         return changed
 
+    async def announce_behind(self) -> list[int]:
+        """Announce the finishes of this process's games that were committed but never
+        announced (this process stopped first, or another process finished the game while
+        this one was down or not listening); returns their ids. Active games are caught up
+        by ``resume_all`` and ``Cluster.resync``. A finish is announced with its result,
+        which the publisher stores (results and ratings). Games announced never at all
+        (``announced_version`` unknown: from before schema 3) are left alone, as are
+        lobbies and cancels, whose posts do not note a version."""
+        done = []
+        for ref in await self.storage.game_refs_behind(FINISHED):
+            if not self.owns(ref.guild_id) or ref.id in self.set_aside:
+                continue
+            try:
+                if await self.refresh(ref.id, ref.version):
+                    done.append(ref.id)
+            except Exception:
+                log.exception("game %s: announcing its finish failed", ref.id)
+        return done
+
     async def _adopt(self, game: GameRow) -> Table | None:
         """A table for ``game`` (not loaded here) at the version this process last
         announced, registered as loaded with its lock held (the caller catches it up and

@@ -322,14 +322,16 @@ async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
         await b.stop()
 
 
-async def _play_through_a(a: Process, b: Process, g: int, *, unload: bool,
+async def _play_through_a(a: Process, b: Process | None, g: int, *, unload: bool = False,
                            upto: int = 3000) -> dict[int, Outcome]:
-    """Every click of game ``g`` in process A (its DMs), ``upto`` clicks or to the end;
-    ``unload``: the owner B has forgotten the game (idle, ``unload_idle``) before each.
-    Returns A's own outcome of each click, by version."""
+    """Every click of game ``g`` in process A (its DMs), ``upto`` clicks or to the end,
+    each announced by the owner B before the next (None: B is down); ``unload``: B has
+    forgotten the game (idle, ``unload_idle``) before each. Returns A's own outcome of
+    each click, by version."""
     rng = random.Random(5)
     local: dict[int, Outcome] = {}
-    await settle(a, b)
+    procs = [p for p in (a, b) if p is not None]
+    await settle(*procs)
     for _ in range(upto):
         table = await a.service.table(g)  # A made the last change: up to date
         if table.game.status != ACTIVE:
@@ -338,13 +340,15 @@ async def _play_through_a(a: Process, b: Process, g: int, *, unload: bool,
         uid = table.seats[seat].user_id
         action = rng.choice(await a.service.legal(g, uid))
         if unload:
+            assert b is not None
             b.service.unload_idle(0)
             assert g not in b.service._tables
         reply = await a.service.use(g, table.version, uid, "x", ACT, encode_action(action))
         assert reply.outcome is not None
         local[reply.outcome.version] = reply.outcome
-        await _announced(b, g, reply.outcome.version)
-    await settle(a, b)
+        if b is not None:
+            await _announced(b, g, reply.outcome.version)
+    await settle(*procs)
     return local
 
 
@@ -430,6 +434,112 @@ async def test_an_unloaded_owner_announces_a_foreign_lobby_change_and_cancel(
     assert b.sink.outcomes[-1].kind == "cancel"
     assert b.sink.outcomes[-1].version == (await b.storage.game(g)).version
     assert a.sink.outcomes == []
+
+
+async def _finish_is_recorded(owner: Process, g: int, mark: int) -> Outcome:
+    """The owner announced game ``g``'s finish once since ``mark`` (its last outcome), and
+    its results and ratings are stored."""
+    game = await owner.storage.game(g)
+    assert game.status == FINISHED and game.announced_version == game.version
+    new = owner.sink.outcomes[mark:]
+    assert [o.finished for o in new].count(True) == 1 and new[-1].finished
+    final = new[-1]
+    assert final.version == game.version and final.kind == "play"
+    assert replay(Record.from_json(final.record)).to_json() == game.state
+    assert not any("restarted" in line for o in new for line in o.lines)
+    results = await owner.storage.results(GUILD_B, game_ids=[g])
+    assert sorted(r.user_id for r in results) == [HOST, BOB, CY]
+    assert set(await owner.storage.ratings(GUILD_B)) == {HOST, BOB, CY}
+    return final
+
+
+@pytest.mark.asyncio
+async def test_a_game_finished_while_its_owner_was_down_is_announced_at_its_start(
+        pg_url: str) -> None:
+    """The owner is down; the game is played to its end through the other process. The
+    owner's replacement announces the finish (the last steps' lines, the result) and the
+    results and ratings are stored; the next start announces nothing more."""
+    a = await start_process("A", pg_url, [0])
+    b = await start_process("B", pg_url, [1])
+    try:
+        g = await _game(b)
+        await settle(a, b)
+        await b.stop()
+        local = await _play_through_a(a, None, g)
+        assert a.sink.outcomes == []
+        b = await start_process("B", pg_url, [1])
+        await settle(a, b)
+        final = await _finish_is_recorded(b, g, 0)
+        last = max(local)
+        assert final.lines[-len(local[last].lines):] == local[last].lines
+        await b.stop()
+        b = await start_process("B", pg_url, [1])
+        await settle(a, b)
+        assert b.sink.outcomes == []
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_finish_missed_while_not_listening_is_announced_on_reconnect(
+        two: tuple[Process, Process]) -> None:
+    """The owner has the game loaded but its LISTEN connection is down while the other
+    process finishes the game: reconnecting announces the finish."""
+    a, b = two
+    g = await _game(b)
+    await settle(a, b)
+    await b.service.table(g)
+    assert b.cluster is not None and b.cluster.listener is not None
+    listener = b.cluster.listener
+    await listener.close()
+    mark = len(b.sink.outcomes)
+    await _play_through_a(a, None, g)
+    assert len(b.sink.outcomes) == mark, "B has not heard"
+    await listener.start()
+    await settle(a, b)
+    await _finish_is_recorded(b, g, mark)
+
+
+@pytest.mark.asyncio
+async def test_one_process_announces_a_finish_it_stored_but_never_posted(tmp_path) -> None:
+    """SQLite, one process: it stopped between storing the finishing action and posting
+    it; at its next start the finish is announced (with the result), once."""
+    db = str(tmp_path / "t.db")
+    store = await SqliteStorage.open(db)
+    sink = CollectSink()
+    svc = TableService(store, sink, ai_delay=0, seed_source=lambda: 11)
+    o = await svc.create(None, 10, HOST, "Ann", seats=3)
+    for _ in range(2):
+        await svc.add_ai(o.game_id, HOST, "random")
+    await svc.start(o.game_id, HOST)
+    g = o.game_id
+    rng = random.Random(2)
+    while (table := await svc.table(g)).game.status == ACTIVE:
+        await svc.idle()
+        if HOST not in {table.seats[s].user_id for s in table.since}:
+            continue
+        action = rng.choice(await svc.legal(g, HOST))
+        await svc.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
+    await svc.idle()
+    version = (await svc.table(g)).version
+    assert sink.outcomes[-1].finished and sink.outcomes[-1].version == version
+    await store.set_turn_message(g, 1, "k", version - 1)  # the last post never went out
+    await svc.close()
+    await store.close()
+
+    for expected in ([version], []):
+        store = await SqliteStorage.open(db)
+        sink = PostingSink(store)
+        svc = TableService(store, sink, ai_delay=0, seed_source=lambda: 11)
+        assert await svc.resume_all() == []
+        await svc.idle()
+        assert [o.version for o in sink.outcomes] == expected
+        if expected:
+            assert sink.outcomes[0].finished and sink.outcomes[0].record is not None
+            assert sink.outcomes[0].lines and sink.outcomes[0].kind == "play"
+        await svc.close()
+        await store.close()
 
 
 @pytest.mark.asyncio
