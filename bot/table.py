@@ -235,6 +235,8 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         for ref in await self.storage.game_refs(ACTIVE):
             if not self.owns(ref.guild_id):
                 continue  # its owner resumes it
+            # caught up already (bot.cluster, which starts first): its news are on the way
+            caught_up = ref.id in self._tables
             try:
                 table = await self.table(ref.id)
             except StorageRefusal as exc:  # not the game's fault: loaded at its next use
@@ -252,7 +254,8 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
                 continue
             game = table.game
             ids.append(game.id)
-            if game.announced_version is None or game.announced_version < game.version:
+            if not caught_up and (game.announced_version is None
+                                  or game.announced_version < game.version):
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
                     self._repost(table)

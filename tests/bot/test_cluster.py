@@ -12,7 +12,9 @@ clock runs in the owner only (a foreign click's deadline is armed and fired ther
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -83,7 +85,7 @@ class Process:
         await self.service.idle()
 
 
-async def start_process(name: str, url: str, shards: list[int], count: int = 2, *,
+async def start_process(name: str, url: str, shards: list[int] | None, count: int = 2, *,
                         clock: FakeClock | None = None) -> Process:
     """What bot.app's setup_hook does, minus Discord; ``clock``: with a turn clock (one
     scheduler per process) driven by this fake time."""
@@ -92,10 +94,15 @@ async def start_process(name: str, url: str, shards: list[int], count: int = 2, 
     scheduler = None if clock is None else Scheduler(clock)
     service = TableService(storage, sink, ai_delay=0, seed_source=lambda: 11,
                            scheduler=scheduler)
-    ownership = Ownership.of(shards, count)
+    ownership = Ownership.of(shards, None if shards is None else count)
     service.owns = ownership.owns
+    try:
+        cluster = await attach(service, storage, ownership)
+    except BaseException:
+        await service.close()
+        await storage.close()
+        raise
     await service.resume_all()
-    cluster = await attach(service, storage, ownership)
     return Process(name, storage, service, sink, cluster, scheduler)
 
 
@@ -177,6 +184,28 @@ def test_settings_read_the_shards_from_the_environment() -> None:
         Settings.from_env({"TEMPUS_SHARDS": "0", "TEMPUS_SHARD_COUNT": "many"})
 
 
+def test_some_shards_on_sqlite_are_refused_before_connecting(
+        tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """TEMPUS_SHARDS without PostgreSQL: the settings refuse it, and ``python -m bot``
+    says why and exits before it connects to Discord (no traceback after the login)."""
+    from bot.__main__ import main
+
+    with pytest.raises(ValueError, match="PostgreSQL database: set TEMPUS_DB=postgresql"):
+        Settings.from_env({"TEMPUS_SHARDS": "0", "TEMPUS_SHARD_COUNT": "2"})
+    every = Settings.from_env({"TEMPUS_SHARDS": "0-1", "TEMPUS_SHARD_COUNT": "2"})
+    assert every.ownership.everything and every.db == "tempus.db", "all shards: one process"
+    db = str(tmp_path / "t.db")
+    for key, value in {"TEMPUS_SHARDS": "1", "TEMPUS_SHARD_COUNT": "2", "TEMPUS_DB": db,
+                       "DISCORD_TOKEN": "x", "TEMPUS_DISCORD_API": "http://127.0.0.1:9/api",
+                       "TEMPUS_DISCORD_GATEWAY": "ws://127.0.0.1:9"}.items():
+        monkeypatch.setenv(key, value)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "TEMPUS_SHARDS=1 runs only some of the bot's shards" in err and db in err, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "t.db").exists(), "nothing was opened"
+
+
 @pytest.mark.asyncio
 async def test_splitting_shards_needs_postgres(tmp_path) -> None:
     store = await SqliteStorage.open(str(tmp_path / "t.db"))
@@ -187,6 +216,50 @@ async def test_splitting_shards_needs_postgres(tmp_path) -> None:
             await attach(svc, store, Ownership.of([0], 2))
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_each_shard_runs_in_one_process_only(pg_url: str) -> None:
+    """A process refuses to start, naming the shard and the process that has it, when
+    another one on the database runs one of its shards, when an unsharded process is
+    next to sharded ones (either way round), or when the shard counts differ; a refusal
+    holds nothing, and a shard is free again once its process has stopped."""
+    from bot.__main__ import store_refusal
+    from bot.cluster import ShardsTaken
+
+    a = await start_process("A", pg_url, [0])
+    b = await start_process("B", pg_url, [1])
+    procs = [a, b]
+    try:
+        with pytest.raises(ShardsTaken) as err:
+            await start_process("C", pg_url, [1])
+        text = store_refusal(err.value, "postgresql://db")
+        assert "shard 1 of 2 already runs in another bot process" in text, text
+        assert f"pid {os.getpid()} on {socket.gethostname()}" in text, text
+        with pytest.raises(ShardsTaken, match="shard 0 of 2"):
+            await start_process("C", pg_url, [0])
+        for every in (None, [0, 1]):  # no TEMPUS_SHARDS, or all of them
+            with pytest.raises(ShardsTaken, match="This process runs every shard"):
+                await start_process("C", pg_url, every)
+        with pytest.raises(ShardsTaken, match="TEMPUS_SHARD_COUNT=2"):
+            await start_process("C", pg_url, [3], count=4)
+        await b.stop()
+        procs.remove(b)
+        c = await start_process("C", pg_url, [1])  # B's shard is free again
+        procs.append(c)
+        for p in list(procs):
+            await p.stop()
+            procs.remove(p)
+        whole = await start_process("W", pg_url, None)  # one process, every shard
+        procs.append(whole)
+        assert whole.cluster is not None and whole.cluster.listener is None
+        with pytest.raises(ShardsTaken, match="runs every shard"):
+            await start_process("C", pg_url, [0])
+        with pytest.raises(ShardsTaken, match="This process runs every shard"):
+            await start_process("C", pg_url, None)
+    finally:
+        for p in procs:
+            await p.stop()
 
 
 @pytest.mark.asyncio
@@ -301,16 +374,19 @@ async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
         g = await _game(b)
         await settle(a, b)
         await b.stop()  # the owner is down
-        done = []
+        done, lines = [], []
         for _ in range(3):  # DM clicks still reach A, which stores them
             uid, _seat, arg, version = await _a_decision(a, g)
             reply = await a.service.use(g, version, uid, "x", ACT, arg)
             done.append(reply.outcome.version)
+            lines += reply.outcome.lines
         await a.settle()
         assert a.sink.outcomes == []
         b = await start_process("B", pg_url, [1])  # its replacement, same shards
         await settle(a, b)
-        assert [(o.kind, o.version) for o in b.sink.outcomes] == [("resume", done[-1])]
+        # caught up step by step when it starts listening: the clicks' own lines
+        assert [(o.kind, o.version) for o in b.sink.outcomes] == [("play", done[-1])]
+        assert b.sink.outcomes[0].lines == lines
         uid, _seat, arg, version = await _a_decision(a, g)  # and play goes on
         await a.service.use(g, version, uid, "x", ACT, arg)
         await settle(a, b)
