@@ -14,12 +14,16 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import pytest_asyncio
+import yaml
 
 from bot import history
 from bot.clock import FakeClock
@@ -30,6 +34,7 @@ from bot.ownership import Ownership, parse_shards, shard_of
 from bot.pace import PACES, next_event
 from bot.scheduler import Scheduler
 from bot.storage import ACTIVE, FINISHED, SqliteStorage, Storage
+from bot.storage_factory import is_postgres_url
 from bot.storage_pg import PgStorage
 from bot.table import Outcome, TableError, TableService
 from bot.ui import ACT
@@ -204,6 +209,45 @@ def test_some_shards_on_sqlite_are_refused_before_connecting(
     assert "TEMPUS_SHARDS=1 runs only some of the bot's shards" in err and db in err, err
     assert "Traceback" not in err
     assert not (tmp_path / "t.db").exists(), "nothing was opened"
+
+
+def _default(value: str) -> str:
+    """The value a compose ``${VAR:-default}`` takes with VAR unset."""
+    m = re.fullmatch(r"\$\{(\w+):-([^}]*)\}", value)
+    assert m is not None, value
+    return m.group(2)
+
+
+def test_compose_builds_one_image_and_covers_every_shard_once() -> None:
+    """compose.yaml as compose reads it: one service builds the bot's image, the other
+    runs it without pulling; both wait for a healthy PostgreSQL; the password is not in
+    the URL (PGPASSWORD: no escaping); the default shard lists cover every shard of the
+    default count once; one process registers the commands."""
+    root = Path(__file__).resolve().parents[2]
+    doc = yaml.safe_load((root / "compose.yaml").read_text())
+    services = doc["services"]
+    assert set(services) == {"db", "bot-a", "bot-b"} and "tempus-pg" in doc["volumes"]
+    bots = {name: svc for name, svc in services.items() if name != "db"}
+    builders = [name for name, svc in bots.items() if "build" in svc]
+    assert builders == ["bot-a"], "one service builds the image"
+    assert {svc["image"] for svc in bots.values()} == {"tempus-bot"}
+    assert bots["bot-b"]["pull_policy"] == "never"
+    assert bots["bot-b"]["depends_on"]["bot-a"]["condition"] == "service_started"
+    covered: list[int] = []
+    for svc in bots.values():
+        assert svc["depends_on"]["db"]["condition"] == "service_healthy"
+        env = svc["environment"]
+        url = env["TEMPUS_DB"]
+        assert is_postgres_url(url) and urlsplit(url).password is None
+        assert _default(env["PGPASSWORD"]) == _default(
+            services["db"]["environment"]["POSTGRES_PASSWORD"])
+        count = int(_default(env["TEMPUS_SHARD_COUNT"]))
+        shards = parse_shards(_default(env["TEMPUS_SHARDS"]))
+        Ownership.of(shards, count)
+        covered += shards
+    assert sorted(covered) == list(range(count)), "every shard in exactly one process"
+    assert [svc["environment"].get("TEMPUS_SYNC_COMMANDS", "1") for svc in bots.values()
+            ].count("1") == 1
 
 
 @pytest.mark.asyncio
