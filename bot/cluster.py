@@ -49,6 +49,12 @@ WHOLE_LOCK = 0x7477686C  # "twhl"
 COUNT_LOCK = 0x74636E74  # "tcnt"
 
 
+#: granted two-int advisory locks of this database (advisory locks are per database: a bot
+#: on another database of the same server is another bot)
+_OURS = ("l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted AND l.database = "
+         "(SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
 class ShardsTaken(StorageUnavailable):
     """Another process on the database already runs (some of) this process's shards;
     the message says which and who, for the operator."""
@@ -109,9 +115,9 @@ class ShardLocks:
         await con.execute("SELECT pg_advisory_lock_shared($1, $2)", COUNT_LOCK, o.shard_count)
         other = await con.fetchrow(
             "SELECT l.objid::bigint AS count, a.application_name FROM pg_locks l "
-            "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
-            "AND l.classid = $1::bigint::oid AND l.objsubid = 2 AND l.granted "
-            "AND l.objid <> $2::bigint::oid LIMIT 1", COUNT_LOCK, o.shard_count)
+            f"LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE {_OURS} "
+            "AND l.classid = $1::bigint::oid AND l.objid <> $2::bigint::oid LIMIT 1",
+            COUNT_LOCK, o.shard_count)
         if other is not None:
             raise ShardsTaken(t("cluster.shard_count_differs", other=other["count"],
                                 count=o.shard_count, who=_who(other["application_name"])))
@@ -125,9 +131,8 @@ class ShardLocks:
     async def _holder(con: asyncpg.Connection, key: int, sub: int) -> str:
         name = await con.fetchval(
             "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
-            "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = $1::bigint::oid "
-            "AND l.objid = $2::bigint::oid AND l.objsubid = 2 AND l.granted "
-            "AND l.pid <> pg_backend_pid() LIMIT 1", key, sub)
+            f"ON a.pid = l.pid WHERE {_OURS} AND l.classid = $1::bigint::oid "
+            "AND l.objid = $2::bigint::oid AND l.pid <> pg_backend_pid() LIMIT 1", key, sub)
         return _who(name)
 
     async def close(self) -> None:

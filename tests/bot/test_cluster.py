@@ -263,7 +263,7 @@ async def test_splitting_shards_needs_postgres(tmp_path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_each_shard_runs_in_one_process_only(pg_url: str) -> None:
+async def test_each_shard_runs_in_one_process_only(pg_url: str, pg_server) -> None:
     """A process refuses to start, naming the shard and the process that has it, when
     another one on the database runs one of its shards, when an unsharded process is
     next to sharded ones (either way round), or when the shard counts differ; a refusal
@@ -287,6 +287,10 @@ async def test_each_shard_runs_in_one_process_only(pg_url: str) -> None:
                 await start_process("C", pg_url, every)
         with pytest.raises(ShardsTaken, match="TEMPUS_SHARD_COUNT=2"):
             await start_process("C", pg_url, [3], count=4)
+        # another database of the same server is another bot: nothing in common
+        elsewhere = await start_process("X", pg_server.create_database("shards_elsewhere"),
+                                        [1], count=4)
+        await elsewhere.stop()
         await b.stop()
         procs.remove(b)
         c = await start_process("C", pg_url, [1])  # B's shard is free again
