@@ -217,11 +217,23 @@ async def test_two_writers_on_one_version_exactly_one_wins(backend: Backend) -> 
 
 
 @pytest.mark.asyncio
-async def test_postgres_two_processes_starting_together_migrate_once(pg_url: str) -> None:
+async def test_postgres_two_processes_starting_together_migrate_once(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ten processes' worth of storages open a fresh database at once: the advisory lock
-    lets one apply the migrations; the others find nothing to do."""
+    lets exactly one of them apply the migrations (all of them); the others wait for it
+    and find nothing to do."""
+    from bot import storage_pg
+
+    real, applied_at_open = storage_pg.migrate, []
+
+    async def counted(con: asyncpg.Connection) -> int:
+        applied_at_open.append(await real(con))
+        return applied_at_open[-1]
+
+    monkeypatch.setattr(storage_pg, "migrate", counted)
     opened = await asyncio.gather(*(PgStorage.open(pg_url, max_size=2) for _ in range(10)))
     try:
+        assert sorted(applied_at_open) == [0] * 9 + [PG_SCHEMA_VERSION], applied_at_open
         applied = await asyncio.gather(*(s.migrate() for s in opened))
         assert applied == [0] * 10
         con = await asyncpg.connect(pg_url)
