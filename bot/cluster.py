@@ -8,8 +8,9 @@ Wiring (``attach``), for a process that runs only some of the shards:
 - storage sends a ``NOTIFY`` with every change it commits for a game this process does not
   own (``PgStorage.notify_when``), in the same transaction;
 - a listener hears the notifications for this process's games and lets the table service
-  catch up and announce (``TableService.refresh``); after (re)connecting it checks every
-  active game it owns, so a notification missed while it was away loses nothing;
+  catch up and announce (``TableService.refresh``, step by step, also for a game it has
+  unloaded); after (re)connecting it checks every active game it owns and every finish it
+  has not announced, so a notification missed while it was away loses nothing;
 - the turn clock runs in the owner only: a change accepted elsewhere is stored with the
   deadlines it implies, and the owner arms them when it catches up
   (``TableService._rearm``); the other process's scheduler holds nothing for the game.

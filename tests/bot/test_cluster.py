@@ -7,7 +7,11 @@ owner (same lines as a local click) and never by the clicker; the owner's comput
 go on after it; both processes clicking the same decision at once apply exactly one; a
 stale copy catches up instead of refusing a current button; an owner that was down
 re-announces on start and loses nothing; ownership by Discord's shard formula; the turn
-clock runs in the owner only (a foreign click's deadline is armed and fired there)."""
+clock runs in the owner only (a foreign click's deadline is armed and fired there); an owner
+that has unloaded the game announces a foreign click step by step (a finish with its
+result stored; lobby and cancel too); a finish made while the owner was down or deaf is
+announced when it comes back; each shard runs in one process only; TEMPUS_SHARDS needs
+PostgreSQL; compose.yaml's shape."""
 
 from __future__ import annotations
 
