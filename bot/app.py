@@ -130,13 +130,15 @@ class TempusBot(commands.AutoShardedBot):
         await self.offloader.warm_up()
         if self.settings.sync_commands:
             await self.tree.sync()
+        # first claim this process's shards (bot.cluster): a second process given the same
+        # ones refuses here, before it posts anything
+        self.cluster = await attach(self.service, self.storage, self.settings.ownership)
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
         self.memory = MemoryKeeper(self.service.unload_idle, every_s=self.settings.memory_every,
                                    unload_after_s=self.settings.unload_after,
                                    also=(self.publisher.forget_idle,))
         self.memory.start()
-        self.cluster = await attach(self.service, self.storage, self.settings.ownership)
 
     async def close(self) -> None:
         if self.memory is not None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .messages import t
 from .offload import default_workers
 from .ownership import Ownership, parse_shards
+from .storage_factory import is_postgres_url
 
 
 @dataclass
@@ -49,10 +51,15 @@ class Settings:
             shard_count = int(count) if count else None
         except ValueError:
             raise ValueError(f"TEMPUS_SHARD_COUNT={count!r} is not a number") from None
-        Ownership.of(shard_ids, shard_count)  # refuses shards without a count, or too high
+        ownership = Ownership.of(shard_ids, shard_count)  # a count is needed, ids below it
+        db = e.get("TEMPUS_DB") or "tempus.db"
+        if not ownership.everything and not is_postgres_url(db):
+            # refused before connecting to Discord: a process running some shards shares
+            # the games with the others through PostgreSQL (bot.cluster)
+            raise ValueError(t("cluster.shards_need_postgres", shards=shards, db=db))
         return cls(
             token=e.get("DISCORD_TOKEN") or None,
-            db=e.get("TEMPUS_DB") or "tempus.db",
+            db=db,
             shard_ids=shard_ids,
             shard_count=shard_count,
             workers=int(e.get("TEMPUS_WORKERS") or default_workers()),

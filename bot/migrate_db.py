@@ -4,7 +4,10 @@ database into PostgreSQL.
 Idempotent: every game is copied in its own transaction, and a game already in the target
 is brought up to date (its missing log entries appended: the log is append-only there
 too) or left alone when it is the same; running it again copies nothing twice. A game the
-target has moved on with (the bot already runs on PostgreSQL) is kept as it is there.
+target has moved on with (the bot already runs on PostgreSQL: its log there goes on from
+this one) is kept as it is there. A target game with the same number that is another game
+(made at another time or in another channel, or whose log differs) is an id collision:
+reported as failed, neither game changed.
 
 Verified: each copied game's log is read back from PostgreSQL inside the transaction and
 replayed with the engine (undo entries included), as the table service does when it loads
@@ -139,17 +142,29 @@ def _read_sqlite(path: str) -> tuple[list[dict[str, Any]], list[tuple[int, bool]
 
 async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     gid = g["id"]
-    there = await con.fetchrow("SELECT version FROM games WHERE id = $1 FOR UPDATE", gid)
+    there = await con.fetchrow("SELECT version, channel_id, created_at FROM games "
+                               "WHERE id = $1 FOR UPDATE", gid)
     old = await con.fetch("SELECT seq, seat, action, version FROM actions WHERE game_id = $1 "
                           "ORDER BY seq", gid)
     ours = [(a["seq"], a["seat"], a["action"], a["version"]) for a in g["actions"]]
     theirs = [(r["seq"], r["seat"], r["action"], r["version"]) for r in old]
+    if there is not None:
+        # the same game (copied before) or another one that got the same number there
+        if (there["channel_id"], there["created_at"]) != (g["channel_id"],
+                                                         _when(g["created_at"])):
+            raise Refused(
+                f"an id collision: the target's game {gid} is another game (made "
+                f"{there['created_at'].isoformat()} in channel {there['channel_id']}; this "
+                f"one {g['created_at']} in channel {g['channel_id']})")
+        if there["version"] > g["version"]:
+            # kept only if the bot went on with this very game there: its log goes on ours
+            if theirs[: len(ours)] == ours:
+                return KEPT
+            raise Refused("the target holds a different log for this game, at a later "
+                          "version (an id collision, or the game went on differently in "
+                          "each database)")
     if theirs != ours[: len(theirs)]:
-        if there is not None and there["version"] > g["version"]:
-            return KEPT
         raise Refused("the target holds a different log for this game")
-    if there is not None and there["version"] > g["version"]:
-        return KEPT
     options = json.loads(g["options"])
     state = json.loads(g["state"]) if g["state"] else None
     await con.execute(

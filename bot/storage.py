@@ -415,6 +415,7 @@ class Storage(Protocol):
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None: ...
     async def games_with_status(self, status: str) -> list[GameRow]: ...
     async def game_refs(self, status: str) -> list[GameRef]: ...
+    async def game_refs_behind(self, status: str) -> list[GameRef]: ...
     async def game_ref(self, game_id: int) -> GameRef | None: ...
     async def open_game_ref(self, channel_id: int) -> GameRef | None: ...
     async def seats(self, game_id: int) -> list[SeatRow]: ...
@@ -481,14 +482,32 @@ def _bumped(rowcount: int, game_id: int, version: int) -> int:
     return version + 1
 
 
-_DELETE_DEADLINES = "DELETE FROM deadlines WHERE game_id = ?"
-_INSERT_DEADLINE = ("INSERT INTO deadlines (game_id, seat, since, started_at, due_at, "
-                    "reminded, strikes) VALUES (?, ?, ?, ?, ?, ?, ?)")
+# Writing a game's clocks: the seats not in the new rows lose theirs; each new row replaces
+# its seat's, except that a clock that is still the same one (same decision, ``since``, and
+# the same start and deadline) keeps the higher reminder count. A change planned from a copy
+# read before the owner noted a reminder (``update_deadline``, another process on
+# PostgreSQL) must not put the lower count back: the owner would send that reminder again.
+_DELETE_OTHER_DEADLINES = ("DELETE FROM deadlines WHERE game_id = ? "
+                           "AND seat NOT IN (SELECT value FROM json_each(?))")
+_UPSERT_DEADLINE = (
+    "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+    "reminded = CASE WHEN deadlines.since IS NOT NULL "
+    "AND deadlines.since = excluded.since "
+    "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
+    "AND deadlines.due_at IS NOT DISTINCT FROM excluded.due_at "
+    "THEN MAX(deadlines.reminded, excluded.reminded) ELSE excluded.reminded END, "
+    "since = excluded.since, started_at = excluded.started_at, due_at = excluded.due_at, "
+    "strikes = excluded.strikes")
 
 
 def _deadline_params(game_id: int, rows: Sequence[DeadlineRow]) -> list[tuple[Any, ...]]:
     return [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
             for r in rows]
+
+
+def _seats_json(rows: Sequence[DeadlineRow]) -> str:
+    return json.dumps([r.seat for r in rows])
 
 
 def _now() -> str:
@@ -805,6 +824,16 @@ class SqliteStorage:
             rows = await cur.fetchall()
         return [GameRef(*r) for r in rows]
 
+    async def game_refs_behind(self, status: str) -> list[GameRef]:
+        """The games of ``status`` announced once but not at their current version (the
+        process stopped, or another one made the change, before the owner posted it)."""
+        async with self._reading() as db:
+            cur = await db.execute(
+                f"SELECT {_REF_COLUMNS} FROM games WHERE status = ? "
+                "AND announced_version < version ORDER BY id", (status,))
+            rows = await cur.fetchall()
+        return [GameRef(*r) for r in rows]
+
     async def game_ref(self, game_id: int) -> GameRef | None:
         return await self._ref("WHERE id = ?", (game_id,))
 
@@ -935,8 +964,8 @@ class SqliteStorage:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, seat, _dumps(action), _now(), version + 1))
             if deadlines is not None:
-                conn.execute(_DELETE_DEADLINES, (game_id,))
-                conn.executemany(_INSERT_DEADLINE, _deadline_params(game_id, deadlines))
+                conn.execute(_DELETE_OTHER_DEADLINES, (game_id, _seats_json(deadlines)))
+                conn.executemany(_UPSERT_DEADLINE, _deadline_params(game_id, deadlines))
             return new
         return await self._tx_on_thread(body)
 
@@ -979,12 +1008,14 @@ class SqliteStorage:
     @staticmethod
     async def _write_deadlines(db: aiosqlite.Connection, game_id: int,
                                rows: Deadlines) -> None:
-        """Replace the game's turn clocks by ``rows`` (None: leave them as they are); the
-        caller's transaction makes it part of the change that implied them."""
+        """Replace the game's turn clocks by ``rows`` (None: leave them as they are),
+        keeping the higher reminder count of a clock that is still the same one (see
+        ``_UPSERT_DEADLINE``); the caller's transaction makes it part of the change that
+        implied them."""
         if rows is None:
             return
-        await db.execute(_DELETE_DEADLINES, (game_id,))
-        await db.executemany(_INSERT_DEADLINE, _deadline_params(game_id, rows))
+        await db.execute(_DELETE_OTHER_DEADLINES, (game_id, _seats_json(rows)))
+        await db.executemany(_UPSERT_DEADLINE, _deadline_params(game_id, rows))
 
     async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         """Only the turn clocks (at start-up, when they are re-armed: no game change)."""

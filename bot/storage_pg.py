@@ -427,6 +427,13 @@ class PgStorage:
             f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
         return [GameRef(*r) for r in rows]
 
+    async def game_refs_behind(self, status: str) -> list[GameRef]:
+        """The games of ``status`` announced once but not at their current version."""
+        rows = await self._fetch(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 "
+            "AND announced_version < version ORDER BY id", status)
+        return [GameRef(*r) for r in rows]
+
     async def game_ref(self, game_id: int) -> GameRef | None:
         row = await self._fetchrow(f"SELECT {_REF_COLUMNS} FROM games WHERE id = $1", game_id)
         return None if row is None else GameRef(*row)
@@ -591,14 +598,31 @@ class PgStorage:
     async def _write_deadlines(con: asyncpg.Connection, game_id: int,
                                rows: Deadlines) -> None:
         """Replace the game's turn clocks by ``rows`` (None: leave them as they are); the
-        caller's transaction makes it part of the change that implied them."""
+        caller's transaction makes it part of the change that implied them.
+
+        A clock that is still the same one (same decision ``since``, start and deadline)
+        keeps the higher reminder count: a process that planned this change from a copy
+        read before the owner noted a reminder (``update_deadline``) must not put the
+        lower count back, or the owner sends that reminder again. The upsert waits for an
+        ``update_deadline`` in progress on the row and then sees its count."""
         if rows is None:
             return
-        await con.execute("DELETE FROM deadlines WHERE game_id = $1", game_id)
+        await con.execute("DELETE FROM deadlines WHERE game_id = $1 "
+                          "AND NOT (seat = ANY($2::integer[]))",
+                          game_id, [r.seat for r in rows])
         if rows:
             await con.executemany(
                 "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
-                "strikes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "strikes) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "reminded = CASE WHEN deadlines.since IS NOT NULL "
+                "AND deadlines.since = excluded.since "
+                "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
+                "AND deadlines.due_at IS NOT DISTINCT FROM excluded.due_at "
+                "THEN GREATEST(deadlines.reminded, excluded.reminded) "
+                "ELSE excluded.reminded END, "
+                "since = excluded.since, started_at = excluded.started_at, "
+                "due_at = excluded.due_at, strikes = excluded.strikes",
                 [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
                  for r in rows])
 

@@ -241,11 +241,15 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         """Load every active game and let computer players go on; returns the ids of the
         games resumed. Each game is loaded on its own: one that cannot be read is set
         aside (:attr:`set_aside`, for the application to tell its channel) and the others
-        start normally."""
+        start normally. Then the finishes committed but never announced (this process
+        stopped first, or another one finished the game meanwhile) are announced
+        (:meth:`announce_behind`)."""
         ids = []
         for ref in await self.storage.game_refs(ACTIVE):
             if not self.owns(ref.guild_id):
                 continue  # its owner resumes it
+            # caught up already (bot.cluster, which starts first): its news are on the way
+            caught_up = ref.id in self._tables
             try:
                 table = await self.table(ref.id)
             except StorageRefusal as exc:  # not the game's fault: loaded at its next use
@@ -263,13 +267,18 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
                 continue
             game = table.game
             ids.append(game.id)
-            if game.announced_version is None or game.announced_version < game.version:
+            if not caught_up and (game.announced_version is None
+                                  or game.announced_version < game.version):
                 # the process stopped between committing and announcing: post it now
                 async with table.lock:
                     self._repost(table)
             if self.turnclock is not None:
                 await self._resume_clock(table)
             self._kick_ai(table)
+        finished = await self.announce_behind()
+        if finished:
+            log.info("announced %d finish(es) made while this process was away: %s",
+                     len(finished), finished)
         return ids
 
     def _repost(self, table: Table) -> None:

@@ -7,7 +7,7 @@ Part of :class:`bot.table.TableService` (see there for how the parts fit).
 from __future__ import annotations
 
 import logging
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import engine
 from engine.actions import Action, action_from_json
@@ -24,6 +24,7 @@ from .storage import (
     FINISHED,
     LOBBY,
     ActionRow,
+    GameRow,
 )
 from .table_base import TableBase
 from .table_model import (
@@ -44,19 +45,34 @@ class SyncMixin(TableBase):
         """Catch up with what another process committed to ``game_id`` (bot.cluster):
         read it from storage, announce it if this process owns the game, let the computer
         players go on. ``version``: the version it made, if known (nothing to do if this
-        process has it already). Returns whether anything changed."""
+        process has it already). Returns whether anything changed.
+
+        A game this process owns but has not loaded (never, or unloaded after being idle,
+        ``unload_idle``) is rebuilt as last announced here (``announced_version``) and
+        brought up to date step by step, so the owner announces the other process's
+        actions as its own, a finish with its result included; in the lobby or cancelled,
+        its current panel is announced."""
         table = self._tables.get(game_id)
-        if table is None:  # not loaded here: loading reads it fresh anyway
-            game = await self.storage.game(game_id)
-            if (game is None or game.status != ACTIVE or not self.owns(game.guild_id)
-                    or (game.announced_version or 0) >= game.version):
+        if table is None:
+            if game_id in self.set_aside:
                 return False
-            table = await self.table(game_id)
-            async with table.lock:
-                self._repost(table)
-                await self._rearm(table)
+            game = await self.storage.game(game_id)
+            if (game is None or not self.owns(game.guild_id)
+                    or (game.announced_version or 0) >= game.version):
+                return False  # not this process's to announce, or nothing new
+            table = await self._adopt(game)
+            if table is None:  # another task loaded it meanwhile: catch up as loaded
+                return await self.refresh(game_id, version)
+            try:
+                changed = await self._catch_up(table)
+            except BaseException:
+                if self._tables.get(game_id) is table:
+                    del self._tables[game_id]  # loaded afresh (or set aside) at next use
+                raise
+            finally:
+                table.lock.release()
             self._kick_ai(table)
-            return True
+            return changed
         if version is not None and table.version >= version:
             return False
         async with table.lock:
@@ -64,6 +80,86 @@ class SyncMixin(TableBase):
         if changed:
             self._kick_ai(table)
         return changed
+
+    async def announce_behind(self) -> list[int]:
+        """Announce the finishes of this process's games that were committed but never
+        announced (this process stopped first, or another process finished the game while
+        this one was down or not listening); returns their ids. Active games are caught up
+        by ``resume_all`` and ``Cluster.resync``. A finish is announced with its result,
+        which the publisher stores (results and ratings). Games announced never at all
+        (``announced_version`` unknown: from before schema 3) are left alone, as are
+        lobbies and cancels, whose posts do not note a version."""
+        done = []
+        for ref in await self.storage.game_refs_behind(FINISHED):
+            if not self.owns(ref.guild_id) or ref.id in self.set_aside:
+                continue
+            try:
+                if await self.refresh(ref.id, ref.version):
+                    done.append(ref.id)
+            except Exception:
+                log.exception("game %s: announcing its finish failed", ref.id)
+        return done
+
+    async def _adopt(self, game: GameRow) -> Table | None:
+        """A table for ``game`` (not loaded here) at the version this process last
+        announced, registered as loaded with its lock held (the caller catches it up and
+        releases it); None if it was loaded meanwhile. An active game whose log holds every
+        step since that version is rebuilt there (the catch-up then goes step by step);
+        anything else gets an empty table one version behind (the catch-up reloads it
+        fully and announces the position: lobby, cancel or board)."""
+        async with self._load_lock:
+            if game.id in self._tables:
+                return None
+            table: Table | None = None
+            try:
+                table = await self._at_announced(game)
+            except Exception:
+                log.exception("game %s: cannot rebuild it as last announced; reloading",
+                              game.id)
+            if table is None:
+                behind = min(game.announced_version or 0, game.version - 1)
+                table = Table(replace(game, version=behind, status=LOBBY),
+                              await self.storage.seats(game.id))
+            await table.lock.acquire()  # a new lock: free
+            self._tables[game.id] = table
+        return table
+
+    async def _at_announced(self, game: GameRow) -> Table | None:
+        """``game`` replayed up to its announced version (None when that is not an active
+        game's version or the log does not number its entries)."""
+        upto = game.announced_version
+        if upto is None or game.status == LOBBY:
+            return None
+        rows = await self.storage.actions(game.id)
+        if not rows or any(r.version is None for r in rows):
+            return None
+        started = rows[0].version - 1
+        if not started <= upto < game.version:
+            return None
+        table = Table(replace(game, version=upto, status=ACTIVE),
+                      await self.storage.seats(game.id))
+        state, _ = self._record(table).new_state()
+        since = next_since({}, state, None, started)
+        n = 0
+        for row in rows:
+            assert row.version is not None
+            if row.version > upto:
+                break
+            if is_undo(row.action):
+                state = table.timeline.undo(row.seat)
+                table.moves.pop()
+            else:
+                action = action_from_json(row.action)
+                before = state.copy()
+                events = engine.apply_in_place(state, row.seat, action)
+                table.timeline.record(before, row.seat, action, events, state)
+                table.moves.append((row.seat, action))
+            since = next_since(since, state, row.seat, row.version)
+            n += 1
+        if state.phase == OVER:
+            return None  # announced as finished already (the version is behind: reload)
+        table.state, table.since, table.log_len = state, since, n
+        return table
 
     async def _clock_of_foreign_game(self, table: Table) -> None:
         """Before a click on another process's game: its clocks as stored now (the owner's

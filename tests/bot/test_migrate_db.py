@@ -8,13 +8,14 @@ import asyncio
 import json
 import random
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from bot import history as hist
 from bot.__main__ import main
-from bot.migrate_db import COPIED, FAILED, SAME, UPDATED, migrate_db
+from bot.migrate_db import COPIED, FAILED, KEPT, SAME, UPDATED, migrate_db
 from bot.storage import ACTIVE, CANCELLED, LOBBY, SqliteStorage
 from bot.storage_pg import PgStorage
 from bot.table import TableService
@@ -142,6 +143,63 @@ async def test_a_log_that_does_not_replay_is_not_copied(tmp_path: Path, pg_url: 
     finally:
         await dst.close()
     assert await asyncio.to_thread(main, ["migrate-db", "--from", str(path), "--to", pg_url]) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_game_the_bot_went_on_with_is_kept_an_id_collision_fails(
+        tmp_path: Path, pg_url: str, pg_server) -> None:
+    """Run again after the bot went on with a game in PostgreSQL: kept as it is there.
+    A target game with the same number that is another game (another bot's database, say)
+    is an id collision: failed and reported, not 'kept', and neither game changes, even
+    when its version is higher; also when only its log tells them apart."""
+    path = tmp_path / "tempus.db"
+    svc, src, games = await _source(path)
+    assert await migrate_db(str(path), pg_url, say=lambda _: None)
+    dst = await PgStorage.open(pg_url)
+    try:
+        pg_svc = TableService(dst, CollectSink(), ai_delay=0)
+        await _play(pg_svc, games["second"], random.Random(9), 3)  # the bot on PostgreSQL
+        report = await migrate_db(str(path), pg_url, say=lambda _: None)
+        assert report.ok and report.results[games["second"]] == KEPT
+        assert report.results[games["played"]] == SAME
+    finally:
+        await dst.close()
+
+    other = pg_server.create_database("migrate_collision")
+    dst = await PgStorage.open(other)
+    try:  # another bot's game got number 1 there first, and went further
+        pg_svc = TableService(dst, CollectSink(), ai_delay=0, seed_source=lambda: 8)
+        o = await pg_svc.create(1, 50, HOST, "Ann", seats=3)
+        assert o.game_id == games["played"]
+        await pg_svc.join(o.game_id, BOB, "Bob")
+        await pg_svc.join(o.game_id, CY, "Cy")
+        await pg_svc.start(o.game_id, HOST)
+        await _play(pg_svc, o.game_id, random.Random(4), 120)
+        theirs = await dst.game(o.game_id)
+        assert theirs.version > (await src.game(games["played"])).version
+        log = await dst.actions(o.game_id)
+        lines: list[str] = []
+        report = await migrate_db(str(path), other, say=lines.append)
+        assert not report.ok and report.results[o.game_id] == FAILED, lines
+        assert any(f"game {o.game_id}: not copied: an id collision" in x for x in lines), lines
+        # the same channel and time (only the logs differ): still not the same game
+        mine = await src.game(games["played"])
+        row = await src._db.execute_fetchall(
+            "SELECT created_at FROM games WHERE id = ?", (mine.id,))
+        await dst._pool.execute("UPDATE games SET channel_id = $1, created_at = $2 "
+                                "WHERE id = $3", mine.channel_id,
+                                datetime.fromisoformat(row[0][0]), o.game_id)
+        lines = []
+        report = await migrate_db(str(path), other, say=lines.append)
+        assert report.results[o.game_id] == FAILED, lines
+        assert any("different log for this game, at a later version" in x for x in lines)
+        after = await dst.game(o.game_id)
+        assert (after.version, after.state) == (theirs.version, theirs.state)
+        assert await dst.actions(o.game_id) == log
+    finally:
+        await dst.close()
+        await svc.close()
+        await src.close()
 
 
 @pytest.mark.asyncio

@@ -217,11 +217,23 @@ async def test_two_writers_on_one_version_exactly_one_wins(backend: Backend) -> 
 
 
 @pytest.mark.asyncio
-async def test_postgres_two_processes_starting_together_migrate_once(pg_url: str) -> None:
+async def test_postgres_two_processes_starting_together_migrate_once(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ten processes' worth of storages open a fresh database at once: the advisory lock
-    lets one apply the migrations; the others find nothing to do."""
+    lets exactly one of them apply the migrations (all of them); the others wait for it
+    and find nothing to do."""
+    from bot import storage_pg
+
+    real, applied_at_open = storage_pg.migrate, []
+
+    async def counted(con: asyncpg.Connection) -> int:
+        applied_at_open.append(await real(con))
+        return applied_at_open[-1]
+
+    monkeypatch.setattr(storage_pg, "migrate", counted)
     opened = await asyncio.gather(*(PgStorage.open(pg_url, max_size=2) for _ in range(10)))
     try:
+        assert sorted(applied_at_open) == [0] * 9 + [PG_SCHEMA_VERSION], applied_at_open
         applied = await asyncio.gather(*(s.migrate() for s in opened))
         assert applied == [0] * 10
         con = await asyncpg.connect(pg_url)
@@ -738,6 +750,50 @@ async def test_deadlines_are_written_with_the_change_that_implies_them(
     big = DeadlineRow(0, 7, 1_800_000_000.125, 1_800_086_400.125, 2, 0)
     await store.set_deadlines(other.id, [big])  # wall-clock seconds keep their fraction
     assert await store.deadlines(other.id) == [big]
+
+
+@pytest.mark.asyncio
+async def test_a_change_planned_from_stale_clocks_keeps_a_reminder_noted_since(
+        backend: Backend) -> None:
+    """Another process read the clocks, then the owner noted reminders (update_deadline),
+    then the other process stored a change with its copy: a seat that still owes the same
+    decision on the same clock keeps the higher reminder count (else the owner sends the
+    reminder again); a new clock (another decision, or a moved deadline: a new pace) takes
+    the count it is written with; the writer's strikes count; a seat left out loses its
+    clock. The same through every writer (append_action, set_options, set_deadlines)."""
+    from dataclasses import replace
+
+    from bot.storage import DeadlineRow
+
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    first = [DeadlineRow(0, 2, 1000.0, 1180.5, 0, 0), DeadlineRow(1, 2, 1000.0, 1180.5, 0, 0)]
+    v = await store.start(g.id, v, {"seed": 1, "pace": "live"}, {"p": 0}, first)
+    stale = await store.deadlines(g.id)  # what the other process read
+    assert await store.update_deadline(g.id, 0, 2, due_at=1180.5, reminded=2)
+    assert await store.update_deadline(g.id, 1, 2, due_at=1180.5, reminded=1)
+    # seat 1 decided (its next decision has a new clock); seat 0 still owes the same one
+    fresh = DeadlineRow(1, v + 1, 1010.0, 1190.5, 0, 0)
+    v = await store.append_action(g.id, v, 0, 1, {"type": "x"}, {"p": 1}, ACTIVE,
+                                  [stale[0], fresh])
+    assert await store.deadlines(g.id) == [replace(stale[0], reminded=2), fresh]
+    v = await store.set_options(g.id, v, {"seed": 1, "pace": "live"},
+                                [replace(stale[0], strikes=1)])
+    assert await store.deadlines(g.id) == [DeadlineRow(0, 2, 1000.0, 1180.5, 2, 1)]
+    await store.set_deadlines(g.id, [stale[0]])
+    assert await store.deadlines(g.id) == [DeadlineRow(0, 2, 1000.0, 1180.5, 2, 0)]
+    moved = DeadlineRow(0, 2, 1000.0, 1500.0, 1, 0)  # a new pace: its own reminders
+    v = await store.set_options(g.id, v, {"seed": 1, "pace": "slow"}, [moved])
+    assert await store.deadlines(g.id) == [moved]
+    other = DeadlineRow(0, v + 1, 1000.0, 1500.0, 0, 0)  # a new decision, same times
+    v = await store.append_action(g.id, v, 1, 0, {"type": "y"}, {"p": 2}, ACTIVE, [other])
+    assert await store.deadlines(g.id) == [other]
+    await store.set_deadlines(g.id, [DeadlineRow(0, None, strikes=1)])
+    assert await store.update_deadline(g.id, 0, None, due_at=None, reminded=3)
+    await store.set_deadlines(g.id, [DeadlineRow(0, None, strikes=1)])
+    assert await store.deadlines(g.id) == [DeadlineRow(0, None, strikes=1)], \
+        "a row without a decision is not a clock"
 
 
 @pytest.mark.asyncio
