@@ -120,6 +120,8 @@ class TempusBot(commands.AutoShardedBot):
                                     seed_source=self._seed_source,
                                     scheduler=self.scheduler)
         self.publisher.on_thread = self.service.moved
+        self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
+        i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
@@ -135,6 +137,8 @@ class TempusBot(commands.AutoShardedBot):
         self.cluster = await attach(self.service, self.storage, self.settings.ownership)
         resumed = await self.service.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
+        # DM menus sent before the restart: stale ones are retired, the others kept
+        await self.publisher.menus.restore(self.service.menu_position)
         self.memory = MemoryKeeper(self.service.unload_idle, every_s=self.settings.memory_every,
                                    unload_after_s=self.settings.unload_after,
                                    also=(self.publisher.forget_idle,))

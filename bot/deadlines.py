@@ -5,7 +5,9 @@ and the table has a pace: from ``since`` (the game version since which the seat 
 see :func:`bot.table_model.next_since`) it runs from ``started_at`` to ``due_at``. Seats played by
 a computer (computer players, autopilot, a seat the computer covers after a missed
 deadline) have no clock. A row also carries the seat's **strikes** (deadlines missed in a
-row), so a seat that owes nothing keeps a row while it has strikes.
+row), so a seat that owes nothing keeps a row while it has strikes, and, while a computer
+covers the seat's turn after a missed deadline, that turn (``covering``): a restart, or
+another process, then knows the seat is covered (no fresh deadline, no second strike).
 
 The table service calls :func:`plan` before every commit and stores the result in the same
 transaction as the change; :func:`repace` when the host changes the pace; :func:`restart`
@@ -23,23 +25,47 @@ from .storage import DeadlineRow, SeatRow
 Rows = dict[int, DeadlineRow]
 
 
-def _clocked(seat: int, seats: Sequence[SeatRow], computer: Collection[int]) -> bool:
+#: seats a computer covers after a missed deadline -> the turn covered (key_text); a plain
+#: collection of seats: covered, turn not recorded
+Covering = Mapping[int, str] | Collection[int]
+
+
+def _turn(computer: Covering, seat: int, since: Mapping[int, int]) -> str | None:
+    """The turn a computer covers for ``seat`` (to store with its row), if any."""
+    if seat in since and isinstance(computer, Mapping):
+        return computer.get(seat)
+    return None
+
+
+def _clocked(seat: int, seats: Sequence[SeatRow], computer: Covering) -> bool:
     """Whether the seat's person decides (so a clock runs for them)."""
     return seat < len(seats) and not seats[seat].is_ai and seat not in computer
 
 
-def _idle(row: DeadlineRow | None, seat: int) -> DeadlineRow | None:
-    """What is left of a clock when its seat owes nothing: its strikes, if any."""
+def _idle(row: DeadlineRow | None, seat: int, covering: str | None = None
+          ) -> DeadlineRow | None:
+    """What is left of a clock when its seat owes nothing, or a computer covers it: its
+    strikes and the turn covered, if any."""
     strikes = row.strikes if row is not None else 0
-    return DeadlineRow(seat, strikes=strikes) if strikes else None
+    if not strikes and covering is None:
+        return None
+    return DeadlineRow(seat, strikes=strikes, covering=covering)
+
+
+def covered(rows: Mapping[int, DeadlineRow], since: Mapping[int, int], key: str) -> dict[int, str]:
+    """The seats the stored ``rows`` say a computer covers in the turn ``key`` (the
+    current one) while they owe a decision; a cover of an earlier turn is over."""
+    return {s: r.covering for s, r in rows.items()
+            if r.covering is not None and r.covering == key and s in since}
 
 
 def plan(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
          p: Pace, now: float, *, person: int | None = None,
-         computer: Collection[int] = ()) -> Rows:
+         computer: Covering = ()) -> Rows:
     """The clocks after a change: a decision owed since the same version keeps its clock,
     a new one starts now with the full pace. ``person``: a seat whose person has just
-    decided themselves (their strikes end). ``computer``: seats a computer covers now."""
+    decided themselves (their strikes end). ``computer``: seats a computer covers now
+    (their rows keep the turn covered)."""
     out: Rows = {}
     for seat in sorted({*old, *since}):
         row = old.get(seat)
@@ -52,14 +78,14 @@ def plan(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequen
                 out[seat] = DeadlineRow(seat, since[seat], now, now + p.seconds, 0,
                                         row.strikes if row else 0)
         else:
-            idle = _idle(row, seat)
+            idle = _idle(row, seat, _turn(computer, seat, since))
             if idle is not None:
                 out[seat] = idle
     return out
 
 
 def repace(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
-           p: Pace, now: float, *, computer: Collection[int] = ()) -> Rows:
+           p: Pace, now: float, *, computer: Covering = ()) -> Rows:
     """The clocks under a new pace: each pending decision is due ``started + new pace``
     but at least half the new pace from now (a shorter pace never fires at once);
     reminders whose time has passed are not sent late."""
@@ -74,23 +100,25 @@ def repace(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequ
                                     reminder_stage(started, due, now, p),
                                     row.strikes if row else 0)
         else:
-            idle = _idle(row, seat)
+            idle = _idle(row, seat, _turn(computer, seat, since))
             if idle is not None:
                 out[seat] = idle
     return out
 
 
 def restart(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
-            p: Pace, now: float) -> tuple[Rows, list[int]]:
+            p: Pace, now: float, *, computer: Covering = ()
+            ) -> tuple[Rows, list[int]]:
     """The clocks after a restart, and the seats whose deadline passed while the bot was
     down: those are due ``grace`` after now (announced; no more reminders), so they fire
     once, shortly after start-up. A pending decision without a clock (a game from before
-    the turn clock) gets one starting now."""
+    the turn clock) gets one starting now. ``computer``: the seats a computer still
+    covers (see :func:`covered`): they stay covered, with no clock and the same strikes."""
     out: Rows = {}
     late: list[int] = []
     for seat in sorted({*old, *since}):
         row = old.get(seat)
-        if seat in since and _clocked(seat, seats, ()) and p.seconds is not None:
+        if seat in since and _clocked(seat, seats, computer) and p.seconds is not None:
             if row is None or row.due_at is None or row.started_at is None:
                 out[seat] = DeadlineRow(seat, since[seat], now, now + p.seconds, 0,
                                         row.strikes if row else 0)
@@ -103,7 +131,7 @@ def restart(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Seq
                 # autopilot that ended): the decision is the same, keep its clock
                 out[seat] = replace(row, since=since[seat])
         else:
-            idle = _idle(row, seat)
+            idle = _idle(row, seat, _turn(computer, seat, since))
             if idle is not None:
                 out[seat] = idle
     return out, late

@@ -20,17 +20,22 @@ a background task must set its own locale rather than inherit a user's by accide
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import gettext
+import logging
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+
+log = logging.getLogger(__name__)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "tempus"
@@ -203,17 +208,40 @@ def plural_specs(template: str) -> list[tuple[str, list[str]]]:
 
 
 # ------------------------------------------------------------------ people's languages
+# Kept in memory for the DMs written outside any interaction, and stored (table
+# user_settings, column locale) through a hook the application installs
+# (:func:`store_locales_in`), so that after a restart, or in another process of a split
+# deployment (issue 14), a person's DMs still come in their language:
+# :func:`load_user_locales` reads the stored ones back before DMs to those people.
 _USER_LOCALES: dict[int, str] = {}
 _MAX_USERS = 10_000
 
 
-def remember_user(user_id: int, locale: object) -> str:
-    """Note the language of a person's Discord client (seen on each interaction), so that
-    DMs sent to them later, outside any interaction, are written in it."""
-    lang = normalize(locale)
+class LocaleStore(Protocol):
+    async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]: ...
+    async def set_user_locale(self, user_id: int, locale: str) -> None: ...
+
+
+#: called when a person's language is first seen or has changed (see store_locales_in)
+_saver: Callable[[int, str], None] | None = None
+_saving: set[asyncio.Task[None]] = set()
+
+
+def _keep(user_id: int, lang: str) -> None:
     if len(_USER_LOCALES) >= _MAX_USERS and user_id not in _USER_LOCALES:
         _USER_LOCALES.pop(next(iter(_USER_LOCALES)))
     _USER_LOCALES[user_id] = lang
+
+
+def remember_user(user_id: int, locale: object) -> str:
+    """Note the language of a person's Discord client (seen on each interaction), so that
+    DMs sent to them later, outside any interaction, are written in it; a new or changed
+    one is also stored (if the application installed a store)."""
+    lang = normalize(locale)
+    changed = _USER_LOCALES.get(user_id) != lang
+    _keep(user_id, lang)
+    if changed and _saver is not None:
+        _saver(user_id, lang)
     return lang
 
 
@@ -222,3 +250,53 @@ def user_locale(user_id: int | None, default: object = None) -> str:
     if user_id is not None and user_id in _USER_LOCALES:
         return _USER_LOCALES[user_id]
     return normalize(default)
+
+
+def store_locales_in(store: LocaleStore | None) -> None:
+    """Store every new or changed language from now on, in the background (a lost write
+    costs only a DM in the server's language until the person's next interaction);
+    None: store nothing (the console, tests)."""
+    global _saver
+    if store is None:
+        _saver = None
+        return
+
+    async def save(user_id: int, lang: str) -> None:
+        try:
+            await store.set_user_locale(user_id, lang)
+        except Exception as exc:
+            log.warning("could not store the language of %s: %s", user_id, exc)
+
+    def saver(user_id: int, lang: str) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(save(user_id, lang))
+        except RuntimeError:  # no event loop: kept in memory only
+            return
+        _saving.add(task)
+        task.add_done_callback(_saving.discard)
+
+    _saver = saver
+
+
+async def saved() -> None:
+    """Until the languages being stored are stored (tests, shutdown)."""
+    while _saving:
+        await asyncio.gather(*list(_saving), return_exceptions=True)
+
+
+async def load_user_locales(store: LocaleStore, user_ids: Iterable[int | None], *,
+                            refresh: bool = False) -> None:
+    """Read the stored languages of ``user_ids`` (those not known here, or all of them
+    with ``refresh``: another process may have seen a newer one). A failed read keeps
+    what is known."""
+    ids = [u for u in dict.fromkeys(user_ids)
+           if u is not None and (refresh or u not in _USER_LOCALES)]
+    if not ids:
+        return
+    try:
+        found = await store.user_locales(ids)
+    except Exception as exc:
+        log.warning("could not read people's languages: %s", exc)
+        return
+    for user_id, lang in found.items():
+        _keep(user_id, normalize(lang))

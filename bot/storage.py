@@ -165,6 +165,28 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE seats ADD COLUMN left_game INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: what must survive a restart of the turn clock and of people's private menus.
+    # deadlines.covering: the turn (engine.undo.turn_key as JSON) in which a computer
+    # decides for the seat after its time ran out (NULL: not covered), so a restart neither
+    # gives the seat a fresh deadline nor counts the same turn twice. user_settings.locale:
+    # the language of the person's Discord client, last seen (DMs are written in it).
+    # private_menus: the DM menus (buttons) sent for a decision and not yet used or
+    # retired, so that after a restart the stale ones are still edited to "no longer
+    # current" (ephemeral replies are not stored: their token dies after 15 minutes).
+    """
+    ALTER TABLE deadlines ADD COLUMN covering TEXT;
+    ALTER TABLE user_settings ADD COLUMN locale TEXT;
+    CREATE TABLE private_menus (
+        message_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        user_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        locale TEXT NOT NULL
+    );
+    CREATE INDEX private_menus_game ON private_menus (game_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -401,6 +423,24 @@ class DeadlineRow:
     reminded: int = 0
     #: deadlines missed in a row (reset when the person decides themselves)
     strikes: int = 0
+    #: the turn (bot.table_model.key_text) in which a computer decides for the seat because
+    #: its time ran out (None: not covered); such a row has no deadline
+    covering: str | None = None
+
+
+@dataclass(frozen=True)
+class MenuRow:
+    """A private menu sent by DM and still live (table ``private_menus``, migration 7)."""
+
+    message_id: int
+    channel_id: int
+    game_id: int
+    user_id: int
+    #: the game version its controls were made at
+    version: int
+    #: the text it shows (kept when it is retired) and the language it is written in
+    content: str
+    locale: str
 
 
 #: a game's complete set of turn-clock rows, written with a change (None: leave them)
@@ -434,15 +474,21 @@ class Storage(Protocol):
     async def set_options(self, game_id: int, version: int, options: dict[str, Any],
                           deadlines: Deadlines = None) -> int: ...
     async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
-                           name: str, deadlines: Deadlines = None) -> int: ...
+                           name: str, deadlines: Deadlines = None, *,
+                           host_id: int | None = None) -> int: ...
     async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
-                         deadlines: Deadlines = None) -> int: ...
+                         deadlines: Deadlines = None, *, host_id: int | None = None) -> int: ...
     async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None: ...
     async def deadlines(self, game_id: int) -> list[DeadlineRow]: ...
     async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
                               due_at: float | None, reminded: int) -> bool: ...
     async def reminders_on(self, user_id: int) -> bool: ...
     async def set_reminders(self, user_id: int, on: bool) -> None: ...
+    async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]: ...
+    async def set_user_locale(self, user_id: int, locale: str) -> None: ...
+    async def private_menus(self, game_id: int | None = None) -> list[MenuRow]: ...
+    async def put_private_menu(self, row: MenuRow) -> None: ...
+    async def drop_private_menus(self, message_ids: Sequence[int]) -> None: ...
     async def actions(self, game_id: int) -> list[ActionRow]: ...
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None: ...
     async def set_panel_message(self, game_id: int, message_id: int | None,
@@ -490,20 +536,27 @@ def _bumped(rowcount: int, game_id: int, version: int) -> int:
 _DELETE_OTHER_DEADLINES = ("DELETE FROM deadlines WHERE game_id = ? "
                            "AND seat NOT IN (SELECT value FROM json_each(?))")
 _UPSERT_DEADLINE = (
-    "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+    "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes, "
+    "covering) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
     "reminded = CASE WHEN deadlines.since IS NOT NULL "
     "AND deadlines.since = excluded.since "
     "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
     "AND deadlines.due_at IS NOT DISTINCT FROM excluded.due_at "
     "THEN MAX(deadlines.reminded, excluded.reminded) ELSE excluded.reminded END, "
     "since = excluded.since, started_at = excluded.started_at, due_at = excluded.due_at, "
-    "strikes = excluded.strikes")
+    "strikes = excluded.strikes, covering = excluded.covering")
+_DEADLINE_COLUMNS = "seat, since, started_at, due_at, reminded, strikes, covering"
+_MENU_COLUMNS = "message_id, channel_id, game_id, user_id, version, content, locale"
 
 
 def _deadline_params(game_id: int, rows: Sequence[DeadlineRow]) -> list[tuple[Any, ...]]:
-    return [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
-            for r in rows]
+    return [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes,
+             r.covering) for r in rows]
+
+
+def _host(host_id: int | None) -> tuple[str, tuple[Any, ...]]:
+    """The :func:`_bump_sql` extra that makes ``host_id`` the game's host (None: keep)."""
+    return ("host_id = ?", (host_id,)) if host_id is not None else ("", ())
 
 
 def _seats_json(rows: Sequence[DeadlineRow]) -> str:
@@ -978,10 +1031,12 @@ class SqliteStorage:
         return new
 
     async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
-                           name: str, deadlines: Deadlines = None) -> int:
-        """Another person takes over a person's seat (any autopilot or leave ends)."""
+                           name: str, deadlines: Deadlines = None, *,
+                           host_id: int | None = None) -> int:
+        """Another person takes over a person's seat (any autopilot or leave ends);
+        ``host_id``: the game's new host (the host's seat changed hands)."""
         async with self._tx() as db:
-            new = await self._bump(db, game_id, version)
+            new = await self._bump(db, game_id, version, *_host(host_id))
             cur = await db.execute(
                 "UPDATE seats SET user_id = ?, name = ?, autopilot = NULL, left_game = 0 "
                 "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
@@ -992,10 +1047,11 @@ class SqliteStorage:
         return new
 
     async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
-                         deadlines: Deadlines = None) -> int:
-        """The person leaves mid-game: a computer of ``level`` plays the seat to the end."""
+                         deadlines: Deadlines = None, *, host_id: int | None = None) -> int:
+        """The person leaves mid-game: a computer of ``level`` plays the seat to the end;
+        ``host_id``: the game's new host (the host left)."""
         async with self._tx() as db:
-            new = await self._bump(db, game_id, version)
+            new = await self._bump(db, game_id, version, *_host(host_id))
             await db.execute("UPDATE seats SET autopilot = ?, left_game = 1 "
                              "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
                              (level, game_id, seat))
@@ -1025,10 +1081,10 @@ class SqliteStorage:
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         async with self._reading() as db:
             cur = await db.execute(
-                "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
-                "WHERE game_id = ? ORDER BY seat", (game_id,))
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id = ? ORDER BY seat",
+                (game_id,))
             rows = await cur.fetchall()
-        return [DeadlineRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+        return [DeadlineRow(*r) for r in rows]
 
     async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
                               due_at: float | None, reminded: int) -> bool:
@@ -1055,6 +1111,55 @@ class SqliteStorage:
                 "INSERT INTO user_settings (user_id, reminders) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders",
                 (user_id, int(on)))
+
+    async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The stored client language of each of ``user_ids`` that has one."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        async with self._reading() as db:
+            cur = await db.execute(
+                "SELECT user_id, locale FROM user_settings WHERE locale IS NOT NULL AND "
+                f"user_id IN ({', '.join('?' * len(ids))})", tuple(ids))
+            rows = await cur.fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO user_settings (user_id, locale) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                (user_id, locale))
+
+    # ------------------------------------------------------------------ private menus
+    async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:
+        """The live DM menus (of one game, or all), oldest first."""
+        where, args = ("WHERE game_id = ? ", (game_id,)) if game_id is not None else ("", ())
+        async with self._reading() as db:
+            cur = await db.execute(
+                f"SELECT {_MENU_COLUMNS} FROM private_menus {where}ORDER BY message_id", args)
+            rows = await cur.fetchall()
+        return [MenuRow(*r) for r in rows]
+
+    async def put_private_menu(self, row: MenuRow) -> None:
+        """A DM menu was sent, or edited in place to a newer one (same message)."""
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO private_menus ({_MENU_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, "
+                "game_id = excluded.game_id, user_id = excluded.user_id, "
+                "version = excluded.version, content = excluded.content, "
+                "locale = excluded.locale",
+                (row.message_id, row.channel_id, row.game_id, row.user_id, row.version,
+                 row.content, row.locale))
+
+    async def drop_private_menus(self, message_ids: Sequence[int]) -> None:
+        """The menus were used or retired."""
+        if not message_ids:
+            return
+        async with self._tx() as db:
+            await db.executemany("DELETE FROM private_menus WHERE message_id = ?",
+                                 [(m,) for m in message_ids])
 
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         async with self._tx() as db:

@@ -52,6 +52,7 @@ from .storage import (
     GameRef,
     GameRow,
     GameUnreadable,
+    MenuRow,
     RatingRow,
     ResultRow,
     SeatRow,
@@ -180,8 +181,30 @@ PG_MIGRATIONS: list[str] = [
     );
     ALTER TABLE seats ADD COLUMN left_game BOOLEAN NOT NULL DEFAULT FALSE;
     """,
+    # 4: SQLite's migration 7: the turn a computer covers for a seat whose time ran out
+    # (survives a restart), each person's client language, and the live DM menus (retired
+    # as "no longer current" after a restart too)
+    """
+    ALTER TABLE deadlines ADD COLUMN covering TEXT;
+    ALTER TABLE user_settings ADD COLUMN locale TEXT;
+    CREATE TABLE private_menus (
+        message_id BIGINT PRIMARY KEY,
+        channel_id BIGINT NOT NULL,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        version INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        locale TEXT NOT NULL
+    );
+    CREATE INDEX private_menus_game ON private_menus (game_id);
+    """,
 ]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
+
+
+def _host(host_id: int | None) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """The :meth:`PgStorage._bump` extra that makes ``host_id`` the game's host."""
+    return (("host_id = $3",), (host_id,)) if host_id is not None else ((), ())
 
 
 def _dumps(obj: Any) -> str:
@@ -386,7 +409,8 @@ class PgStorage:
         out: list[tuple[Any, ...]] = []
         async with self._con() as con:
             for table, key in (("seats", "seat"), ("actions", "seq"), ("results", "seat"),
-                               ("rated_games", "game_id"), ("deadlines", "seat")):
+                               ("rated_games", "game_id"), ("deadlines", "seat"),
+                               ("private_menus", "message_id")):
                 rows = await con.fetch(
                     f"SELECT t.game_id, t.{key} FROM {table} t WHERE NOT EXISTS "
                     "(SELECT 1 FROM games g WHERE g.id = t.game_id) ORDER BY 1, 2")
@@ -567,10 +591,12 @@ class PgStorage:
         return new
 
     async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
-                           name: str, deadlines: Deadlines = None) -> int:
-        """Another person takes over a person's seat (any autopilot or leave ends)."""
+                           name: str, deadlines: Deadlines = None, *,
+                           host_id: int | None = None) -> int:
+        """Another person takes over a person's seat (any autopilot or leave ends);
+        ``host_id``: the game's new host (the host's seat changed hands)."""
         async with self._tx() as con:
-            new = await self._bump(con, game_id, version)
+            new = await self._bump(con, game_id, version, *_host(host_id))
             done = await con.execute(
                 "UPDATE seats SET user_id = $1, name = $2, autopilot = NULL, left_game = FALSE "
                 "WHERE game_id = $3 AND seat = $4 AND user_id IS NOT NULL",
@@ -581,10 +607,11 @@ class PgStorage:
         return new
 
     async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
-                         deadlines: Deadlines = None) -> int:
-        """The person leaves mid-game: a computer of ``level`` plays the seat to the end."""
+                         deadlines: Deadlines = None, *, host_id: int | None = None) -> int:
+        """The person leaves mid-game: a computer of ``level`` plays the seat to the end;
+        ``host_id``: the game's new host (the host left)."""
         async with self._tx() as con:
-            new = await self._bump(con, game_id, version)
+            new = await self._bump(con, game_id, version, *_host(host_id))
             await con.execute("UPDATE seats SET autopilot = $1, left_game = TRUE "
                               "WHERE game_id = $2 AND seat = $3 AND user_id IS NOT NULL",
                               level, game_id, seat)
@@ -613,7 +640,7 @@ class PgStorage:
         if rows:
             await con.executemany(
                 "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
-                "strikes) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "strikes, covering) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET "
                 "reminded = CASE WHEN deadlines.since IS NOT NULL "
                 "AND deadlines.since = excluded.since "
@@ -622,9 +649,10 @@ class PgStorage:
                 "THEN GREATEST(deadlines.reminded, excluded.reminded) "
                 "ELSE excluded.reminded END, "
                 "since = excluded.since, started_at = excluded.started_at, "
-                "due_at = excluded.due_at, strikes = excluded.strikes",
-                [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes)
-                 for r in rows])
+                "due_at = excluded.due_at, strikes = excluded.strikes, "
+                "covering = excluded.covering",
+                [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes,
+                  r.covering) for r in rows])
 
     async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
@@ -633,8 +661,8 @@ class PgStorage:
 
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         rows = await self._fetch(
-            "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
-            "WHERE game_id = $1 ORDER BY seat", game_id)
+            "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
+            "FROM deadlines WHERE game_id = $1 ORDER BY seat", game_id)
         return [DeadlineRow(*r) for r in rows]
 
     async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
@@ -660,6 +688,51 @@ class PgStorage:
             "INSERT INTO user_settings (user_id, reminders) VALUES ($1, $2) "
             "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders",
             user_id, bool(on))
+
+    async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The stored client language of each of ``user_ids`` that has one."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self._fetch(
+            "SELECT user_id, locale FROM user_settings WHERE locale IS NOT NULL AND "
+            "user_id = ANY($1::bigint[])", ids)
+        return {r[0]: r[1] for r in rows}
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        await self._execute(
+            "INSERT INTO user_settings (user_id, locale) VALUES ($1, $2) "
+            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+            user_id, locale)
+
+    # ------------------------------------------------------------------ private menus
+    async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:
+        """The live DM menus (of one game, or all), oldest first."""
+        cols = "message_id, channel_id, game_id, user_id, version, content, locale"
+        if game_id is None:
+            rows = await self._fetch(f"SELECT {cols} FROM private_menus ORDER BY message_id")
+        else:
+            rows = await self._fetch(f"SELECT {cols} FROM private_menus WHERE game_id = $1 "
+                                     "ORDER BY message_id", game_id)
+        return [MenuRow(*r) for r in rows]
+
+    async def put_private_menu(self, row: MenuRow) -> None:
+        """A DM menu was sent, or edited in place to a newer one (same message)."""
+        await self._execute(
+            "INSERT INTO private_menus (message_id, channel_id, game_id, user_id, version, "
+            "content, locale) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+            "ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "game_id = excluded.game_id, user_id = excluded.user_id, "
+            "version = excluded.version, content = excluded.content, "
+            "locale = excluded.locale",
+            row.message_id, row.channel_id, row.game_id, row.user_id, row.version,
+            row.content, row.locale)
+
+    async def drop_private_menus(self, message_ids: Sequence[int]) -> None:
+        """The menus were used or retired."""
+        if message_ids:
+            await self._execute("DELETE FROM private_menus WHERE message_id = ANY($1::bigint[])",
+                                list(message_ids))
 
     async def _execute(self, sql: str, *args: Any) -> None:
         async with self._con() as con:

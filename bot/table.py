@@ -235,6 +235,8 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
             except StorageRefusal as exc:  # the replay is right; repair it next time
                 log.warning("game %s: could not store the rebuilt snapshot: %s", game.id, exc)
         table.state = state
+        # a computer covering a seat's turn after a missed deadline goes on doing so
+        table.covering = self._covered_in(table, table.clock)
         return table
 
     async def resume_all(self) -> list[int]:

@@ -8,15 +8,16 @@ Part of :class:`bot.table.TableService` (see there for how the parts fit).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.state import State
 
-from . import deadlines
+from . import deadlines, i18n
 from .labels import colour_name
 from .messages import t
 from .pace import PACES, Pace, UnknownPace, pace, reminder_stage
+from .private_menus import Position, PrivateMenus
 from .storage import (
     ACTIVE,
     LOBBY,
@@ -49,7 +50,7 @@ class ClockMixin(TableBase):
 
     def _plan(self, table: Table, since: dict[int, int], *,
               seats: list[SeatRow] | None = None, person: int | None = None,
-              computer: Collection[int] = (), over: bool = False,
+              computer: Mapping[int, str] | None = None, over: bool = False,
               clock: dict[int, DeadlineRow] | None = None) -> list[DeadlineRow] | None:
         """The game's turn clocks after a change, to store with it (None: no clocks)."""
         if self.turnclock is None:
@@ -70,40 +71,65 @@ class ClockMixin(TableBase):
             table.clock = {r.seat: r for r in rows}
         self.turnclock.disarm(table.id)
 
-    async def _rearm(self, table: Table, before: dict[int, DeadlineRow] | None = None,
-                     covering: dict[int, str] | None = None) -> None:
+    async def _rearm(self, table: Table) -> None:
         """The game's turn clocks as stored (lock held), after another process changed the
-        game: its change was stored with its clocks. The owner arms them; a clock the
-        other process could not plan (it had no turn clock) is planned here and stored;
-        a seat the owner's computer still covers after a missed deadline keeps the owner's
-        own row (``before``: its clocks before catching up; ``covering``: its covered
-        seats), which is stored with the computer's step. Any other process only keeps
-        the rows, to plan its next change from them, and arms nothing."""
+        game: its change was stored with its clocks, and with the seats a computer covers
+        after a missed deadline (``DeadlineRow.covering``; a cover ends when that seat's
+        person acts, in whichever process). The owner arms them; a clock the other process
+        could not plan (it had no turn clock) is planned here and stored. Any other process
+        only keeps the rows, to plan its next change from them, and arms nothing. The
+        seated people's languages are read again (another process may have seen them)."""
         if self.turnclock is None:
             return
         try:
             stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
+            await i18n.load_user_locales(self.storage, [s.user_id for s in table.seats],
+                                         refresh=True)
+            active = table.game.status == ACTIVE and table.state is not None
+            table.covering = self._covered_in(table, stored) if active else {}
             if not self.owns(table.game.guild_id):
                 table.clock = stored
                 self.turnclock.disarm(table.id)
                 return
-            if table.game.status != ACTIVE or table.state is None:
+            if not active:
                 table.clock = stored
                 self.turnclock.arm(table)  # nothing runs in a game that is not active
                 return
-            rows = {r.seat: r for r in self.turnclock.plan(table, table.since, clock=stored)}
+            rows = {r.seat: r for r in self.turnclock.plan(table, table.since, clock=stored,
+                                                           computer=table.covering)}
             if rows != stored:
                 await self.storage.set_deadlines(table.id, list(rows.values()))
         except StorageRefusal as exc:
             log.warning("game %s: cannot read its turn clocks now: %s", table.id, exc)
             return
-        table.covering = dict(covering or {})
-        table.covering = self._still_covered(table, table.state, table.since)
-        for s in table.covering:
-            if before is not None and s in before:
-                rows[s] = before[s]
         table.clock = rows
         self.turnclock.arm(table)
+
+    @staticmethod
+    def _covered_in(table: Table, rows: Mapping[int, DeadlineRow]) -> dict[int, str]:
+        """The seats the stored clock ``rows`` say a computer covers in the current turn
+        (the seat's person still plays it)."""
+        assert table.state is not None
+        return {s: k for s, k in deadlines.covered(rows, table.since, key_text(table.state))
+                .items() if s < len(table.seats) and not table.seats[s].is_ai}
+
+    async def menu_position(self, game_id: int) -> Position | None:
+        """For DM menus stored before a restart (bot.private_menus): the game's seats and
+        owed decisions, or None if another process runs the game."""
+        ref = await self.storage.game_ref(game_id)
+        if ref is None:
+            return [], {}
+        if not self.owns(ref.guild_id):
+            return None
+        table = await self.table(game_id)
+        return table.seats, (table.since if table.game.status == ACTIVE else {})
+
+    def _menus_timed_out(self, table: Table, seat: int) -> None:
+        """The seat's private menus are retired saying a computer decided (not the person)."""
+        menus = getattr(self.sink, "menus", None)
+        user = table.seats[seat].user_id
+        if isinstance(menus, PrivateMenus) and user is not None:
+            menus.timed_out(table.id, user)
 
     @staticmethod
     def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
@@ -111,6 +137,17 @@ class ClockMixin(TableBase):
         decision in the same turn as when their time ran out."""
         key = key_text(state)
         return {s: k for s, k in table.covering.items() if s in since and k == key}
+
+    def _notice(self, table: Table, line: str, user: int | None) -> None:
+        """A notice of its own in the game's thread that pings ``user`` (a line added to
+        the turn message would be an edit, and Discord pings nobody for an edit); what
+        was held back for the game goes out first."""
+        self._flush(table.id)
+        self._queue(Outcome(
+            table.id, table.game.channel_id, table.game.guild_id, table.version, "notice",
+            [line], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
+            mention=[user] if user is not None else [], since=dict(table.since),
+            locale=self.locale_of(table)))
 
     def _due_line(self, table: Table) -> str:
         """The turn message's clock line: the pace and each pending deadline."""
@@ -216,6 +253,7 @@ class ClockMixin(TableBase):
             user = table.seats[seat].user_id
             if user is None or not await self.wants_reminders(user):
                 return
+            await i18n.load_user_locales(self.storage, [user])  # the DM in their language
             self._queue(Outcome(
                 table.id, table.game.channel_id, table.game.guild_id, table.version, "remind",
                 [], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
@@ -260,20 +298,28 @@ class ClockMixin(TableBase):
                 table.seats = await self.storage.seats(table.id)
                 table.covering = covering
                 self._committed(table, rows)
-                outcome = self._play_outcome(table, state, [], actor=None)
+                self._menus_timed_out(table, seat)
                 with self.public(table):
-                    outcome.lines = [t("clock.autopilot", user=user, colour=colour_name(seat),
-                                       level=level, n=strikes)]
-                self._enqueue(outcome)
+                    line = t("clock.autopilot", user=user, colour=colour_name(seat),
+                             level=level, n=strikes)
+                self._notice(table, line, user)
+                self._enqueue(self._play_outcome(table, state, [], actor=None))
             else:
-                # stored with the computer's first step (a crash before it: the deadline
-                # fires again after the restart, and is counted once)
-                table.clock[seat] = replace(row, due_at=None, strikes=strikes)
-                table.covering[seat] = key_text(state)
-                self.turnclock.arm(table)
-                outcome = self._play_outcome(table, state, [], actor=seat)
+                # the computer covers the rest of this turn: stored at once (a restart, or
+                # another process, keeps it covered: no fresh deadline, no second strike)
+                covering = {**table.covering, seat: key_text(state)}
+                rows = self._plan(table, table.since, computer=covering,
+                                  clock={**table.clock, seat: replace(row, strikes=strikes)})
+                try:
+                    await self.storage.set_deadlines(table.id, rows or [])
+                except StorageRefusal as exc:  # covered here; the deadline fires again
+                    log.warning("game %s: the cover of seat %s is not stored: %s", table.id,
+                                seat, exc)  # after a restart (counted once: not stored)
+                table.covering = covering
+                self._committed(table, rows)
+                self._menus_timed_out(table, seat)
                 with self.public(table):
-                    outcome.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
-                                       level=level, n=strikes, limit=self.turnclock.strikes)]
-                self._hold(outcome, more=True)  # announced with the computer's decision
+                    line = t("clock.timeout", user=user, colour=colour_name(seat),
+                             level=level, n=strikes, limit=self.turnclock.strikes)
+                self._notice(table, line, user)
         self._kick_ai(table)

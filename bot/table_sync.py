@@ -176,7 +176,6 @@ class SyncMixin(TableBase):
         if game is None or game.version <= table.version:
             return False
         owned = self.owns(game.guild_id)
-        before, covering = dict(table.clock), dict(table.covering)
         seats = await self.storage.seats(table.id)
         rows = (await self.storage.actions(table.id))[table.log_len:]
         outcome: Outcome | None = None
@@ -210,7 +209,9 @@ class SyncMixin(TableBase):
                                   locale=self.locale_of(table))
             elif owned and table.state is not None:
                 outcome = self._play_outcome(table, table.state, [], actor=None)
-        await self._rearm(table, before, covering)
+        # the clocks and covered seats as stored with the change (a covered seat whose
+        # person acted in the other process is no longer covered there)
+        await self._rearm(table)
         if outcome is not None:
             self._enqueue(outcome)
         return True

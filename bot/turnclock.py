@@ -10,18 +10,20 @@ that the seat still owes that decision before it does anything.
 
 After a restart :meth:`resume` re-arms every stored clock; a deadline that passed while
 the bot was down is moved a short grace period past the start-up and reported, so it
-fires once and people are told.
+fires once and people are told. A seat a computer was covering (its deadline passed
+before the restart, in the same turn) stays covered: no new deadline, no second strike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from . import deadlines, players
+from . import deadlines, i18n, players
 from .pace import PACES, Pace, next_event
 from .scheduler import Scheduler
 from .storage import ACTIVE, DeadlineRow, SeatRow, Storage
+from .table_model import key_text
 
 if TYPE_CHECKING:
     from .table import Table
@@ -56,7 +58,7 @@ class TurnClock:
     # ------------------------------------------------------------------ planning
     def plan(self, table: Table, since: Mapping[int, int], *,
              seats: Sequence[SeatRow] | None = None, person: int | None = None,
-             computer: Collection[int] = (), over: bool = False,
+             computer: Mapping[int, str] | None = None, over: bool = False,
              clock: Mapping[int, DeadlineRow] | None = None) -> list[DeadlineRow]:
         """The game's clocks after a change (to store with it); ``over``: the game ends;
         ``clock``: the clocks before the change, if not the table's."""
@@ -65,7 +67,7 @@ class TurnClock:
         rows = deadlines.plan(table.clock if clock is None else clock, since,
                               seats if seats is not None else table.seats,
                               self.pace_of(table), self.now(), person=person,
-                              computer=computer)
+                              computer=computer or {})
         return list(rows.values())
 
     def repace(self, table: Table, p: Pace) -> list[DeadlineRow]:
@@ -100,14 +102,21 @@ class TurnClock:
 
     async def resume(self, table: Table, storage: Storage) -> list[int]:
         """Re-arm a game's stored clocks after a restart; returns the seats whose deadline
-        passed while the bot was down (now due after the grace period)."""
+        passed while the bot was down (now due after the grace period). The seats a
+        computer covered in the current turn go on being covered (``table.covering``).
+        The seated people's languages are read back too (their DMs follow them)."""
         stored = {r.seat: r for r in await storage.deadlines(table.id)}
+        cover = (deadlines.covered(stored, table.since, key_text(table.state))
+                 if table.state is not None else {})
+        cover = {s: k for s, k in cover.items() if not table.seats[s].is_ai}
         rows, late = deadlines.restart(stored, table.since, table.seats, self.pace_of(table),
-                                       self.now())
+                                       self.now(), computer=cover)
         if rows != stored:
             await storage.set_deadlines(table.id, list(rows.values()))
         table.clock = rows
+        table.covering = cover
         self.arm(table)
+        await i18n.load_user_locales(storage, [s.user_id for s in table.seats])
         return late
 
     # ------------------------------------------------------------------ firing

@@ -858,3 +858,62 @@ async def test_leaving_and_replacing_a_seat(backend: Backend) -> None:
     with pytest.raises(VersionConflict):
         await store.leave_seat(g.id, v - 1, 0, "random", [])
     assert not (await store.seats(g.id))[0].left
+
+
+@pytest.mark.asyncio
+async def test_host_changes_with_a_leave_or_a_replacement(backend: Backend) -> None:
+    """leave_seat/replace_seat with ``host_id`` pass the host role in the same transaction
+    (issue 11: a host who leaves or is replaced mid-game); without it the host stays."""
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    v = await store.start(g.id, v, {"seed": 1}, {"p": 0}, [])
+    v = await store.leave_seat(g.id, v, 0, "normal", [], host_id=101)
+    assert (await store.game(g.id)).host_id == 101
+    v = await store.replace_seat(g.id, v, 1, 102, "Cy", [], host_id=102)
+    assert (await store.game(g.id)).host_id == 102
+    v = await store.replace_seat(g.id, v, 0, 103, "Dee", [])
+    assert (await store.game(g.id)).host_id == 102, "no host_id: the host stays"
+    with pytest.raises(VersionConflict):
+        await store.leave_seat(g.id, v - 1, 1, "normal", [], host_id=103)
+    assert (await store.game(g.id)).host_id == 102, "a refused change passes nothing"
+
+
+@pytest.mark.asyncio
+async def test_covered_seats_locales_and_private_menus_are_kept(backend: Backend) -> None:
+    """Migration 7 / PG 4: a clock row keeps the turn a computer covers; each person's
+    client language; the live DM menus (put, replaced in place, read by game, dropped)."""
+    from bot.storage import DeadlineRow, MenuRow
+
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    covered = DeadlineRow(1, None, None, None, 0, 2, '["turn",3,1]')
+    v = await store.start(g.id, g.version, {"seed": 1}, {"p": 0},
+                          [DeadlineRow(0, 1, 10.0, 190.0), covered])
+    assert await store.deadlines(g.id) == [DeadlineRow(0, 1, 10.0, 190.0), covered]
+    await store.set_deadlines(g.id, [covered])
+    assert await store.deadlines(g.id) == [covered]
+
+    big = 1 << 60
+    assert await store.user_locales([big, 5]) == {}
+    await store.set_reminders(5, False)
+    await store.set_user_locale(big, "pl")
+    await store.set_user_locale(5, "en-US")
+    await store.set_user_locale(5, "pl")
+    assert await store.user_locales([big, 5, 6]) == {big: "pl", 5: "pl"}
+    assert not await store.reminders_on(5), "the language leaves the reminder choice"
+    assert await store.user_locales([]) == {}
+
+    other = await store.create_game(1, 11, 100, "Ann", {})
+    a = MenuRow(big + 1, big + 2, g.id, big, v, "Choose ✓", "pl")
+    b = MenuRow(7, 8, other.id, 100, 0, "Pick", "en-US")
+    await store.put_private_menu(a)
+    await store.put_private_menu(b)
+    newer = MenuRow(big + 1, big + 2, g.id, big, v + 1, "Choose again", "pl")
+    await store.put_private_menu(newer)  # the same message edited to a newer menu
+    assert await store.private_menus() == [b, newer]
+    assert await store.private_menus(g.id) == [newer]
+    await store.drop_private_menus([newer.message_id, 12345])
+    assert await store.private_menus() == [b]
+    await store.drop_private_menus([])
+    assert (await store.game(g.id)).version == v, "menus and settings are no game change"

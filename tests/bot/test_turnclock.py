@@ -36,12 +36,20 @@ class Rig:
         self.svc, self.sink, self.clock, self.sched = svc, sink, clock, sched
 
     @classmethod
-    async def open(cls, path: str = ":memory:", start: float = T0) -> Rig:
+    async def open(cls, path: str = ":memory:", start: float = T0, *, ai_delay: float = 0,
+                   owner: bool = True, store: SqliteStorage | None = None) -> Rig:
+        """``ai_delay``: real seconds a computer waits before each step (a long one keeps
+        a computer from acting until the rig is closed); ``owner``: this process runs the
+        game (else another process does, bot.cluster); ``store``: another rig's storage
+        (two processes on one database)."""
         clock = FakeClock(start)
         sched = Scheduler(clock)
-        store = await SqliteStorage.open(path)
+        store = store or await SqliteStorage.open(path)
         sink = CollectSink()
-        svc = TableService(store, sink, ai_delay=0, seed_source=lambda: 7, scheduler=sched)
+        svc = TableService(store, sink, ai_delay=ai_delay, seed_source=lambda: 7,
+                           scheduler=sched)
+        if not owner:
+            svc.owns = lambda guild_id: False
         return cls(svc, sink, clock, sched)
 
     async def settle(self) -> None:
@@ -63,10 +71,11 @@ class Rig:
     def since(self, n: int) -> list[Outcome]:
         return self.sink.outcomes[n:]
 
-    async def close(self) -> None:
+    async def close(self, *, storage: bool = True) -> None:
         await self.sched.close()
         await self.svc.close()
-        await self.svc.storage.close()
+        if storage:
+            await self.svc.storage.close()
 
 
 async def _game(rig: Rig, people: tuple[int, ...] = (HOST, BOB, CY), *, pace: str = "live",
@@ -283,6 +292,78 @@ async def test_clocks_are_rearmed_after_a_restart(tmp_path: Path) -> None:
     await rig.run_for(LIVE)
     assert len(_timeouts(rig.sink.outcomes)) == 1
     await rig.close()
+
+
+async def _cover(rig: Rig, g: int) -> tuple[int, int]:
+    """Let the owing person's deadline pass: a computer covers their turn (it waits: the
+    rig's ``ai_delay`` is long). Returns (seat, user)."""
+    seat, uid = await _owing_person(rig, g)
+    table = await rig.svc.table(g)
+    due = table.clock[seat].due_at
+    assert due is not None
+    rig.clock.set(due)
+    await rig.sched.settle()
+    assert seat in table.covering and table.clock[seat].due_at is None
+    return seat, uid
+
+
+@pytest.mark.asyncio
+async def test_a_restart_while_the_computer_covers_a_turn_keeps_it_covered(
+        tmp_path: Path) -> None:
+    """The deadline passed and a computer covers the seat's turn; the bot restarts before
+    the computer has finished it: the seat stays covered (no fresh full deadline, no late
+    notice, no second strike for the same turn) and the computer plays the turn on."""
+    db = str(tmp_path / "t.db")
+    rig = await Rig.open(db, ai_delay=600)
+    g = await _game(rig)
+    version = (await rig.svc.table(g)).version
+    seat, uid = await _cover(rig, g)
+    timeouts = _timeouts(rig.sink.outcomes)
+    assert len(timeouts) == 1 and f"<@{uid}>" in timeouts[0]
+    stored = {r.seat: r for r in await rig.svc.storage.deadlines(g)}
+    assert stored[seat].covering is not None and stored[seat].strikes == 1
+    assert stored[seat].due_at is None
+    assert (await rig.svc.table(g)).version == version, "the computer has not acted yet"
+    await rig.close()
+
+    rig = await Rig.open(db, start=T0 + LIVE + 30)
+    await rig.svc.resume_all()
+    table = await rig.svc.table(g)
+    assert seat in table.covering
+    assert seat not in table.clock or table.clock[seat].due_at is None, "no fresh deadline"
+    await rig.settle()
+    assert [o for o in rig.sink.outcomes if o.kind == "notice"] == []
+    assert _timeouts(rig.sink.outcomes) == []
+    assert [a for s, a in table.moves[-5:] if s == seat], "the computer played the turn"
+    assert table.version > version
+    assert not table.covering  # the turn is over
+    assert table.clock[seat].strikes == 1, "one strike for one turn"
+    assert (await rig.svc.storage.deadlines(g))[seat].strikes == 1
+    await rig.close()
+
+
+@pytest.mark.asyncio
+async def test_the_cover_ends_when_the_person_acts_in_another_process(tmp_path: Path) -> None:
+    """A covered seat's person acts through another process (bot.cluster): the owner's
+    computer stops covering that seat when it catches up, and the person's clock runs."""
+    db = str(tmp_path / "t.db")
+    owner = await Rig.open(db, ai_delay=600)
+    g = await _game(owner)
+    seat, uid = await _cover(owner, g)
+    other = await Rig.open(start=T0 + LIVE + 5, owner=False, store=owner.svc.storage)
+    mirror = await other.svc.table(g)
+    assert seat in mirror.covering, "the other process knows the seat is covered"
+    await other.svc.act(g, uid, (await other.svc.legal(g, uid))[0])
+    assert all(r.covering is None for r in await other.svc.storage.deadlines(g))
+    owner.clock.set(T0 + LIVE + 5)
+    assert await owner.svc.refresh(g)
+    table = await owner.svc.table(g)
+    assert not table.covering, "the person is back: the computer stops"
+    assert table.clock[seat].strikes == 0, "the person decided: strikes end"
+    if seat in table.since:  # their turn goes on, on their own clock
+        assert table.clock[seat].due_at == T0 + LIVE + 5 + LIVE
+    await other.close(storage=False)
+    await owner.close()
 
 
 # ------------------------------------------------------------------ pace and muting
