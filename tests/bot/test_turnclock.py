@@ -553,3 +553,56 @@ async def test_cancelling_disarms_the_game() -> None:
     await rig.run_for(10 * LIVE)
     assert rig.since(n) == []
     await rig.close()
+
+
+@pytest.mark.asyncio
+async def test_the_host_role_passes_when_the_host_leaves_or_is_replaced(
+        tmp_path: Path) -> None:
+    """The host leaves mid-game: the next person seated becomes the host (stored, said in
+    the thread), and refusals name them; the new host's seat given to someone else: the
+    replacing person becomes the host. Survives a restart."""
+    db = str(tmp_path / "t.db")
+    rig = await Rig.open(db)
+    g = await _game(rig, (HOST, BOB, CY))
+    table = await rig.svc.table(g)
+    n = len(rig.sink.outcomes)
+    await rig.svc.leave_game(g, HOST)
+    await rig.settle()
+    assert table.game.host_id == BOB and (await rig.svc.storage.game(g)).host_id == BOB
+    assert any(f"<@{BOB}> is now the host of game #{g}" in line
+               for o in rig.since(n) for line in o.lines)
+    with pytest.raises(TableError, match=rf"host \(<@{BOB}>\) can give it"):
+        await rig.svc.autopilot(g, CY, HOST, False, can_manage=True)
+    with pytest.raises(TableError, match=rf"Only the host \(<@{BOB}>\)"):
+        await rig.svc.set_pace(g, CY, "daily")
+    await rig.svc.set_pace(g, BOB, "daily")  # the new host may
+    # the new host's seat is given to someone else (by a channel manager)
+    n = len(rig.sink.outcomes)
+    await rig.svc.replace(g, CY, BOB, NEW, "Newt", can_manage=True)
+    await rig.settle()
+    assert table.game.host_id == NEW
+    assert any(f"<@{NEW}> is now the host" in line for o in rig.since(n) for line in o.lines)
+    # a replacement of someone who is not the host passes nothing
+    await rig.svc.replace(g, NEW, CY, EVE, "Eve")
+    assert table.game.host_id == NEW
+    await rig.close()
+    rig = await Rig.open(db, start=T0 + 10)
+    await rig.svc.resume_all()
+    assert (await rig.svc.table(g)).game.host_id == NEW
+    await rig.svc.set_pace(g, NEW, "relaxed")
+    await rig.close()
+
+
+def test_the_next_host_is_the_next_person_still_playing() -> None:
+    from bot.storage import SeatRow
+    from bot.table_seats import next_host
+
+    seats = [SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c"),
+             SeatRow(2, 3, None, "b", autopilot="normal"), SeatRow(3, 4, None, "d"),
+             SeatRow(4, 5, None, "e", autopilot="normal", left=True)]
+    assert next_host(seats, 0) == 4  # 3 is on autopilot, the computer is no person
+    assert next_host(seats, 3) == 1
+    alone = [SeatRow(0, 1, None, "a"), SeatRow(1, 3, None, "b", autopilot="normal"),
+             SeatRow(2, None, "random", "c")]
+    assert next_host(alone, 0) == 3  # only someone on autopilot: still a person
+    assert next_host([SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c")], 0) is None
