@@ -606,3 +606,48 @@ def test_the_next_host_is_the_next_person_still_playing() -> None:
              SeatRow(2, None, "random", "c")]
     assert next_host(alone, 0) == 3  # only someone on autopilot: still a person
     assert next_host([SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c")], 0) is None
+
+
+# ------------------------------------------------------------------ people's languages
+@pytest.mark.asyncio
+async def test_a_persons_language_outlives_a_restart_and_crosses_processes(
+        tmp_path: Path) -> None:
+    """The language of a person's client, seen on an interaction, is stored; after a
+    restart (nothing in memory) the resumed game reads it back, so DMs (here a
+    reminder) come in it; one seen by another process reaches the owner when it catches
+    up with that process's change."""
+    from bot import i18n
+
+    db = str(tmp_path / "t.db")
+    rig = await Rig.open(db)
+    i18n.store_locales_in(rig.svc.storage)
+    try:
+        g = await _game(rig)
+        seat, uid = await _owing_person(rig, g)
+        i18n.remember_user(uid, "pl")
+        i18n.remember_user(CY, "en-US")
+        await i18n.saved()
+        assert await rig.svc.storage.user_locales([uid, CY]) == {uid: "pl", CY: "en"}
+        await rig.close()
+        i18n._USER_LOCALES.clear()  # a new process knows nobody
+        rig = await Rig.open(db, start=T0 + 10)
+        i18n.store_locales_in(rig.svc.storage)
+        assert i18n.user_locale(uid, "en") == "en"
+        await rig.svc.resume_all()
+        assert i18n.user_locale(uid, "en") == "pl"
+        i18n._USER_LOCALES.clear()  # the reminder itself reads it too
+        await rig.run_for(LIVE / 2)
+        assert _reminders(rig.sink.outcomes) == [(uid, HALF)]
+        assert i18n.user_locale(uid, "en") == "pl"
+        # another process sees the person with an English client and stores it, then
+        # someone acts there: the owner catches up and writes the next DMs in English
+        other = await Rig.open(start=T0 + 100, owner=False, store=rig.svc.storage)
+        await other.svc.storage.set_user_locale(uid, "en-GB")
+        await other.svc.act(g, uid, (await other.svc.legal(g, uid))[0])
+        assert await rig.svc.refresh(g)
+        assert i18n.user_locale(uid, "pl") == "en"
+        await other.close(storage=False)
+        await rig.close()
+    finally:
+        i18n.store_locales_in(None)
+        i18n._USER_LOCALES.clear()
