@@ -233,6 +233,57 @@ async def test_simultaneous_decisions_have_their_own_deadlines() -> None:
     await rig.close()
 
 
+@pytest.mark.asyncio
+async def test_a_defenders_answer_has_its_own_deadline() -> None:
+    """R-COMBAT: the defender answers an attack (DEFEND_CARDS, a decision of its own
+    while the attacker's turn waits); its clock starts when the attack is made, not with
+    the attacker's turn, and when it runs out a computer answers for the defender."""
+    from engine.game import DEFEND_CARDS
+
+    for seed in range(10):
+        rig = await Rig.open()
+        g = await _game(rig)
+        table = await rig.svc.table(g)
+        rng = random.Random(seed)
+        defender = None
+        for _ in range(600):
+            if table.game.status != "active":
+                break
+            owing = [s for s in table.since
+                     if (d := decision_for(table.state, s)) and d.kind == DEFEND_CARDS]
+            if owing:
+                defender = owing[0]
+                break
+            uid = table.seats[min(table.since)].user_id
+            legal = await rig.svc.legal(g, uid)
+            attacks = [a for a in legal if type(a).__name__ in ("Attack", "CommitAttackCards")]
+            if attacks:
+                rig.clock.advance(30)  # the attack comes later than the turn began
+            await rig.svc.act(g, uid, rng.choice(attacks or legal))
+            await rig.settle()
+        if defender is not None:
+            break
+        await rig.close()
+    assert defender is not None, "no seed led to an attack on a person"
+    began = rig.clock.now()
+    row = table.clock[defender]
+    assert row.since == table.since[defender] and row.started_at == began
+    assert row.due_at == began + LIVE, "the defender's own deadline"
+    user = table.seats[defender].user_id
+    n = len(rig.sink.outcomes)
+    await rig.run_for(LIVE - 1)
+    assert _timeouts(rig.since(n)) == [] and (
+        (d := decision_for(table.state, defender)) and d.kind == DEFEND_CARDS)
+    await rig.run_for(1)
+    timeouts = _timeouts(rig.since(n))
+    assert len(timeouts) == 1 and f"<@{user}>" in timeouts[0]
+    assert [a for s, a in table.moves if s == defender and type(a).__name__ == "DefendCards"]
+    d = decision_for(table.state, defender)
+    assert d is None or d.kind != DEFEND_CARDS, "the combat went on"
+    assert table.clock[defender].strikes == 1
+    await rig.close()
+
+
 # ------------------------------------------------------------------ restarts
 @pytest.mark.asyncio
 async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period(
