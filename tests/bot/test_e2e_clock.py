@@ -298,3 +298,59 @@ async def test_remind_off_timeout_ping_and_the_host_leaving_through_discord(
         await _settled(bot)
         assert table.game.options["pace"] == "daily", changed.text()
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Path) -> None:
+    """A secret choice is waiting in someone's DMs when the bot restarts; after the
+    restart the decision passes (the deadline, the computer decides): the DM menu from
+    before the restart is edited to "no longer current", saying the time ran out, and
+    loses its buttons."""
+    clock = FakeClock(T0)
+    people_ids = (11, 12, 13)
+    async with running() as fake:
+        async with bot_running(fake, tmp_path / "t.db", seed=7, clock=clock,
+                               ai_budget_s=0.05) as bot:
+            ch = fake.channel_ids[0]
+            await fake.slash(11, ch, "new", seats=3, pace="live")
+            await fake.slash(12, ch, "join")
+            await fake.slash(13, ch, "join")
+            await fake.slash(11, ch, "start")
+            rng = random.Random(1)
+            people = {u: FakePlayer(fake, u, ch, rng) for u in people_ids}
+            menu = None
+            for _ in range(3000):
+                await _settled(bot)
+                live = [m for u in people_ids for m in fake.dms(u) if m.components]
+                if live:
+                    menu = live[-1]
+                    break
+                assert not game_over(fake, ch)
+                msg = panel_message(fake, ch)
+                assert msg is not None
+                owing = [u for u in prompt_users(msg) if u in people]
+                if owing:
+                    await people[owing[0]].act_on(msg)
+                else:
+                    await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
+            assert menu is not None, "no secret choice came by DM"
+            g = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
+            table = await bot.service.table(g)  # type: ignore[union-attr]
+            seat = table.seat_of(menu.to_user)
+            assert seat is not None
+            due = table.clock[seat].due_at
+            assert due is not None
+        # the restart, before the deadline: the menu is still live
+        assert fake.messages[menu.id].components
+        clock.set(due - 20)
+        async with bot_running(fake, tmp_path / "t.db", seed=7, clock=clock,
+                               ai_budget_s=0.05) as bot:
+            await _settled(bot)
+            assert fake.messages[menu.id].components, "still current after the restart"
+            clock.set(due)
+            await _settled(bot)
+            await fake.wait_for(lambda: not fake.messages[menu.id].components, 30)
+            after = fake.messages[menu.id]
+            assert after.content.endswith(t("menu.expired_timeout")), after.content[-120:]
+            assert after.content.startswith(menu.content[:40])
+            fake.check()
