@@ -155,6 +155,8 @@ class TempusBot(commands.AutoShardedBot):
             await self.service.close()
         if self.publisher is not None:
             await self.publisher.close()
+            await self.publisher.menus.flush()  # the DM menus sent are stored
+        await i18n.saved()
         if self.storage is not None:
             await self.storage.close()
         self.offloader.close()

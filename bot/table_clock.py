@@ -78,19 +78,21 @@ class ClockMixin(TableBase):
         person acts, in whichever process). The owner arms them; a clock the other process
         could not plan (it had no turn clock) is planned here and stored. Any other process
         only keeps the rows, to plan its next change from them, and arms nothing. The
-        seated people's languages are read again (another process may have seen them)."""
+        owner also reads the seated people's languages again (another process may have
+        seen them)."""
         if self.turnclock is None:
             return
         try:
             stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
-            await i18n.load_user_locales(self.storage, [s.user_id for s in table.seats],
-                                         refresh=True)
             active = table.game.status == ACTIVE and table.state is not None
             table.covering = self._covered_in(table, stored) if active else {}
             if not self.owns(table.game.guild_id):
                 table.clock = stored
                 self.turnclock.disarm(table.id)
                 return
+            # the owner writes the DMs: in the languages another process may have seen
+            await i18n.load_user_locales(self.storage, [s.user_id for s in table.seats],
+                                         refresh=True)
             if not active:
                 table.clock = stored
                 self.turnclock.arm(table)  # nothing runs in a game that is not active

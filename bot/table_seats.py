@@ -15,6 +15,7 @@ from .messages import t
 from .storage import (
     ACTIVE,
     LOBBY,
+    SeatRow,
     VersionConflict,
 )
 from .table_base import TableBase
@@ -30,6 +31,19 @@ from .ui import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def next_host(seats: list[SeatRow], leaving: int) -> int | None:
+    """Who becomes the host when the host leaves ``leaving`` mid-game: the next person in
+    seat order (after the leaver, round the table) who still plays their seat, else the
+    next one still seated on autopilot; None if only computers are left (the host role
+    then stays, and only a channel manager can replace or change the pace)."""
+    order = [seats[(leaving + i) % len(seats)] for i in range(1, len(seats))]
+    people = [s for s in order if s.user_id is not None and not s.left]
+    for s in people:
+        if s.autopilot is None:
+            return s.user_id
+    return people[0].user_id if people else None
 
 
 class SeatsMixin(TableBase):
@@ -54,7 +68,8 @@ class SeatsMixin(TableBase):
             if target != user_id and user_id != table.game.host_id and not can_manage:
                 raise TableError("error.autopilot_denied", host=table.game.host_id)
             if table.seats[seat].left:
-                raise TableError("error.left_other", user=target, game=table.id)
+                raise TableError("error.left_other", user=target, game=table.id,
+                                 host=table.game.host_id)
             current = table.seats[seat].autopilot
             if (current is not None) == on:
                 raise TableError("error.autopilot_already" if on else "error.autopilot_not_on",
@@ -121,19 +136,24 @@ class SeatsMixin(TableBase):
             after = with_seat(table.seats, seat, autopilot=level, left=True)
             covering = {s: k for s, k in table.covering.items() if s != seat}
             rows = self._plan(table, table.since, seats=after, computer=covering)
+            host = next_host(after, seat) if user_id == table.game.host_id else None
             try:
-                table.game.version = await self.storage.leave_seat(table.id, table.version,
-                                                                   seat, level, rows)
+                table.game.version = await self.storage.leave_seat(
+                    table.id, table.version, seat, level, rows, host_id=host)
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.seats = await self.storage.seats(table.id)
             table.covering = covering
+            if host is not None:
+                table.game.host_id = host
             self._committed(table, rows)
             assert table.state is not None
             outcome = self._play_outcome(table, table.state, [], actor=None)
             with self.public(table):
                 outcome.lines = [t("leave.public", user=user_id, colour=colour_name(seat),
                                    level=level)]
+                if host is not None:
+                    outcome.lines.append(t("seats.host_passed", user=host, game=table.id))
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome
@@ -165,14 +185,18 @@ class SeatsMixin(TableBase):
             covering = {s: k for s, k in table.covering.items() if s != seat}
             clock = {s: r for s, r in table.clock.items() if s != seat}  # no strikes
             rows = self._plan(table, since, seats=after, computer=covering, clock=clock)
+            # the host's seat changes hands: so does the host role
+            host = new_user if old_user == table.game.host_id else None
             try:
                 table.game.version = await self.storage.replace_seat(
-                    table.id, table.version, seat, new_user, new_name, rows)
+                    table.id, table.version, seat, new_user, new_name, rows, host_id=host)
             except VersionConflict:
                 raise TableError("error.stale") from None
             table.seats = await self.storage.seats(table.id)
             table.since = since
             table.covering = covering
+            if host is not None:
+                table.game.host_id = host
             self._committed(table, rows)
             state = table.state
             assert state is not None
@@ -181,6 +205,8 @@ class SeatsMixin(TableBase):
             with self.public(table):
                 outcome.lines = [t("replace.done", old=old_user, new=new_user,
                                    colour=colour_name(seat))]
+                if host is not None:
+                    outcome.lines.append(t("seats.host_passed", user=host, game=table.id))
             self._enqueue(outcome)
         self._kick_ai(table)
         return outcome

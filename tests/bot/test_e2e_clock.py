@@ -106,6 +106,9 @@ async def test_five_seats_two_never_answer_and_the_game_still_finishes(tmp_path:
             # two deadlines decided for the seat, the third puts it on autopilot
             assert len([x for x in timeouts if f"<@{u}>" in x]) == 2, timeouts
             assert len([x for x in autopilots if f"<@{u}>" in x]) == 1, autopilots
+            # each notice pings the absent person (a new message naming them)
+            assert _pinged(fake, thread, "Time is up for", u)
+            assert _pinged(fake, thread, "deadlines in a row", u)
             # a reminder at half time and shortly before each of the three deadlines, by
             # DM, with a link to a message of the game's thread (the turn message)
             reminders = [m for m in fake.dms(u) if m.content.startswith("⏰")]
@@ -224,3 +227,130 @@ async def test_a_reminder_falls_back_to_a_mention_in_the_thread_when_dms_are_clo
             [m.content for m in fake.channel_messages(thread)]
         assert not [m for m in fake.dms(uid) if m.content.startswith("⏰")]
         fake.check()
+
+
+def _pinged(fake: FakeDiscord, thread: int, needle: str, uid: int) -> bool:
+    """Whether a thread message with a line containing ``needle`` and ``<@uid>`` pinged
+    ``uid`` (Discord pings only for a new message whose allowed mentions name them)."""
+    return any(uid in m.mentions for m in fake.channel_messages(thread)
+               if any(needle in line and f"<@{uid}>" in line for line in m.content.splitlines()))
+
+
+@pytest.mark.asyncio
+async def test_remind_off_timeout_ping_and_the_host_leaving_through_discord(
+        tmp_path: Path) -> None:
+    """Through the real commands and buttons on the fake Discord: `/tempus remind off`
+    mutes the reminders (no DM, no mention in the thread); the "time is up" notice pings
+    the absent person; `/tempus leave` mid-game asks privately, its Leave button hands the
+    seat to a computer, the host role passes to the next person (who may then change the
+    pace), and leaving again is refused."""
+    clock = FakeClock(T0)
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=7,
+                                              clock=clock) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3, pace="live")
+        await fake.slash(12, ch, "join")
+        await fake.slash(13, ch, "join")
+        await fake.slash(11, ch, "start")
+        await _settled(bot)
+        thread = play_channel(fake, ch)
+        turn = panel_message(fake, ch)
+        assert turn is not None
+        owing = prompt_users(turn)
+        assert len(owing) == 1
+        uid = owing[0]
+        off = await fake.slash(uid, thread, "remind", state="off")
+        assert off.ephemeral and off.text().strip() == t("remind.off").strip()
+        clock.set(T0 + LIVE / 2)
+        await _settled(bot)
+        clock.set(T0 + LIVE - 60)
+        await _settled(bot)
+        assert not [m for m in fake.dms(uid) if m.content.startswith("⏰")]
+        assert not [m for m in fake.channel_messages(thread) if "a reminder" in m.content]
+        clock.set(T0 + LIVE)
+        await _settled(bot)
+        await fake.wait_for(lambda: _thread_lines(fake, thread, "Time is up for"), 20)
+        assert _pinged(fake, thread, "Time is up for", uid), \
+            [(m.content, m.mentions) for m in fake.channel_messages(thread)]
+
+        # the host leaves mid-game: a private question first, then the button
+        asked = await fake.slash(11, thread, "leave")
+        assert asked.ephemeral
+        question = [m for m in asked.replies if m.components][-1]
+        assert bot.service is not None
+        g = await bot.service.channel_game_id(ch)
+        table = await bot.service.table(g)
+        assert table.seats[0].autopilot is None and table.game.host_id == 11, "asking only"
+        done = await fake.click(11, question, question.custom_ids()[0])
+        await _settled(bot)
+        await fake.wait_for(lambda: _thread_lines(fake, thread, "left the game"), 20)
+        assert "You left" in done.text() or "You left" in fake.messages[question.id].content
+        assert not fake.messages[question.id].components
+        assert table.seats[0].left and table.seats[0].autopilot == "normal"
+        assert table.game.host_id == 12 and (await bot.service.storage.game(g)).host_id == 12
+        await fake.wait_for(lambda: _thread_lines(fake, thread, "is now the host"), 20)
+        assert [x for x in _thread_lines(fake, thread, "is now the host") if "<@12>" in x]
+        again = await fake.slash(11, thread, "leave")
+        assert again.ephemeral and "You left" in again.text()
+        denied = await fake.slash(13, thread, "pace", pace="daily")
+        assert denied.ephemeral and "<@12>" in denied.text(), denied.text()
+        changed = await fake.slash(12, thread, "pace", pace="daily")
+        await _settled(bot)
+        assert table.game.options["pace"] == "daily", changed.text()
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Path) -> None:
+    """A secret choice is waiting in someone's DMs when the bot restarts; after the
+    restart the decision passes (the deadline, the computer decides): the DM menu from
+    before the restart is edited to "no longer current", saying the time ran out, and
+    loses its buttons."""
+    clock = FakeClock(T0)
+    people_ids = (11, 12, 13)
+    async with running() as fake:
+        async with bot_running(fake, tmp_path / "t.db", seed=7, clock=clock,
+                               ai_budget_s=0.05) as bot:
+            ch = fake.channel_ids[0]
+            await fake.slash(11, ch, "new", seats=3, pace="live")
+            await fake.slash(12, ch, "join")
+            await fake.slash(13, ch, "join")
+            await fake.slash(11, ch, "start")
+            rng = random.Random(1)
+            people = {u: FakePlayer(fake, u, ch, rng) for u in people_ids}
+            menu = None
+            for _ in range(3000):
+                await _settled(bot)
+                live = [m for u in people_ids for m in fake.dms(u) if m.components]
+                if live:
+                    menu = live[-1]
+                    break
+                assert not game_over(fake, ch)
+                msg = panel_message(fake, ch)
+                assert msg is not None
+                owing = [u for u in prompt_users(msg) if u in people]
+                if owing:
+                    await people[owing[0]].act_on(msg)
+                else:
+                    await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
+            assert menu is not None, "no secret choice came by DM"
+            g = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
+            table = await bot.service.table(g)  # type: ignore[union-attr]
+            seat = table.seat_of(menu.to_user)
+            assert seat is not None
+            due = table.clock[seat].due_at
+            assert due is not None
+        # the restart, before the deadline: the menu is still live
+        assert fake.messages[menu.id].components
+        clock.set(due - 20)
+        async with bot_running(fake, tmp_path / "t.db", seed=7, clock=clock,
+                               ai_budget_s=0.05) as bot:
+            await _settled(bot)
+            assert fake.messages[menu.id].components, "still current after the restart"
+            clock.set(due)
+            await _settled(bot)
+            await fake.wait_for(lambda: not fake.messages[menu.id].components, 30)
+            after = fake.messages[menu.id]
+            assert after.content.endswith(t("menu.expired_timeout")), after.content[-120:]
+            assert after.content.startswith(menu.content[:40])
+            fake.check()

@@ -233,6 +233,57 @@ async def test_simultaneous_decisions_have_their_own_deadlines() -> None:
     await rig.close()
 
 
+@pytest.mark.asyncio
+async def test_a_defenders_answer_has_its_own_deadline() -> None:
+    """R-COMBAT: the defender answers an attack (DEFEND_CARDS, a decision of its own
+    while the attacker's turn waits); its clock starts when the attack is made, not with
+    the attacker's turn, and when it runs out a computer answers for the defender."""
+    from engine.game import DEFEND_CARDS
+
+    for seed in range(10):
+        rig = await Rig.open()
+        g = await _game(rig)
+        table = await rig.svc.table(g)
+        rng = random.Random(seed)
+        defender = None
+        for _ in range(600):
+            if table.game.status != "active":
+                break
+            owing = [s for s in table.since
+                     if (d := decision_for(table.state, s)) and d.kind == DEFEND_CARDS]
+            if owing:
+                defender = owing[0]
+                break
+            uid = table.seats[min(table.since)].user_id
+            legal = await rig.svc.legal(g, uid)
+            attacks = [a for a in legal if type(a).__name__ in ("Attack", "CommitAttackCards")]
+            if attacks:
+                rig.clock.advance(30)  # the attack comes later than the turn began
+            await rig.svc.act(g, uid, rng.choice(attacks or legal))
+            await rig.settle()
+        if defender is not None:
+            break
+        await rig.close()
+    assert defender is not None, "no seed led to an attack on a person"
+    began = rig.clock.now()
+    row = table.clock[defender]
+    assert row.since == table.since[defender] and row.started_at == began
+    assert row.due_at == began + LIVE, "the defender's own deadline"
+    user = table.seats[defender].user_id
+    n = len(rig.sink.outcomes)
+    await rig.run_for(LIVE - 1)
+    assert _timeouts(rig.since(n)) == [] and (
+        (d := decision_for(table.state, defender)) and d.kind == DEFEND_CARDS)
+    await rig.run_for(1)
+    timeouts = _timeouts(rig.since(n))
+    assert len(timeouts) == 1 and f"<@{user}>" in timeouts[0]
+    assert [a for s, a in table.moves if s == defender and type(a).__name__ == "DefendCards"]
+    d = decision_for(table.state, defender)
+    assert d is None or d.kind != DEFEND_CARDS, "the combat went on"
+    assert table.clock[defender].strikes == 1
+    await rig.close()
+
+
 # ------------------------------------------------------------------ restarts
 @pytest.mark.asyncio
 async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period(
@@ -553,3 +604,101 @@ async def test_cancelling_disarms_the_game() -> None:
     await rig.run_for(10 * LIVE)
     assert rig.since(n) == []
     await rig.close()
+
+
+@pytest.mark.asyncio
+async def test_the_host_role_passes_when_the_host_leaves_or_is_replaced(
+        tmp_path: Path) -> None:
+    """The host leaves mid-game: the next person seated becomes the host (stored, said in
+    the thread), and refusals name them; the new host's seat given to someone else: the
+    replacing person becomes the host. Survives a restart."""
+    db = str(tmp_path / "t.db")
+    rig = await Rig.open(db)
+    g = await _game(rig, (HOST, BOB, CY))
+    table = await rig.svc.table(g)
+    n = len(rig.sink.outcomes)
+    await rig.svc.leave_game(g, HOST)
+    await rig.settle()
+    assert table.game.host_id == BOB and (await rig.svc.storage.game(g)).host_id == BOB
+    assert any(f"<@{BOB}> is now the host of game #{g}" in line
+               for o in rig.since(n) for line in o.lines)
+    with pytest.raises(TableError, match=rf"host \(<@{BOB}>\) can give it"):
+        await rig.svc.autopilot(g, CY, HOST, False, can_manage=True)
+    with pytest.raises(TableError, match=rf"Only the host \(<@{BOB}>\)"):
+        await rig.svc.set_pace(g, CY, "daily")
+    await rig.svc.set_pace(g, BOB, "daily")  # the new host may
+    # the new host's seat is given to someone else (by a channel manager)
+    n = len(rig.sink.outcomes)
+    await rig.svc.replace(g, CY, BOB, NEW, "Newt", can_manage=True)
+    await rig.settle()
+    assert table.game.host_id == NEW
+    assert any(f"<@{NEW}> is now the host" in line for o in rig.since(n) for line in o.lines)
+    # a replacement of someone who is not the host passes nothing
+    await rig.svc.replace(g, NEW, CY, EVE, "Eve")
+    assert table.game.host_id == NEW
+    await rig.close()
+    rig = await Rig.open(db, start=T0 + 10)
+    await rig.svc.resume_all()
+    assert (await rig.svc.table(g)).game.host_id == NEW
+    await rig.svc.set_pace(g, NEW, "relaxed")
+    await rig.close()
+
+
+def test_the_next_host_is_the_next_person_still_playing() -> None:
+    from bot.storage import SeatRow
+    from bot.table_seats import next_host
+
+    seats = [SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c"),
+             SeatRow(2, 3, None, "b", autopilot="normal"), SeatRow(3, 4, None, "d"),
+             SeatRow(4, 5, None, "e", autopilot="normal", left=True)]
+    assert next_host(seats, 0) == 4  # 3 is on autopilot, the computer is no person
+    assert next_host(seats, 3) == 1
+    alone = [SeatRow(0, 1, None, "a"), SeatRow(1, 3, None, "b", autopilot="normal"),
+             SeatRow(2, None, "random", "c")]
+    assert next_host(alone, 0) == 3  # only someone on autopilot: still a person
+    assert next_host([SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c")], 0) is None
+
+
+# ------------------------------------------------------------------ people's languages
+@pytest.mark.asyncio
+async def test_a_persons_language_outlives_a_restart_and_crosses_processes(
+        tmp_path: Path) -> None:
+    """The language of a person's client, seen on an interaction, is stored; after a
+    restart (nothing in memory) the resumed game reads it back, so DMs (here a
+    reminder) come in it; one seen by another process reaches the owner when it catches
+    up with that process's change."""
+    from bot import i18n
+
+    db = str(tmp_path / "t.db")
+    rig = await Rig.open(db)
+    i18n.store_locales_in(rig.svc.storage)
+    try:
+        g = await _game(rig)
+        seat, uid = await _owing_person(rig, g)
+        i18n.remember_user(uid, "pl")
+        i18n.remember_user(CY, "en-US")
+        await i18n.saved()
+        assert await rig.svc.storage.user_locales([uid, CY]) == {uid: "pl", CY: "en"}
+        await rig.close()
+        i18n._USER_LOCALES.clear()  # a new process knows nobody
+        rig = await Rig.open(db, start=T0 + 10)
+        i18n.store_locales_in(rig.svc.storage)
+        assert i18n.user_locale(uid, "en") == "en"
+        await rig.svc.resume_all()
+        assert i18n.user_locale(uid, "en") == "pl"
+        i18n._USER_LOCALES.clear()  # the reminder itself reads it too
+        await rig.run_for(LIVE / 2)
+        assert _reminders(rig.sink.outcomes) == [(uid, HALF)]
+        assert i18n.user_locale(uid, "en") == "pl"
+        # another process sees the person with an English client and stores it, then
+        # someone acts there: the owner catches up and writes the next DMs in English
+        other = await Rig.open(start=T0 + 100, owner=False, store=rig.svc.storage)
+        await other.svc.storage.set_user_locale(uid, "en-GB")
+        await other.svc.act(g, uid, (await other.svc.legal(g, uid))[0])
+        assert await rig.svc.refresh(g)
+        assert i18n.user_locale(uid, "pl") == "en"
+        await other.close(storage=False)
+        await rig.close()
+    finally:
+        i18n.store_locales_in(None)
+        i18n._USER_LOCALES.clear()
