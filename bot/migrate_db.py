@@ -126,15 +126,16 @@ def _read_sqlite(path: str) -> tuple[list[dict[str, Any]], list[tuple[int, bool]
                 "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
                 "WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["deadlines"] = [tuple(r) for r in con.execute(
-                "SELECT seat, since, started_at, due_at, reminded, strikes FROM deadlines "
+                "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
+                "FROM deadlines "
                 "WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["actions"] = [
                 {"seq": r["seq"], "seat": r["seat"], "action": json.loads(r["action"]),
                  "at": r["at"], "version": r["version"]}
                 for r in con.execute("SELECT seq, seat, action, at, version FROM actions "
                                      "WHERE game_id = ? ORDER BY seq", (g["id"],))]
-        settings = [(r[0], bool(r[1])) for r in con.execute(
-            "SELECT user_id, reminders FROM user_settings ORDER BY user_id")]
+        settings = [(r[0], bool(r[1]), r[2]) for r in con.execute(
+            "SELECT user_id, reminders, locale FROM user_settings ORDER BY user_id")]
     finally:
         con.close()
     return games, settings
@@ -187,8 +188,8 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
           bool(s["left_game"])) for s in g["seats"]])
     await con.execute("DELETE FROM deadlines WHERE game_id = $1", gid)
     await con.executemany(
-        "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)", [(gid, *d) for d in g["deadlines"]])
+        "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes, "
+        "covering) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [(gid, *d) for d in g["deadlines"]])
     await con.executemany(
         "INSERT INTO actions (game_id, seq, seat, action, at, version) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
@@ -243,8 +244,9 @@ async def migrate_db(source: str, target: str, *,
             await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                               "GREATEST((SELECT max(id) FROM games), 1))")
             await con.executemany(
-                "INSERT INTO user_settings (user_id, reminders) VALUES ($1, $2) "
-                "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders", settings)
+                "INSERT INTO user_settings (user_id, reminders, locale) VALUES ($1, $2, $3) "
+                "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders, "
+                "locale = excluded.locale", settings)
         if settings:
             report.notes.append(f"settings of {len(settings)} person(s) copied")
         # the history tables (results, ratings) are caches of the logs: derived again here
