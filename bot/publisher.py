@@ -218,8 +218,9 @@ class DiscordPublisher:
                 except discord.NotFound:
                     log.info("game %s: lobby message %s gone, posting anew", o.game_id, old)
             ch = await self.channel(o.channel_id)
-            msg = await ch.send(panel.text, view=view,
-                                allowed_mentions=discord.AllowedMentions.none())
+            # a rematch's lobby pings the people it invites (o.mention); edits never ping
+            msg = await ch.send(panel.text, view=view, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
             self._lobbies[o.game_id] = msg.id
             await self.storage.set_panel_message(o.game_id, msg.id)
             return False

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot import history as hist
-from bot import results
+from bot import i18n, results
 from bot.commands_after import (
     Asker,
     board_answer,
@@ -257,6 +257,46 @@ async def test_rematch_reopens_the_table_with_the_same_people() -> None:
         await svc.use(g, game.version, ANN, "Ann", REMATCH, "")
     with pytest.raises(TableError, match="has not ended"):
         await svc.use(new, 0, ANN, "Ann", REMATCH, "")
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_rematch_keeps_every_lobby_option_and_mentions_the_invited() -> None:
+    """Every option ``/tempus new`` took comes back: pace, R-OPT-1, hints, language, map,
+    seats, computer levels, a game opened inside a thread, and any other lobby option;
+    the lobby mentions (and so pings) the invited people."""
+    store = await SqliteStorage.open(":memory:")
+    g = await store_game(store, [ANN, "hard", BOB, "easy"], 5, channel=77)
+    game = await store.game(g)
+    assert game is not None
+    lobby = {"pace": "live", "protection_counts_cities": True, "hints": False,
+             "locale": "pl", "random_map": False, "some_later_option": [1, 2]}
+    await store.set_options(g, game.version, {**game.options, **lobby})
+    await store.set_thread(g, 77)  # /tempus new typed inside a thread: played right there
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
+    game = await store.game(g)
+    assert game is not None and game.options["rules_version"] and game.options["seed"]
+    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    outcome = reply.outcome
+    assert outcome is not None
+    new = await store.game(outcome.game_id)
+    assert new is not None
+    kept = {k: v for k, v in game.options.items()
+            if k not in ("seed", "start_player", "rules_version")}
+    assert {k: new.options.get(k) for k in kept} == kept, "every lobby option survives"
+    assert "seed" not in new.options and "rules_version" not in new.options  # a new game
+    assert new.thread_id == 77 and new.channel_id == 77
+    seats = await store.seats(new.id)
+    assert [(s.user_id, s.ai_level) for s in seats] == [(BOB, None), (None, "hard"),
+                                                        (None, "easy")]
+    assert new.options["max_seats"] == 4
+    # the lobby's line mentions the invited person, and its first post may ping them
+    with i18n.using("pl"):  # the kept language
+        line = t("rematch.invite", old=g, people=f"<@{ANN}>")
+    assert line in outcome.panel.text  # type: ignore[union-attr]
+    assert outcome.mention == [ANN]
+    joined = await svc.join(new.id, ANN, "Ann")
+    assert joined.mention == [] and f"<@{ANN}>" not in joined.panel.text  # type: ignore
     await _close(svc)
 
 

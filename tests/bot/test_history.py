@@ -30,25 +30,29 @@ def _single_winner_game(n: int, seed: int):
         seed += 1000
 
 
-async def store_game(store: SqliteStorage, people: list[int | None], seed: int, *,
+async def store_game(store: SqliteStorage, people: list[int | str | None], seed: int, *,
                      guild: int | None = GUILD, channel: int = 10,
                      winner: int | None = None, stop_after: int | None = None) -> int:
     """Play a random legal game and store it as the bot would: lobby, seats, start, one
-    logged action at a time. ``people``: a user id per seat (None: a computer);
-    ``winner``: that user gets the winning seat; ``stop_after``: leave it unfinished."""
+    logged action at a time. ``people``: a user id per seat (None: a ``normal`` computer,
+    a string: a computer of that level); ``winner``: that user gets the winning seat;
+    ``stop_after``: leave it unfinished."""
     state, record = _single_winner_game(len(people), seed)
     seed = record.seed
     order = list(people)
     if winner is not None:
         w, i = state.winners[0], order.index(winner)
         order[i], order[w] = order[w], order[i]
-    host = next(u for u in order if u is not None)
+    host = next(u for u in order if isinstance(u, int))
     g = await store.create_game(guild, channel, host, None,
                                 {"max_seats": len(order), "random_map": True, "seed": seed})
     v = g.version
     for u in order:
-        v = await store.add_seat(g.id, v, u, None if u is not None else "normal",
-                                 f"P{u}" if u is not None else "Computer (normal)")
+        if isinstance(u, int):
+            v = await store.add_seat(g.id, v, u, None, f"P{u}")
+        else:
+            level = u or "normal"
+            v = await store.add_seat(g.id, v, None, level, f"Computer ({level})")
     live, _ = new_game(len(order), seed, random_map=True)
     v = await store.start(g.id, v, {"max_seats": len(order), "random_map": True, "seed": seed,
                                     "start_player": None, "rules_version": RULES_VERSION},
