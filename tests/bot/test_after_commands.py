@@ -4,6 +4,7 @@ final result post; nothing secret in any of it."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -406,3 +407,80 @@ def test_the_tempus_group_fits_discord_limits() -> None:
     names = [c.name for c in TempusCog.__cog_app_commands__]
     assert len(names) <= 25
     assert {"board", "status", "history", "show", "stats"} <= set(names)
+
+
+class _Channel:
+    """A channel of a stub client: records what is sent to it."""
+
+    def __init__(self, cid: int, sent: list[tuple[int, str, list[str]]]) -> None:
+        self.id, self.sent = cid, sent
+
+    async def send(self, content: str, **kwargs: object) -> None:
+        files = kwargs.get("files") or []
+        self.sent.append((self.id, content, [f.filename for f in files]))  # type: ignore
+
+
+class _Client:
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str, list[str]]] = []
+
+    async def channel(self, cid: int) -> _Channel:
+        return _Channel(cid, self.sent)
+
+
+class _CountingOffloader:
+    """Runs jobs in a thread, counting the result builds; the pause lets the thread's
+    and the channel's post interleave as they do in the bot."""
+
+    def __init__(self) -> None:
+        self.builds = 0
+
+    async def run(self, fn, *args, level: int = 0):  # type: ignore[no-untyped-def]
+        if fn is results.final_post_job:
+            self.builds += 1
+        await asyncio.sleep(0.05)
+        return await asyncio.to_thread(fn, *args)
+
+
+@pytest.mark.asyncio
+async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> None:
+    """Both posts of the end (thread and channel) run at once: one build, and the rating
+    line shows this game's change, never "27.8 → 27.8" read after the other build stored
+    the new ratings."""
+    from bot.publisher import DiscordPublisher
+    from bot.table_model import Outcome
+
+    async def two_games() -> tuple[SqliteStorage, int]:
+        """A rated game, then one that has just ended (not summarised yet)."""
+        store = await SqliteStorage.open(":memory:")
+        await store_game(store, [ANN, BOB, None], 5, winner=ANN)
+        assert await hist.sync(store) == [1]
+        return store, await store_game(store, [ANN, BOB, None], 6, winner=BOB)
+
+    twin, g = await two_games()
+    expected = await hist.record_finished(twin, g)
+    assert set(expected) == {ANN, BOB} and all(b != a for b, a in expected.values())
+    await twin.close()
+    store, g = await two_games()
+    game = await store.game(g)
+    assert game is not None
+    client, off = _Client(), _CountingOffloader()
+    pub = DiscordPublisher(client, store, off, period=0.01)  # type: ignore[arg-type]
+    pub.channel = client.channel  # type: ignore[method-assign,assignment]
+    seats = await store.seats(g)
+    record = (await hist.load_record(store, game)).to_json()
+    o = Outcome(g, 10, GUILD, game.version, "play", [], seats=seats, public_view={},
+                record=record, finished=True)
+    thread = 11
+    pub._final(o, thread)
+    await pub.drain()
+    assert off.builds == 1, "one result build for both posts"
+    posted = {cid: text for cid, text, _ in client.sent}
+    assert set(posted) == {thread, 10}
+    changes = ", ".join(t("result.rating.change", name=s.name, before=f"{b.mu:.1f}",
+                          after=f"{a.mu:.1f}")
+                        for s in seats if s.user_id is not None
+                        for b, a in [expected[s.user_id]])
+    assert t("result.rating", changes=changes) in posted[thread]
+    await pub.close()
+    await store.close()

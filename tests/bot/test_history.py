@@ -149,6 +149,33 @@ async def test_recomputation_from_scratch_equals_the_incremental_numbers() -> No
 
 
 @pytest.mark.asyncio
+async def test_a_games_rating_changes_are_its_own_update() -> None:
+    """The before/after of a game come from that game's update: the same whether its
+    result post rated it or something else did first (and rated later games too)."""
+    async def stored() -> tuple[SqliteStorage, list[int]]:
+        store = await _store()
+        ids = [await store_game(store, people, 120 + k) for k, people in
+               enumerate([[1, 2, 3], [2, 1, None], [3, 1, 2]])]
+        return store, ids
+
+    store, (g1, g2, g3) = await stored()
+    await hist.sync(store)
+    await hist.sync(store)
+    for g in (g1, g2, g3):  # rated already (e.g. by a /tempus stats meanwhile)
+        game_changes = await hist.record_finished(store, g)
+        assert set(game_changes) == {u for u in (1, 2, 3) if u != 3 or g != g2}
+        assert all(b.mu != a.mu and a.games == b.games + 1 for b, a in game_changes.values())
+    fresh, _ = await stored()
+    own = [await hist.record_finished(fresh, g) for g in (g1, g2, g3)]  # one at a time
+    assert own == [await hist.record_finished(store, g) for g in (g1, g2, g3)]
+    r = await store.ratings(GUILD)
+    assert {u: (a.mu, a.sigma, a.games) for u, (_, a) in own[2].items()} == {
+        u: (r[u].mu, r[u].sigma, r[u].games) for u in own[2]}
+    await store.close()
+    await fresh.close()
+
+
+@pytest.mark.asyncio
 async def test_a_cancelled_or_abandoned_game_changes_nothing() -> None:
     store = await _store()
     await store_game(store, [1, 2, 3], 90)
