@@ -16,10 +16,15 @@ same on every server. The ``normal`` computer is set at a new person's starting 
 share of ``hard`` against three ``normal`` computers (0.44, README); ``random`` and
 ``easy`` are below (``normal`` wins every game against three ``random`` players).
 
-Only games with at least two people count, and only finished ones (a cancelled or
-abandoned game never reaches here). Ratings are recomputed in game order (finish time,
-then game id), so a rebuilt database gives the same numbers: :func:`recompute` over all
-games equals :func:`rate_game` applied one game at a time.
+Only games with at least two people **who stayed to the end** count, and only finished
+ones (a cancelled or abandoned game never reaches here). A person who left a running game
+(a computer finished their seat) is not rated on it: their seat comes here as a computer
+of the level that finished it (``bot.history.rated_seat``), for the reasons above, so the
+people who stayed are still rated on finishing ahead of it or behind it.
+
+Ratings are recomputed in game order (finish time, then game id), so a rebuilt database
+gives the same numbers: :func:`recompute` over all games equals :func:`rate_game` applied
+one game at a time.
 """
 
 from __future__ import annotations
