@@ -40,7 +40,7 @@ from .labels import colour_name
 from .messages import t
 from .ratings import Skill
 from .results import Attachment
-from .storage import ACTIVE, FINISHED, GameRow
+from .storage import ACTIVE, CANCELLED, FINISHED, GameRow
 from .table import TableError
 from .translator import ls
 from .ui import Panel
@@ -294,12 +294,24 @@ def _date(iso: str) -> str:
         return iso[:10]
 
 
+async def listing_channel(service: TableService, channel_id: int) -> int:
+    """The channel whose games a listing shows when asked in ``channel_id``: a game's
+    thread stands for the channel the game was opened in (results are kept under it)."""
+    game = await service.storage.latest_game_in_channel(channel_id,
+                                                        (ACTIVE, FINISHED, CANCELLED))
+    if game is not None and game.thread_id == channel_id:
+        return game.channel_id
+    return channel_id
+
+
 async def history_answer(service: TableService, asker: Asker,
                          where: Literal["channel", "server"] = "channel", page: int = 1
                          ) -> Answer:
     channel = asker.channel_id if where == "channel" else None
     if where == "channel" and channel is None:
         raise TableError("error.guild_only")
+    if channel is not None:
+        channel = await listing_channel(service, channel)
     games, more = await hist.listing(service.storage, asker.guild_id, channel, page=page)
     if not games:
         return Answer(t(f"history.empty.{where}"))
@@ -375,7 +387,9 @@ async def game_choices(service: TableService, asker: Asker, current: str
     server's), without deriving anything new (autocomplete must answer at once)."""
     storage = service.storage
     guild = hist.guild_key(asker.guild_id)
-    ids = await storage.result_game_ids(guild, asker.channel_id, 15)
+    channel = (None if asker.channel_id is None
+               else await listing_channel(service, asker.channel_id))
+    ids = await storage.result_game_ids(guild, channel, 15)
     ids += [g for g in await storage.result_game_ids(guild, None, 25) if g not in ids]
     rows = await storage.results(guild, game_ids=ids[:25])
     by_game: dict[int, list[Any]] = {}

@@ -223,6 +223,19 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
     await _close(svc)
 
 
+@pytest.mark.asyncio
+async def test_history_typed_in_the_games_thread_lists_its_channels_games() -> None:
+    svc, g = await _setup()  # played in channel 10
+    await svc.storage.set_thread(g, 555)
+    other = await store_game(svc.storage, [ANN, BOB, None], 8, channel=20)  # type: ignore
+    in_thread = await history_answer(svc, Asker(ANN, GUILD, 555))
+    in_channel = await history_answer(svc, Asker(ANN, GUILD, 10))
+    assert f"#{g} ·" in in_thread.text and f"#{other} ·" not in in_thread.text
+    assert in_thread.text == in_channel.text
+    assert [v for _, v in await game_choices(svc, Asker(ANN, GUILD, 555), "")][0] == f"#{g}"
+    await _close(svc)
+
+
 def test_opening_words() -> None:
     assert opening_text("grow-grow-move") == "Growth → Growth → Move"
     assert opening_text("") == t("opening.none")
