@@ -149,12 +149,23 @@ async def _record(service: TableService, game: GameRow) -> dict[str, Any]:
     return (await hist.load_record(service.storage, game)).to_json()
 
 
+#: words before a round number in ``at``: "round" (the bot's word for an era, as in
+#: ``/tempus status``), Polish "runda", and "era" (the first spelling, kept as an alias)
+ROUND_WORDS = ("round", "runda", "era")
+
+
 def parse_moment(text: str) -> str | int:
-    """``era-5`` / ``era 5`` / ``5`` -> 5; ``start``; ``end``; TableError otherwise."""
+    """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5); ``start``;
+    ``end``; TableError otherwise."""
     s = text.strip().lower().replace(" ", "-")
     if s in ("start", "end"):
         return s
-    digits = s.removeprefix("era").lstrip("-")
+    digits = s
+    for word in ROUND_WORDS:
+        if digits.startswith(word):
+            digits = digits.removeprefix(word)
+            break
+    digits = digits.lstrip("-")
     if digits.isdigit() and 1 <= int(digits) <= LAST_ERA:
         return int(digits)
     raise TableError("error.bad_era", last=LAST_ERA)
@@ -407,9 +418,13 @@ async def game_choices(service: TableService, asker: Asker, current: str
 
 def moment_choices(current: str) -> list[tuple[str, str]]:
     items = [(t("board.at_choice_start"), "start")]
-    items += [(t("board.at_choice", era=e), f"era-{e}") for e in range(1, LAST_ERA + 1)]
+    items += [(t("board.at_choice", era=e), f"round-{e}") for e in range(1, LAST_ERA + 1)]
     items.append((t("board.at_choice_end"), "end"))
     cur = current.strip().lower()
+    for word in ROUND_WORDS[1:]:  # "era-1" typed: the choices of "round-1"
+        if cur.startswith(word):
+            cur = "round" + cur.removeprefix(word)
+            break
     return [(n, v) for n, v in items if not cur or cur in v or n.lower().startswith(cur)][:25]
 
 

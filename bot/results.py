@@ -129,11 +129,23 @@ def fit_lines(build: Any, limit: int = MAX_CONTENT) -> str:
     return "\n".join(build(False))[:limit]
 
 
+def short_tie_line(b: Breakdown) -> list[str]:
+    """The tie-break that decided, in one line for the channel (R-END-3), if there was
+    a tie on points at the top."""
+    tb = b.tie_break
+    if tb is None:
+        return []
+    decided = tb.decided_by
+    key = ("result.tie.short.shared" if decided is None else
+           "result.tie.short.cards" if decided == CARDS else "result.tie.short.cities")
+    return [t(key, vp=tb.vp)]
+
+
 def channel_lines(game_id: int, b: Breakdown, names: Sequence[str]) -> list[str]:
     ranking = " · ".join(t("result.short_row", rank=b.ranks[s], who=_who(s, names),
                            vp=b.scores[s].total) for s in b.order)
     return [t("result.channel", game=game_id, winner=winner_line(b, names)), ranking,
-            t("result.see_thread")]
+            *short_tie_line(b), t("result.see_thread")]
 
 
 def rematch_panel() -> Panel:

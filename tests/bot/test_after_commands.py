@@ -100,23 +100,29 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
 async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
     svc, g = await _setup()
     asker = Asker(BOB, GUILD, 99)  # another channel of the same server
-    a = await board_answer(svc, asker, f"#{g}", "era-5")
+    a = await board_answer(svc, asker, f"#{g}", "round-5")
     assert t("board.at_era", game=g, era=5) in a.text
+    # "era-5", the first spelling, and Polish "runda-5" stay aliases of "round-5"
+    for alias in ("era-5", "runda 5", "5"):
+        assert (await board_answer(svc, asker, f"#{g}", alias)).files[0].data == \
+            a.files[0].data
     record = Record.from_json(await svc.record(g))
     shot = era_end(snapshots(record), 5)
     assert shot is not None and a.files[0].data == render_board(shot.view)
     assert t("board.at_start", game=g) in (await board_answer(svc, asker, f"#{g}",
                                                               "start")).text
     assert (await board_answer(svc, asker, str(g), "era 10")).files
-    for bad in ("era-11", "era-0", "banana"):
-        with pytest.raises(TableError, match="like `era-5`"):
+    for bad in ("round-11", "era-0", "banana", "roundabout"):
+        with pytest.raises(TableError, match="like `round-5`"):
             await board_answer(svc, asker, f"#{g}", bad)
     # a running game: only the eras that have ended
     live = await store_game(svc.storage, [ANN, BOB, CY], 8, channel=11, stop_after=120)
     with pytest.raises(TableError, match="has not finished round 9"):
         await board_answer(svc, asker, f"#{live}", "era-9")
-    assert [v for _, v in moment_choices("")][:3] == ["start", "era-1", "era-2"]
+    assert [v for _, v in moment_choices("")][:3] == ["start", "round-1", "round-2"]
     assert [v for _, v in moment_choices("end")] == ["end"]
+    assert [v for _, v in moment_choices("era-1")] == ["round-1", "round-10"]
+    assert t("board.at_choice", era=5).startswith("round-5")
     await _close(svc)
 
 
@@ -215,6 +221,8 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
     rep = await replay_answer(svc, await svc.storage.game(g))  # type: ignore[arg-type]
     gif = Image.open(io.BytesIO(rep.files[0].data))
     assert gif.format == "GIF" and gif.n_frames > 40 and len(rep.files[0].data) < 8_000_000
+    # a picture per action round ("turn" N of a round), not per player's turn
+    assert "one picture per action round" in rep.text and "per turn" not in rep.text
     choices = await game_choices(svc, asker, "")
     assert choices and choices[0][1] == f"#{g}"
     for text in (show.text, hist_text, stats, lb, (await status_answer(svc, asker)).text):
@@ -350,7 +358,10 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     names = _names(3)
     cards = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1), "G5": (1, 1)},
                        hands={0: [0], 1: [1, 2]})
-    lines = results.tie_break_lines(breakdown(view(cards, None)), names)
+    b = breakdown(view(cards, None))
+    lines = results.tie_break_lines(b, names)
+    # the channel's short result names the tie-break that decided
+    assert t("result.tie.short.cards", vp=2) in results.channel_lines(1, b, names)
     assert lines == [
         t("result.tie.intro", names="Red (Ann) and Blue (Bob)", vp=2),
         t("result.tie.cards", values="Red 1, Blue 2"),
@@ -359,7 +370,9 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     cities = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1)},
                         cities={"J9": (0, 3), "C9": (1, 2), "E9": (1, 2)},
                         hands={0: [0], 1: [1]})
-    lines = results.tie_break_lines(breakdown(view(cities, None)), names)
+    b = breakdown(view(cities, None))
+    lines = results.tie_break_lines(b, names)
+    assert t("result.tie.short.cities", vp=5) in results.channel_lines(1, b, names)
     assert lines[1:] == [t("result.tie.cards", values="Red 1, Blue 1"),
                          t("result.tie.cities", values="Red 1, Blue 2"),
                          t("result.tie.winner", who="Blue (Bob)")]
@@ -369,10 +382,13 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     assert lines[0] == t("result.tie.intro", names="Red (Ann) and Blue (Bob) and Yellow (Cy)",
                          vp=1)
     assert lines[-1] == t("result.tie.shared")
+    assert t("result.tie.short.shared", vp=1) in results.channel_lines(1, b, names)
     assert results.winner_line(b, names) == t(
         "result.shared", names="Red (Ann) and Blue (Bob) and Yellow (Cy)", vp=1)
     alone = make_state(tokens={"C3": (0, 2), "D5": (0, 1), "F3": (1, 1)})
-    assert results.tie_break_lines(breakdown(view(alone, None)), names) == []
+    b = breakdown(view(alone, None))
+    assert results.tie_break_lines(b, names) == []
+    assert len(results.channel_lines(1, b, names)) == 3  # no tie line
 
 
 @pytest.mark.asyncio
@@ -405,9 +421,10 @@ async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> No
                                   [s.name for s in table.seats],
                                   [s.user_id for s in table.seats], changes)
     assert t("result.rating", changes="@").split("@")[0] in post.text
-    again = await hist.record_finished(store, g)  # asking twice counts the game once
-    assert {u: a for u, (_, a) in again.items()} == {u: a for u, (_, a) in changes.items()}
-    assert all(b == a and a.games == 1 for b, a in again.values())
+    # asking twice counts the game once, and says the same: this game's own change
+    assert await hist.record_finished(store, g) == changes
+    assert {u: (r.mu, r.games) for u, r in (await store.ratings(GUILD)).items()} == {
+        u: (a.mu, 1) for u, (_, a) in changes.items()}
     assert (await hist.listing(store, GUILD, 40))[0][0].game_id == g
     assert f"game #{g}" in (await status_answer(svc, Asker(BOB, GUILD, 40))).text
     await _close(svc)
