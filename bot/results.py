@@ -148,6 +148,18 @@ def channel_lines(game_id: int, b: Breakdown, names: Sequence[str]) -> list[str]
             *short_tie_line(b), t("result.see_thread")]
 
 
+#: Discord's limit for an attachment's description (alt text)
+MAX_ALT = 1024
+
+
+def final_board_alt(final: dict[str, Any], b: Breakdown, names: Sequence[str]) -> str:
+    """The final board's alt text, from the public view: the winner by name, then the
+    board described (round, winner, every colour's score)."""
+    alt = images.board_alt(final, None, i18n.current())
+    parts = [t("file.board") + ".", winner_line(b, names), alt or ""]
+    return " ".join(p for p in parts if p)[:MAX_ALT]
+
+
 def rematch_panel() -> Panel:
     return Panel("", button_rows([Button(t("btn.rematch"), REMATCH, style="primary")]))
 
@@ -176,7 +188,8 @@ def final_post(game_id: int, record: dict[str, Any], names: Sequence[str], *,
     if board:
         png = images.board_png(final, lang=i18n.current())
         if png:
-            files.append(Attachment(f"tempus-game-{game_id}-board.png", png, t("file.board")))
+            files.append(Attachment(f"tempus-game-{game_id}-board.png", png,
+                                    final_board_alt(final, b, names)))
     data = json.dumps(record, indent=1).encode()
     files.append(Attachment(f"tempus-game-{game_id}.json", data, t("file.record")))
     return FinalPost(text, "\n".join(channel_lines(game_id, b, names)), files, rematch_panel())

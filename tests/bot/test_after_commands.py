@@ -348,6 +348,12 @@ def test_final_post_text_sources_and_files() -> None:
                                                 "tempus-game-31-board.png",
                                                 "tempus-game-31.json"]
     assert post.files[2].description == t("file.record")
+    # the final board's alt text: the winner and every score, from the public view
+    alt = post.files[1].description
+    assert results.winner_line(b, names) in alt and len(alt) <= 1024
+    for seat in range(5):
+        assert f"{CONTENT.colours[seat]} {b.scores[seat].total}" in alt
+    assert not any(n in alt for n in _secret_names(record))
     assert json.loads(post.files[2].data) == record.to_json()
     assert post.panel is not None and post.panel.controls()[0].op == REMATCH
     assert "🏆" in post.channel_text and t("result.see_thread") in post.channel_text
