@@ -40,7 +40,7 @@ from .labels import colour_name
 from .messages import t
 from .ratings import Skill
 from .results import Attachment
-from .storage import ACTIVE, FINISHED, GameRow
+from .storage import ACTIVE, CANCELLED, FINISHED, GameRow
 from .table import TableError
 from .translator import ls
 from .ui import Panel
@@ -149,12 +149,23 @@ async def _record(service: TableService, game: GameRow) -> dict[str, Any]:
     return (await hist.load_record(service.storage, game)).to_json()
 
 
+#: words before a round number in ``at``: "round" (the bot's word for an era, as in
+#: ``/tempus status``), Polish "runda", and "era" (the first spelling, kept as an alias)
+ROUND_WORDS = ("round", "runda", "era")
+
+
 def parse_moment(text: str) -> str | int:
-    """``era-5`` / ``era 5`` / ``5`` -> 5; ``start``; ``end``; TableError otherwise."""
+    """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5); ``start``;
+    ``end``; TableError otherwise."""
     s = text.strip().lower().replace(" ", "-")
     if s in ("start", "end"):
         return s
-    digits = s.removeprefix("era").lstrip("-")
+    digits = s
+    for word in ROUND_WORDS:
+        if digits.startswith(word):
+            digits = digits.removeprefix(word)
+            break
+    digits = digits.lstrip("-")
     if digits.isdigit() and 1 <= int(digits) <= LAST_ERA:
         return int(digits)
     raise TableError("error.bad_era", last=LAST_ERA)
@@ -294,12 +305,24 @@ def _date(iso: str) -> str:
         return iso[:10]
 
 
+async def listing_channel(service: TableService, channel_id: int) -> int:
+    """The channel whose games a listing shows when asked in ``channel_id``: a game's
+    thread stands for the channel the game was opened in (results are kept under it)."""
+    game = await service.storage.latest_game_in_channel(channel_id,
+                                                        (ACTIVE, FINISHED, CANCELLED))
+    if game is not None and game.thread_id == channel_id:
+        return game.channel_id
+    return channel_id
+
+
 async def history_answer(service: TableService, asker: Asker,
                          where: Literal["channel", "server"] = "channel", page: int = 1
                          ) -> Answer:
     channel = asker.channel_id if where == "channel" else None
     if where == "channel" and channel is None:
         raise TableError("error.guild_only")
+    if channel is not None:
+        channel = await listing_channel(service, channel)
     games, more = await hist.listing(service.storage, asker.guild_id, channel, page=page)
     if not games:
         return Answer(t(f"history.empty.{where}"))
@@ -375,7 +398,9 @@ async def game_choices(service: TableService, asker: Asker, current: str
     server's), without deriving anything new (autocomplete must answer at once)."""
     storage = service.storage
     guild = hist.guild_key(asker.guild_id)
-    ids = await storage.result_game_ids(guild, asker.channel_id, 15)
+    channel = (None if asker.channel_id is None
+               else await listing_channel(service, asker.channel_id))
+    ids = await storage.result_game_ids(guild, channel, 15)
     ids += [g for g in await storage.result_game_ids(guild, None, 25) if g not in ids]
     rows = await storage.results(guild, game_ids=ids[:25])
     by_game: dict[int, list[Any]] = {}
@@ -393,9 +418,13 @@ async def game_choices(service: TableService, asker: Asker, current: str
 
 def moment_choices(current: str) -> list[tuple[str, str]]:
     items = [(t("board.at_choice_start"), "start")]
-    items += [(t("board.at_choice", era=e), f"era-{e}") for e in range(1, LAST_ERA + 1)]
+    items += [(t("board.at_choice", era=e), f"round-{e}") for e in range(1, LAST_ERA + 1)]
     items.append((t("board.at_choice_end"), "end"))
     cur = current.strip().lower()
+    for word in ROUND_WORDS[1:]:  # "era-1" typed: the choices of "round-1"
+        if cur.startswith(word):
+            cur = "round" + cur.removeprefix(word)
+            break
     return [(n, v) for n, v in items if not cur or cur in v or n.lower().startswith(cur)][:25]
 
 

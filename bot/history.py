@@ -6,6 +6,17 @@ opening) and stores it in the ``results`` table; then it brings the server's rat
 to date in game order (:mod:`bot.ratings`). Both tables are caches: :func:`rebuild`
 drops them and derives them again, and gives the same numbers (tests check it).
 Cancelled and abandoned games never finish, so they never count.
+
+**A person who left mid-game** (``/tempus leave`` in a running game: a computer played
+their seat to the end, ``seats.left_game``) did not play that game to its end, so it is
+not theirs to be rated on or counted in their statistics. Their seat's result row keeps
+their id and name (the history shows who sat there) with the level of the computer that
+finished it in ``ai_level``, which a person's row otherwise never has (:func:`left_row`);
+for ratings that seat is a computer of that level, a fixed-strength opponent
+(:mod:`bot.ratings`): the people who stayed did finish ahead of it or behind it, and that
+changes no rating but theirs. So a game is rated only if at least two people stayed to
+the end; a game everybody left counts for nobody. (No new column: it is derived from the
+stored seats, so a rebuilt database gives the same numbers.)
 """
 
 from __future__ import annotations
@@ -112,15 +123,38 @@ def summarise(record: Record) -> Summary:
     return Summary(v, breakdown(v), tuple("-".join(o) for o in openings))
 
 
+#: the computer level of a left seat whose level was not stored (never expected)
+LEFT_LEVEL = "normal"
+
+
+def _level(seat: SeatRow) -> str | None:
+    """``ai_level`` of a seat's result row: a computer's level; for a person who left,
+    the level of the computer that finished the game for them; None for a person who
+    stayed to the end."""
+    if seat.user_id is None:
+        return seat.ai_level
+    return (seat.autopilot or LEFT_LEVEL) if seat.left else None
+
+
+def left_row(r: ResultRow) -> bool:
+    """The person of this seat left the game and a computer finished it (module doc)."""
+    return r.user_id is not None and r.ai_level is not None
+
+
+def stayed(r: ResultRow) -> bool:
+    """A person who played this seat to the end."""
+    return r.user_id is not None and r.ai_level is None
+
+
 def result_rows(game: GameRow, seats: list[SeatRow], record: Record,
                 finished_at: str) -> list[ResultRow]:
     """The ``results`` rows of a finished game (CPU work: replays the whole log)."""
     s = summarise(record)
     b = s.breakdown
     return [ResultRow(game.id, seat.seat, guild_key(game.guild_id), game.channel_id,
-                      seat.user_id, seat.ai_level if seat.user_id is None else None,
-                      seat.name, b.ranks[seat.seat], b.scores[seat.seat].total,
-                      seat.seat in b.winners, s.openings[seat.seat], finished_at)
+                      seat.user_id, _level(seat), seat.name, b.ranks[seat.seat],
+                      b.scores[seat.seat].total, seat.seat in b.winners,
+                      s.openings[seat.seat], finished_at)
             for seat in seats]
 
 
@@ -144,10 +178,21 @@ async def _inline(fn: Callable[..., Any], *args: Any) -> Any:
     return await asyncio.to_thread(fn, *args)
 
 
+#: each rated person's rating before and after one game
+Changes = dict[int, tuple[R.Skill, R.Skill]]
+
+
 async def sync(storage: Storage, run: Runner | None = None) -> list[int]:
     """Derive the results of every finished game not summarised yet and update the
     ratings of their servers. ``run(fn, *args)`` runs the CPU work (default: a thread;
     the bot passes its worker pool). Returns the newly summarised game ids."""
+    return list(await _sync(storage, run, {}))
+
+
+async def _sync(storage: Storage, run: Runner | None, changes: dict[int, Changes]
+                ) -> list[int]:
+    """:func:`sync`; ``changes`` receives, per game rated now, its rating changes as
+    that game's own update made them."""
     run = run or _inline
     async with _lock(storage):
         games = await storage.games_without_results()
@@ -158,45 +203,52 @@ async def sync(storage: Storage, run: Runner | None = None) -> list[int]:
             rows = await run(result_rows, game, seats, record, finished_at)
             await storage.save_results(rows)
         for guild in sorted({guild_key(g.guild_id) for g in games}):
-            await _update_ratings(storage, guild)
+            changes.update(await _update_ratings(storage, guild))
     return [g.id for g in games]
 
 
+def rated_seat(r: ResultRow) -> R.RatedSeat:
+    """A result row as ratings see it: a person who left is the computer that finished
+    their seat (module doc)."""
+    return R.RatedSeat(r.user_id if stayed(r) else None, r.ai_level, r.rank)
+
+
 def rated_games(rows: list[ResultRow]) -> list[R.RatedGame]:
-    """The games of ``rows`` (one server's results) that count for ratings, in order."""
+    """The games of ``rows`` (one server's results) that count for ratings (at least two
+    people stayed to the end), in order."""
     by_game: dict[int, list[ResultRow]] = {}
     for r in rows:
         by_game.setdefault(r.game_id, []).append(r)
     games = [R.RatedGame(gid, seats[0].finished_at,
-                         tuple(R.RatedSeat(s.user_id, s.ai_level, s.rank)
-                               for s in sorted(seats, key=lambda x: x.seat)))
+                         tuple(rated_seat(s) for s in sorted(seats, key=lambda x: x.seat)))
              for gid, seats in by_game.items()]
     return sorted((g for g in games if g.counts), key=lambda g: g.key)
 
 
-async def _update_ratings(storage: Storage, guild: int) -> None:
+async def _update_ratings(storage: Storage, guild: int) -> dict[int, Changes]:
     """Apply the server's not-yet-rated games: one at a time when they all come after
-    the rated ones (the normal case), else recompute the server from scratch."""
+    the rated ones (the normal case), else recompute the server from scratch. Returns
+    each game's rating changes as its own update made them."""
     games = rated_games(await storage.results(guild))
     done = await storage.rated_games(guild)
     done_ids = {gid for _, gid in done}
     pending = [g for g in games if g.game_id not in done_ids]
     if not pending:
-        return
+        return {}
     if not done or pending[0].key > max(done):
         table = {u: R.Skill(r.mu, r.sigma, r.games)
                  for u, r in (await storage.ratings(guild)).items()}
-        changed: dict[int, R.Skill] = {}
-        for g in pending:
-            new = R.rate_game(table, g)
-            table.update(new)
-            changed.update(new)
-        await storage.store_ratings(guild, _rows(guild, changed),
+        changes = R.replay(table, pending)
+        changed = {u for c in changes.values() for u in c}
+        await storage.store_ratings(guild, _rows(guild, {u: table[u] for u in changed}),
                                     [(g.game_id, g.finished_at) for g in pending],
                                     replace=False)
-        return
-    await storage.store_ratings(guild, _rows(guild, R.recompute(games)),
+        return changes
+    table = {}
+    changes = R.replay(table, games)
+    await storage.store_ratings(guild, _rows(guild, table),
                                 [(g.game_id, g.finished_at) for g in games], replace=True)
+    return {g.game_id: changes[g.game_id] for g in pending}
 
 
 def _rows(guild: int, table: dict[int, R.Skill]) -> list[RatingRow]:
@@ -218,28 +270,26 @@ async def ratings(storage: Storage, guild_id: int | None) -> dict[int, R.Skill]:
 
 
 async def record_finished(storage: Storage, game_id: int, run: Runner | None = None
-                          ) -> dict[int, tuple[R.Skill, R.Skill]]:
+                          ) -> Changes:
     """Call when a game has finished: derive its result and update the ratings.
-    Returns each rated person's rating before and after (empty if the game does not
-    count: fewer than two people)."""
+    Returns each rated person's rating before and after this game's own update (empty
+    if the game does not count: fewer than two people stayed to the end).
+
+    The numbers come from the update itself, never from reading the ratings table
+    around it: another caller may have rated the game (or later games) in between. If
+    this call did not rate it, they are derived again by applying the server's games in
+    game order up to this one (:func:`bot.ratings.changes_in`), which gives the same."""
     game = await storage.game(game_id)
     if game is None or game.status != FINISHED:
         return {}
-    guild = guild_key(game.guild_id)
-    before = await storage.ratings(guild)
-    await sync(storage, run)
-    after = await storage.ratings(guild)
-    people = {s.user_id for s in await storage.seats(game_id) if s.user_id is not None}
-    if not any(g.game_id == game_id for g in rated_games(
-            await storage.results(guild, game_ids=[game_id]))):
+    made: dict[int, Changes] = {}
+    await _sync(storage, run, made)
+    if game_id in made:
+        return made[game_id]
+    games = rated_games(await storage.results(guild_key(game.guild_id)))
+    if not any(g.game_id == game_id for g in games):
         return {}
-    out = {}
-    for u in sorted(people):
-        old = before.get(u)
-        new = after[u]
-        out[u] = (R.Skill(old.mu, old.sigma, old.games) if old else R.Skill(),
-                  R.Skill(new.mu, new.sigma, new.games))
-    return out
+    return await (run or _inline)(R.changes_in, games, game_id)
 
 
 # ------------------------------------------------------------------ questions
@@ -289,10 +339,12 @@ class PlayerStats:
 
 
 async def stats(storage: Storage, guild_id: int | None, user_id: int) -> PlayerStats | None:
-    """A person's statistics on a server, or None if they have no finished game there."""
+    """A person's statistics on a server, or None if they have no finished game there
+    (games they left before the end are not theirs: module doc)."""
     await sync(storage)
     guild = guild_key(guild_id)
-    mine = [r for r in await storage.results(guild, user_id=user_id) if r.user_id == user_id]
+    mine = [r for r in await storage.results(guild, user_id=user_id)
+            if r.user_id == user_id and stayed(r)]
     if not mine:
         return None
     counts = Counter(r.opening for r in mine)
@@ -323,7 +375,7 @@ async def leaderboard(storage: Storage, guild_id: int | None, limit: int = 10
     games: Counter[int] = Counter()
     wins: Counter[int] = Counter()
     for r in rows:
-        if r.user_id is not None:
+        if r.user_id is not None and stayed(r):
             names[r.user_id] = r.name
             games[r.user_id] += 1
             wins[r.user_id] += r.won

@@ -218,8 +218,9 @@ class DiscordPublisher:
                 except discord.NotFound:
                     log.info("game %s: lobby message %s gone, posting anew", o.game_id, old)
             ch = await self.channel(o.channel_id)
-            msg = await ch.send(panel.text, view=view,
-                                allowed_mentions=discord.AllowedMentions.none())
+            # a rematch's lobby pings the people it invites (o.mention); edits never ping
+            msg = await ch.send(panel.text, view=view, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
             self._lobbies[o.game_id] = msg.id
             await self.storage.set_panel_message(o.game_id, msg.id)
             return False
@@ -604,21 +605,35 @@ class DiscordPublisher:
         are stored first (bot/history.py)."""
         assert o.public_view is not None and o.record is not None
         record = o.record
-        post: list[Any] = []
+        building: list[asyncio.Future[Any]] = []  # the one build both posts share
+
+        async def build() -> Any:
+            try:
+                changes = await history.record_finished(self.storage, o.game_id,
+                                                        run=self.offloader.run)
+            except Exception:
+                log.exception("game %s: results and ratings could not be stored",
+                              o.game_id)
+                changes = {}
+            return await self.offloader.run(
+                results.final_post_job, o.game_id, record, [s.name for s in o.seats],
+                [s.user_id for s in o.seats], changes, o.locale)
 
         async def made() -> Any:
-            if not post:
-                try:
-                    changes = await history.record_finished(self.storage, o.game_id,
-                                                            run=self.offloader.run)
-                except Exception:
-                    log.exception("game %s: results and ratings could not be stored",
-                                  o.game_id)
-                    changes = {}
-                post.append(await self.offloader.run(
-                    results.final_post_job, o.game_id, record, [s.name for s in o.seats],
-                    [s.user_id for s in o.seats], changes, o.locale))
-            return post[0]
+            """The post, built once for the thread's and the channel's outbox, which run
+            at the same time: a build each would store the results twice and draw
+            everything twice. A failed build is tried again by the next caller (the
+            outbox retries its write)."""
+            task = building[0] if building else None
+            if task is None or (task.done() and (task.cancelled()
+                                                 or task.exception() is not None)):
+                task = asyncio.ensure_future(build())
+                task.set_name(f"tempus-final-{o.game_id}")
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+                building[:] = [task]
+            # shielded: one outbox giving up its write must not cancel the other's post
+            return await asyncio.shield(task)
 
         def files(p: Any, names: tuple[str, ...] | None = None) -> list[discord.File]:
             return [discord.File(io.BytesIO(f.data), filename=f.filename,

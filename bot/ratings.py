@@ -16,10 +16,15 @@ same on every server. The ``normal`` computer is set at a new person's starting 
 share of ``hard`` against three ``normal`` computers (0.44, README); ``random`` and
 ``easy`` are below (``normal`` wins every game against three ``random`` players).
 
-Only games with at least two people count, and only finished ones (a cancelled or
-abandoned game never reaches here). Ratings are recomputed in game order (finish time,
-then game id), so a rebuilt database gives the same numbers: :func:`recompute` over all
-games equals :func:`rate_game` applied one game at a time.
+Only games with at least two people **who stayed to the end** count, and only finished
+ones (a cancelled or abandoned game never reaches here). A person who left a running game
+(a computer finished their seat) is not rated on it: their seat comes here as a computer
+of the level that finished it (``bot.history.rated_seat``), for the reasons above, so the
+people who stayed are still rated on finishing ahead of it or behind it.
+
+Ratings are recomputed in game order (finish time, then game id), so a rebuilt database
+gives the same numbers: :func:`recompute` over all games equals :func:`rate_game` applied
+one game at a time.
 """
 
 from __future__ import annotations
@@ -113,6 +118,27 @@ def rate_game(table: Mapping[int, Skill], game: RatedGame) -> dict[int, Skill]:
 def recompute(games: Iterable[RatedGame]) -> dict[int, Skill]:
     """Every person's rating from scratch, applying the games in game order."""
     table: dict[int, Skill] = {}
-    for game in sorted(games, key=lambda g: g.key):
-        table.update(rate_game(table, game))
+    replay(table, games)
     return table
+
+
+def replay(table: dict[int, Skill], games: Iterable[RatedGame]
+           ) -> dict[int, dict[int, tuple[Skill, Skill]]]:
+    """Apply ``games`` to ``table`` in game order (``table`` is updated); returns, per
+    game id, each of its people's rating before and after that game."""
+    out: dict[int, dict[int, tuple[Skill, Skill]]] = {}
+    for game in sorted(games, key=lambda g: g.key):
+        new = rate_game(table, game)
+        out[game.game_id] = {u: (table.get(u, Skill()), s) for u, s in sorted(new.items())}
+        table.update(new)
+    return out
+
+
+def changes_in(games: Iterable[RatedGame], game_id: int) -> dict[int, tuple[Skill, Skill]]:
+    """The rating changes of game ``game_id`` alone: every game before it (in game order)
+    applied from scratch, then that game."""
+    ordered = sorted(games, key=lambda g: g.key)
+    end = next((i for i, g in enumerate(ordered) if g.game_id == game_id), None)
+    if end is None:
+        return {}
+    return replay({}, ordered[:end + 1])[game_id]

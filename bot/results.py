@@ -129,11 +129,35 @@ def fit_lines(build: Any, limit: int = MAX_CONTENT) -> str:
     return "\n".join(build(False))[:limit]
 
 
+def short_tie_line(b: Breakdown) -> list[str]:
+    """The tie-break that decided, in one line for the channel (R-END-3), if there was
+    a tie on points at the top."""
+    tb = b.tie_break
+    if tb is None:
+        return []
+    decided = tb.decided_by
+    key = ("result.tie.short.shared" if decided is None else
+           "result.tie.short.cards" if decided == CARDS else "result.tie.short.cities")
+    return [t(key, vp=tb.vp)]
+
+
 def channel_lines(game_id: int, b: Breakdown, names: Sequence[str]) -> list[str]:
     ranking = " · ".join(t("result.short_row", rank=b.ranks[s], who=_who(s, names),
                            vp=b.scores[s].total) for s in b.order)
     return [t("result.channel", game=game_id, winner=winner_line(b, names)), ranking,
-            t("result.see_thread")]
+            *short_tie_line(b), t("result.see_thread")]
+
+
+#: Discord's limit for an attachment's description (alt text)
+MAX_ALT = 1024
+
+
+def final_board_alt(final: dict[str, Any], b: Breakdown, names: Sequence[str]) -> str:
+    """The final board's alt text, from the public view: the winner by name, then the
+    board described (round, winner, every colour's score)."""
+    alt = images.board_alt(final, None, i18n.current())
+    parts = [t("file.board") + ".", winner_line(b, names), alt or ""]
+    return " ".join(p for p in parts if p)[:MAX_ALT]
 
 
 def rematch_panel() -> Panel:
@@ -164,7 +188,8 @@ def final_post(game_id: int, record: dict[str, Any], names: Sequence[str], *,
     if board:
         png = images.board_png(final, lang=i18n.current())
         if png:
-            files.append(Attachment(f"tempus-game-{game_id}-board.png", png, t("file.board")))
+            files.append(Attachment(f"tempus-game-{game_id}-board.png", png,
+                                    final_board_alt(final, b, names)))
     data = json.dumps(record, indent=1).encode()
     files.append(Attachment(f"tempus-game-{game_id}.json", data, t("file.record")))
     return FinalPost(text, "\n".join(channel_lines(game_id, b, names)), files, rematch_panel())

@@ -267,6 +267,9 @@ class LobbyMixin(TableBase):
                  t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
         if not o.get("hints", True):
             lines.append(t("lobby.hints_off"))
+        invite = rematch.invitation_line(o, table.seats)
+        if invite is not None:
+            lines.append(invite)
         kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
         for i in range(o["max_seats"]):
             if i < len(table.seats):
@@ -289,4 +292,5 @@ class LobbyMixin(TableBase):
         with self.public(table):
             return Outcome(table.id, table.game.channel_id, table.game.guild_id,
                            table.version, "lobby", [line], panel=self.lobby_panel(table),
-                           seats=list(table.seats), locale=self.locale_of(table))
+                           seats=list(table.seats), locale=self.locale_of(table),
+                           mention=rematch.mentioned(table.game.options, table.seats))

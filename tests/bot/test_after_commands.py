@@ -4,6 +4,7 @@ final result post; nothing secret in any of it."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -12,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bot import history as hist
-from bot import results
+from bot import i18n, results
 from bot.commands_after import (
     Asker,
     board_answer,
@@ -99,23 +100,29 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
 async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
     svc, g = await _setup()
     asker = Asker(BOB, GUILD, 99)  # another channel of the same server
-    a = await board_answer(svc, asker, f"#{g}", "era-5")
+    a = await board_answer(svc, asker, f"#{g}", "round-5")
     assert t("board.at_era", game=g, era=5) in a.text
+    # "era-5", the first spelling, and Polish "runda-5" stay aliases of "round-5"
+    for alias in ("era-5", "runda 5", "5"):
+        assert (await board_answer(svc, asker, f"#{g}", alias)).files[0].data == \
+            a.files[0].data
     record = Record.from_json(await svc.record(g))
     shot = era_end(snapshots(record), 5)
     assert shot is not None and a.files[0].data == render_board(shot.view)
     assert t("board.at_start", game=g) in (await board_answer(svc, asker, f"#{g}",
                                                               "start")).text
     assert (await board_answer(svc, asker, str(g), "era 10")).files
-    for bad in ("era-11", "era-0", "banana"):
-        with pytest.raises(TableError, match="like `era-5`"):
+    for bad in ("round-11", "era-0", "banana", "roundabout"):
+        with pytest.raises(TableError, match="like `round-5`"):
             await board_answer(svc, asker, f"#{g}", bad)
     # a running game: only the eras that have ended
     live = await store_game(svc.storage, [ANN, BOB, CY], 8, channel=11, stop_after=120)
     with pytest.raises(TableError, match="has not finished round 9"):
         await board_answer(svc, asker, f"#{live}", "era-9")
-    assert [v for _, v in moment_choices("")][:3] == ["start", "era-1", "era-2"]
+    assert [v for _, v in moment_choices("")][:3] == ["start", "round-1", "round-2"]
     assert [v for _, v in moment_choices("end")] == ["end"]
+    assert [v for _, v in moment_choices("era-1")] == ["round-1", "round-10"]
+    assert t("board.at_choice", era=5).startswith("round-5")
     await _close(svc)
 
 
@@ -214,11 +221,26 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
     rep = await replay_answer(svc, await svc.storage.game(g))  # type: ignore[arg-type]
     gif = Image.open(io.BytesIO(rep.files[0].data))
     assert gif.format == "GIF" and gif.n_frames > 40 and len(rep.files[0].data) < 8_000_000
+    # a picture per action round ("turn" N of a round), not per player's turn
+    assert "one picture per action round" in rep.text and "per turn" not in rep.text
     choices = await game_choices(svc, asker, "")
     assert choices and choices[0][1] == f"#{g}"
     for text in (show.text, hist_text, stats, lb, (await status_answer(svc, asker)).text):
         assert not any(name in text for name in secrets), "a card of a hand was shown"
         assert len(text) <= 2000
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_history_typed_in_the_games_thread_lists_its_channels_games() -> None:
+    svc, g = await _setup()  # played in channel 10
+    await svc.storage.set_thread(g, 555)
+    other = await store_game(svc.storage, [ANN, BOB, None], 8, channel=20)  # type: ignore
+    in_thread = await history_answer(svc, Asker(ANN, GUILD, 555))
+    in_channel = await history_answer(svc, Asker(ANN, GUILD, 10))
+    assert f"#{g} ·" in in_thread.text and f"#{other} ·" not in in_thread.text
+    assert in_thread.text == in_channel.text
+    assert [v for _, v in await game_choices(svc, Asker(ANN, GUILD, 555), "")][0] == f"#{g}"
     await _close(svc)
 
 
@@ -260,6 +282,46 @@ async def test_rematch_reopens_the_table_with_the_same_people() -> None:
     await _close(svc)
 
 
+@pytest.mark.asyncio
+async def test_rematch_keeps_every_lobby_option_and_mentions_the_invited() -> None:
+    """Every option ``/tempus new`` took comes back: pace, R-OPT-1, hints, language, map,
+    seats, computer levels, a game opened inside a thread, and any other lobby option;
+    the lobby mentions (and so pings) the invited people."""
+    store = await SqliteStorage.open(":memory:")
+    g = await store_game(store, [ANN, "hard", BOB, "easy"], 5, channel=77)
+    game = await store.game(g)
+    assert game is not None
+    lobby = {"pace": "live", "protection_counts_cities": True, "hints": False,
+             "locale": "pl", "random_map": False, "some_later_option": [1, 2]}
+    await store.set_options(g, game.version, {**game.options, **lobby})
+    await store.set_thread(g, 77)  # /tempus new typed inside a thread: played right there
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
+    game = await store.game(g)
+    assert game is not None and game.options["rules_version"] and game.options["seed"]
+    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    outcome = reply.outcome
+    assert outcome is not None
+    new = await store.game(outcome.game_id)
+    assert new is not None
+    kept = {k: v for k, v in game.options.items()
+            if k not in ("seed", "start_player", "rules_version")}
+    assert {k: new.options.get(k) for k in kept} == kept, "every lobby option survives"
+    assert "seed" not in new.options and "rules_version" not in new.options  # a new game
+    assert new.thread_id == 77 and new.channel_id == 77
+    seats = await store.seats(new.id)
+    assert [(s.user_id, s.ai_level) for s in seats] == [(BOB, None), (None, "hard"),
+                                                        (None, "easy")]
+    assert new.options["max_seats"] == 4
+    # the lobby's line mentions the invited person, and its first post may ping them
+    with i18n.using("pl"):  # the kept language
+        line = t("rematch.invite", old=g, people=f"<@{ANN}>")
+    assert line in outcome.panel.text  # type: ignore[union-attr]
+    assert outcome.mention == [ANN]
+    joined = await svc.join(new.id, ANN, "Ann")
+    assert joined.mention == [] and f"<@{ANN}>" not in joined.panel.text  # type: ignore
+    await _close(svc)
+
+
 def _names(n: int) -> list[str]:
     return ["Ann", "Bob", "Cy", "Dee", "Eve"][:n]
 
@@ -286,6 +348,12 @@ def test_final_post_text_sources_and_files() -> None:
                                                 "tempus-game-31-board.png",
                                                 "tempus-game-31.json"]
     assert post.files[2].description == t("file.record")
+    # the final board's alt text: the winner and every score, from the public view
+    alt = post.files[1].description
+    assert results.winner_line(b, names) in alt and len(alt) <= 1024
+    for seat in range(5):
+        assert f"{CONTENT.colours[seat]} {b.scores[seat].total}" in alt
+    assert not any(n in alt for n in _secret_names(record))
     assert json.loads(post.files[2].data) == record.to_json()
     assert post.panel is not None and post.panel.controls()[0].op == REMATCH
     assert "🏆" in post.channel_text and t("result.see_thread") in post.channel_text
@@ -296,7 +364,10 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     names = _names(3)
     cards = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1), "G5": (1, 1)},
                        hands={0: [0], 1: [1, 2]})
-    lines = results.tie_break_lines(breakdown(view(cards, None)), names)
+    b = breakdown(view(cards, None))
+    lines = results.tie_break_lines(b, names)
+    # the channel's short result names the tie-break that decided
+    assert t("result.tie.short.cards", vp=2) in results.channel_lines(1, b, names)
     assert lines == [
         t("result.tie.intro", names="Red (Ann) and Blue (Bob)", vp=2),
         t("result.tie.cards", values="Red 1, Blue 2"),
@@ -305,7 +376,9 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     cities = make_state(tokens={"C3": (0, 1), "D5": (0, 1), "F3": (1, 1)},
                         cities={"J9": (0, 3), "C9": (1, 2), "E9": (1, 2)},
                         hands={0: [0], 1: [1]})
-    lines = results.tie_break_lines(breakdown(view(cities, None)), names)
+    b = breakdown(view(cities, None))
+    lines = results.tie_break_lines(b, names)
+    assert t("result.tie.short.cities", vp=5) in results.channel_lines(1, b, names)
     assert lines[1:] == [t("result.tie.cards", values="Red 1, Blue 1"),
                          t("result.tie.cities", values="Red 1, Blue 2"),
                          t("result.tie.winner", who="Blue (Bob)")]
@@ -315,10 +388,13 @@ def test_tie_break_lines_for_constructed_ties_r_end_3() -> None:
     assert lines[0] == t("result.tie.intro", names="Red (Ann) and Blue (Bob) and Yellow (Cy)",
                          vp=1)
     assert lines[-1] == t("result.tie.shared")
+    assert t("result.tie.short.shared", vp=1) in results.channel_lines(1, b, names)
     assert results.winner_line(b, names) == t(
         "result.shared", names="Red (Ann) and Blue (Bob) and Yellow (Cy)", vp=1)
     alone = make_state(tokens={"C3": (0, 2), "D5": (0, 1), "F3": (1, 1)})
-    assert results.tie_break_lines(breakdown(view(alone, None)), names) == []
+    b = breakdown(view(alone, None))
+    assert results.tie_break_lines(b, names) == []
+    assert len(results.channel_lines(1, b, names)) == 3  # no tie line
 
 
 @pytest.mark.asyncio
@@ -351,9 +427,10 @@ async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> No
                                   [s.name for s in table.seats],
                                   [s.user_id for s in table.seats], changes)
     assert t("result.rating", changes="@").split("@")[0] in post.text
-    again = await hist.record_finished(store, g)  # asking twice counts the game once
-    assert {u: a for u, (_, a) in again.items()} == {u: a for u, (_, a) in changes.items()}
-    assert all(b == a and a.games == 1 for b, a in again.values())
+    # asking twice counts the game once, and says the same: this game's own change
+    assert await hist.record_finished(store, g) == changes
+    assert {u: (r.mu, r.games) for u, r in (await store.ratings(GUILD)).items()} == {
+        u: (a.mu, 1) for u, (_, a) in changes.items()}
     assert (await hist.listing(store, GUILD, 40))[0][0].game_id == g
     assert f"game #{g}" in (await status_answer(svc, Asker(BOB, GUILD, 40))).text
     await _close(svc)
@@ -366,3 +443,80 @@ def test_the_tempus_group_fits_discord_limits() -> None:
     names = [c.name for c in TempusCog.__cog_app_commands__]
     assert len(names) <= 25
     assert {"board", "status", "history", "show", "stats"} <= set(names)
+
+
+class _Channel:
+    """A channel of a stub client: records what is sent to it."""
+
+    def __init__(self, cid: int, sent: list[tuple[int, str, list[str]]]) -> None:
+        self.id, self.sent = cid, sent
+
+    async def send(self, content: str, **kwargs: object) -> None:
+        files = kwargs.get("files") or []
+        self.sent.append((self.id, content, [f.filename for f in files]))  # type: ignore
+
+
+class _Client:
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str, list[str]]] = []
+
+    async def channel(self, cid: int) -> _Channel:
+        return _Channel(cid, self.sent)
+
+
+class _CountingOffloader:
+    """Runs jobs in a thread, counting the result builds; the pause lets the thread's
+    and the channel's post interleave as they do in the bot."""
+
+    def __init__(self) -> None:
+        self.builds = 0
+
+    async def run(self, fn, *args, level: int = 0):  # type: ignore[no-untyped-def]
+        if fn is results.final_post_job:
+            self.builds += 1
+        await asyncio.sleep(0.05)
+        return await asyncio.to_thread(fn, *args)
+
+
+@pytest.mark.asyncio
+async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> None:
+    """Both posts of the end (thread and channel) run at once: one build, and the rating
+    line shows this game's change, never "27.8 → 27.8" read after the other build stored
+    the new ratings."""
+    from bot.publisher import DiscordPublisher
+    from bot.table_model import Outcome
+
+    async def two_games() -> tuple[SqliteStorage, int]:
+        """A rated game, then one that has just ended (not summarised yet)."""
+        store = await SqliteStorage.open(":memory:")
+        await store_game(store, [ANN, BOB, None], 5, winner=ANN)
+        assert await hist.sync(store) == [1]
+        return store, await store_game(store, [ANN, BOB, None], 6, winner=BOB)
+
+    twin, g = await two_games()
+    expected = await hist.record_finished(twin, g)
+    assert set(expected) == {ANN, BOB} and all(b != a for b, a in expected.values())
+    await twin.close()
+    store, g = await two_games()
+    game = await store.game(g)
+    assert game is not None
+    client, off = _Client(), _CountingOffloader()
+    pub = DiscordPublisher(client, store, off, period=0.01)  # type: ignore[arg-type]
+    pub.channel = client.channel  # type: ignore[method-assign,assignment]
+    seats = await store.seats(g)
+    record = (await hist.load_record(store, game)).to_json()
+    o = Outcome(g, 10, GUILD, game.version, "play", [], seats=seats, public_view={},
+                record=record, finished=True)
+    thread = 11
+    pub._final(o, thread)
+    await pub.drain()
+    assert off.builds == 1, "one result build for both posts"
+    posted = {cid: text for cid, text, _ in client.sent}
+    assert set(posted) == {thread, 10}
+    changes = ", ".join(t("result.rating.change", name=s.name, before=f"{b.mu:.1f}",
+                          after=f"{a.mu:.1f}")
+                        for s in seats if s.user_id is not None
+                        for b, a in [expected[s.user_id]])
+    assert t("result.rating", changes=changes) in posted[thread]
+    await pub.close()
+    await store.close()

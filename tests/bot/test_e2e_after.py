@@ -29,7 +29,7 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         ch = fake.channel_ids[0]
         r = await fake.slash(12, ch, "status")
         assert t("status.phase.over") in r.text() and r.ephemeral
-        r = await fake.slash(12, ch, "board", at="era-5")
+        r = await fake.slash(12, ch, "board", at="round-5")
         assert t("board.at_era", game=g, era=5) in r.text()
         width, height = png_size(r.replies[0].attachments[0].data)
         assert width >= 600 and height > width, "a board (land above, panel below)"
@@ -52,7 +52,7 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         assert "P11" in r.text() and t("leaderboard.title") in r.text()
         ac = await fake.autocomplete(11, ch, "show", "game")
         assert ac and ac[0]["value"] == f"#{g}"
-        ac = await fake.autocomplete(11, ch, "board", "at", at="era-1")
-        assert [c["value"] for c in ac] == ["era-1", "era-10"]
+        ac = await fake.autocomplete(11, ch, "board", "at", at="round-1")
+        assert [c["value"] for c in ac] == ["round-1", "round-10"]
         await bot.service.idle()
         fake.check()

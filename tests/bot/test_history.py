@@ -30,25 +30,29 @@ def _single_winner_game(n: int, seed: int):
         seed += 1000
 
 
-async def store_game(store: SqliteStorage, people: list[int | None], seed: int, *,
+async def store_game(store: SqliteStorage, people: list[int | str | None], seed: int, *,
                      guild: int | None = GUILD, channel: int = 10,
                      winner: int | None = None, stop_after: int | None = None) -> int:
     """Play a random legal game and store it as the bot would: lobby, seats, start, one
-    logged action at a time. ``people``: a user id per seat (None: a computer);
-    ``winner``: that user gets the winning seat; ``stop_after``: leave it unfinished."""
+    logged action at a time. ``people``: a user id per seat (None: a ``normal`` computer,
+    a string: a computer of that level); ``winner``: that user gets the winning seat;
+    ``stop_after``: leave it unfinished."""
     state, record = _single_winner_game(len(people), seed)
     seed = record.seed
     order = list(people)
     if winner is not None:
         w, i = state.winners[0], order.index(winner)
         order[i], order[w] = order[w], order[i]
-    host = next(u for u in order if u is not None)
+    host = next(u for u in order if isinstance(u, int))
     g = await store.create_game(guild, channel, host, None,
                                 {"max_seats": len(order), "random_map": True, "seed": seed})
     v = g.version
     for u in order:
-        v = await store.add_seat(g.id, v, u, None if u is not None else "normal",
-                                 f"P{u}" if u is not None else "Computer (normal)")
+        if isinstance(u, int):
+            v = await store.add_seat(g.id, v, u, None, f"P{u}")
+        else:
+            level = u or "normal"
+            v = await store.add_seat(g.id, v, None, level, f"Computer ({level})")
     live, _ = new_game(len(order), seed, random_map=True)
     v = await store.start(g.id, v, {"max_seats": len(order), "random_map": True, "seed": seed,
                                     "start_player": None, "rules_version": RULES_VERSION},
@@ -125,12 +129,16 @@ async def _ratings(store: SqliteStorage) -> dict[int, tuple[float, float, int]]:
 async def test_recomputation_from_scratch_equals_the_incremental_numbers() -> None:
     store = await _store()
     lineups = [[1, 2, 3], [2, 3, 4, None], [1, 3, None], [4, 1, 2, 3, None], [2, 4, 1],
-               [3, None, None], [1, 2, 4]]
+               [3, None, None], [1, 2, 4], [2, 3, None]]
+    left = {4: (4, "hard"), 7: (3, "easy")}  # game index: who left, who finished it
     for k, people in enumerate(lineups):
-        await store_game(store, people, 70 + k)
+        g = await store_game(store, people, 70 + k)
+        if k in left:
+            await _leave(store, g, *left[k])
         await hist.sync(store)  # one game at a time, as when games finish
     rated = await store.rated_games(GUILD)
-    assert len(rated) == 6  # the game with one person does not count
+    # the game with one person does not count, nor the one with one person who stayed
+    assert len(rated) == 6
     incremental = await _ratings(store)
     scratch = R.recompute(hist.rated_games(await store.results(GUILD)))
     assert incremental == {u: (s.mu, s.sigma, s.games) for u, s in scratch.items()}
@@ -142,6 +150,33 @@ async def test_recomputation_from_scratch_equals_the_incremental_numbers() -> No
     await hist.sync(store)
     assert await _ratings(store) == incremental
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_games_rating_changes_are_its_own_update() -> None:
+    """The before/after of a game come from that game's update: the same whether its
+    result post rated it or something else did first (and rated later games too)."""
+    async def stored() -> tuple[SqliteStorage, list[int]]:
+        store = await _store()
+        ids = [await store_game(store, people, 120 + k) for k, people in
+               enumerate([[1, 2, 3], [2, 1, None], [3, 1, 2]])]
+        return store, ids
+
+    store, (g1, g2, g3) = await stored()
+    await hist.sync(store)
+    await hist.sync(store)
+    for g in (g1, g2, g3):  # rated already (e.g. by a /tempus stats meanwhile)
+        game_changes = await hist.record_finished(store, g)
+        assert set(game_changes) == {u for u in (1, 2, 3) if u != 3 or g != g2}
+        assert all(b.mu != a.mu and a.games == b.games + 1 for b, a in game_changes.values())
+    fresh, _ = await stored()
+    own = [await hist.record_finished(fresh, g) for g in (g1, g2, g3)]  # one at a time
+    assert own == [await hist.record_finished(store, g) for g in (g1, g2, g3)]
+    r = await store.ratings(GUILD)
+    assert {u: (a.mu, a.sigma, a.games) for u, (_, a) in own[2].items()} == {
+        u: (r[u].mu, r[u].sigma, r[u].games) for u in own[2]}
+    await store.close()
+    await fresh.close()
 
 
 @pytest.mark.asyncio
@@ -163,6 +198,79 @@ async def test_a_cancelled_or_abandoned_game_changes_nothing() -> None:
     after = (await _ratings(store), await hist.listing(store, GUILD, None),
              await hist.stats(store, GUILD, 1), await hist.leaderboard(store, GUILD))
     assert after == before
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_game_both_people_left_rates_nobody() -> None:
+    """Review 13's scenario through the table service: two people and a computer; both
+    people leave in the first round and computers finish the game. Nobody is rated, the
+    leaderboard stays empty, and neither has the game in their statistics."""
+    import asyncio
+
+    from bot.table import TableService
+    from tests.bot.helpers import CollectSink
+
+    store = await _store()
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 12)
+    svc._leave_level = lambda: "random"  # type: ignore[method-assign]
+    g = (await svc.create(GUILD, 40, 100, "Ann", seats=3)).game_id
+    await svc.join(g, 101, "Bob")
+    await svc.add_ai(g, 100, "random")
+    await svc.start(g, 100)
+    await svc.idle()
+    await svc.leave_game(g, 100)
+    await svc.leave_game(g, 101)
+    for _ in range(600):
+        await svc.idle()
+        table = await svc.table(g)
+        if table.game.status != ACTIVE:
+            break
+        await asyncio.sleep(0.05)
+    assert table.game.status == FINISHED
+    assert [(s.user_id, s.left) for s in table.seats] == [(100, True), (101, True),
+                                                          (None, False)]
+    assert await hist.record_finished(store, g) == {}
+    assert await store.ratings(GUILD) == {} and await hist.leaderboard(store, GUILD) == []
+    assert await hist.stats(store, GUILD, 100) is None
+    rows = await store.results(GUILD)
+    assert [(r.user_id, r.ai_level, r.name) for r in rows] == [
+        (100, "random", "Ann"), (101, "random", "Bob"), (None, "random", rows[2].name)]
+    games, _ = await hist.listing(store, GUILD, 40)
+    assert [s.name for s in games[0].seats][:2] == ["Ann", "Bob"]  # still who sat there
+    await svc.close()
+    await store.close()
+
+
+async def _leave(store: SqliteStorage, g: int, user: int, level: str) -> None:
+    """``user`` left game ``g`` and a computer of ``level`` finished it (as stored by
+    ``TableService.leave_game``)."""
+    game = await store.game(g)
+    assert game is not None
+    seat = next(s.seat for s in await store.seats(g) if s.user_id == user)
+    await store.leave_seat(g, game.version, seat, level)
+
+
+@pytest.mark.asyncio
+async def test_a_seat_whose_person_left_counts_as_the_computer_that_finished_it() -> None:
+    store = await _store()
+    g = await store_game(store, [1, 2, 3], 130)
+    await _leave(store, g, 3, "hard")
+    changes = await hist.record_finished(store, g)
+    assert set(changes) == {1, 2}, "the two who stayed are rated, not the one who left"
+    rows = await store.results(GUILD)
+    rated = hist.rated_games(rows)
+    assert [(s.user_id, s.ai_level) for s in rated[0].seats] == [(1, None), (2, None),
+                                                                 (None, "hard")]
+    assert await hist.stats(store, GUILD, 3) is None
+    assert {s.user_id for s in await hist.leaderboard(store, GUILD)} == {1, 2}
+    # with only one person left who stayed, the game is not rated
+    g2 = await store_game(store, [1, 2, None], 131)
+    await _leave(store, g2, 2, "easy")
+    assert await hist.record_finished(store, g2) == {}
+    assert len(await store.rated_games(GUILD)) == 1
+    st = await hist.stats(store, GUILD, 1)
+    assert st is not None and st.games == 2  # one person's game counts in stats
     await store.close()
 
 
