@@ -5,7 +5,6 @@ rematched (issue 13's end-to-end test)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import random
@@ -176,17 +175,15 @@ async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> 
         assert new.options["protection_counts_cities"] and not new.options["hints"]
         join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
         await fake.click(11, lobby, join)
-        for _ in range(300):
-            if len(await storage.seats(2)) == 3:
-                break
-            await asyncio.sleep(0.05)
-        await bot.service.idle()
-        await bot.publisher.drain()
+        lobby_id = lobby.id
+
+        def joined() -> bool:  # the lobby message is edited: 11 sits, no longer waited for
+            m = next(m for m in fake.channel_messages(ch) if m.id == lobby_id)
+            return "<@11>" not in m.content and "3. " + names[0] in m.content
+        await fake.wait_for(joined, 30)
         seats = await storage.seats(2)
         assert [(s.user_id, s.ai_level) for s in seats] == [(12, None), (None, "random"),
                                                             (11, None)]
-        lobby = next(m for m in fake.channel_messages(ch) if m.id == lobby.id)
-        assert "<@11>" not in lobby.content  # joined: no longer waited for
 
         assert _private_leaks(fake, record, {11: 0, 12: 1}, hands, since) > 0
         fake.check()
