@@ -221,8 +221,9 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
     rep = await replay_answer(svc, await svc.storage.game(g))  # type: ignore[arg-type]
     gif = Image.open(io.BytesIO(rep.files[0].data))
     assert gif.format == "GIF" and gif.n_frames > 40 and len(rep.files[0].data) < 8_000_000
-    # a picture per action round ("turn" N of a round), not per player's turn
-    assert "one picture per action round" in rep.text and "per turn" not in rep.text
+    # a picture per action round ("turn N" of a round, as status counts), not one per
+    # player's turn
+    assert "after each turn of each round" in rep.text and "per turn" not in rep.text
     choices = await game_choices(svc, asker, "")
     assert choices and choices[0][1] == f"#{g}"
     for text in (show.text, hist_text, stats, lb, (await status_answer(svc, asker)).text):
