@@ -152,6 +152,9 @@ class FakePlayer:
         self.refusals: list[str] = []
         #: the interactions that applied an action (for timing)
         self.applied: list[Interaction] = []
+        #: the files of the private menus this person was shown (menus edit in place, so
+        #: a later step may have replaced them)
+        self.seen_files: list[str] = []
 
     async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
         """Use one control of ``msg`` (following private menus); True if that applied an
@@ -166,9 +169,15 @@ class FakePlayer:
         acting = [c for c in controls if _op(c["custom_id"]) in ("act", "cards")]
         pool = acting if acting and self.rng.random() < 0.7 else controls
         control = self.rng.choice(pool)
+        edits = msg.edits
         inter = await self.fake.click(self.uid, msg, control["custom_id"],
                                       choose(control, self.rng))
         menus = [m for m in inter.replies if m.components]
+        if not menus and msg.where == "ephemeral" and _op(control["custom_id"]) == "menu":
+            # a private menu's own choice opens the next step in place (the same message)
+            await self.fake.wait_for(lambda: msg.edits > edits or inter.replies, 10)
+            menus = [m for m in (*inter.replies, msg) if m.components]
+        self.seen_files += [a.filename for m in menus for a in m.attachments]
         if menus:
             return await self.act_on(menus[-1], depth + 1, start)
         if _op(control["custom_id"]) not in ("act", "cards", "undo"):
