@@ -37,6 +37,7 @@ from engine.undo import is_undo
 
 from . import i18n
 from .event_text import event_text
+from .keyed_lock import KeyedLocks
 from .labels import action_label, colour_name
 from .messages import t
 from .offload import Offloader
@@ -111,7 +112,7 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
         self._seed = seed_source or (lambda: secrets.randbelow(2**31))
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
-        self._load_lock = asyncio.Lock()
+        self._load_locks = KeyedLocks()
         self._outboxes: dict[int, asyncio.Queue[Outcome]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._publishers: dict[int, asyncio.Task[None]] = {}
@@ -139,7 +140,7 @@ class TableService(LobbyMixin, PlayMixin, SeatsMixin, ClockMixin, ComputerMixin,
             return table
         if game_id in self.set_aside:
             raise TableError("error.game_set_aside", game=game_id)
-        async with self._load_lock:
+        async with self._load_locks(game_id):
             table = self._tables.get(game_id)
             if table is None:
                 try:

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from .keyed_lock import KeyedLocks
 from .offload import Offloader
 from .storage import Storage
 from .table_model import Outcome, SetAside, Sink, Table
@@ -30,7 +31,8 @@ class TableBase:
     _tables: dict[int, Table]
     #: channel (or thread) id -> its open game's id (autocomplete speed)
     _by_channel: dict[int, int]
-    _load_lock: asyncio.Lock
+    #: per game: held while it is loaded from the store (loads of different games overlap)
+    _load_locks: KeyedLocks
     #: per game: outcomes waiting for the sink, and the task handing them over
     _outboxes: dict[int, asyncio.Queue[Outcome]]
     _publishers: dict[int, asyncio.Task[None]]

@@ -107,7 +107,7 @@ class SyncMixin(TableBase):
         step since that version is rebuilt there (the catch-up then goes step by step);
         anything else gets an empty table one version behind (the catch-up reloads it
         fully and announces the position: lobby, cancel or board)."""
-        async with self._load_lock:
+        async with self._load_locks(game.id):
             if game.id in self._tables:
                 return None
             table: Table | None = None

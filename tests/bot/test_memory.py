@@ -171,3 +171,50 @@ async def test_idle_outboxes_are_dropped_busy_ones_kept() -> None:
     await boxes.submit(1, write)  # made again on next use
     assert written == [1, 1]
     await boxes.close()
+
+
+@pytest.mark.asyncio
+async def test_loads_of_different_games_overlap() -> None:
+    """Coming back to unloaded games: each game is loaded once however many clicks arrive
+    for it together, and the loads of different games do not wait for each other (one lock
+    for all loads made the last of a thousand returning players wait a minute)."""
+    svc, _ = await _service()
+    try:
+        g1 = await _game(svc, bots=2)
+        o = await svc.create(1, 11, BOB, "Bob", seats=3)
+        for _ in range(2):
+            await svc.add_ai(o.game_id, BOB, "random")
+        await svc.start(o.game_id, BOB)
+        await svc.idle()
+        g2 = o.game_id
+        assert svc.unload_idle(0) == 2
+        real, gate = svc._load, asyncio.Event()
+        loading: list[int] = []
+        peak = 0
+
+        async def slow_load(game):  # type: ignore[no-untyped-def]
+            nonlocal peak
+            loading.append(game.id)
+            peak = max(peak, len(loading) - len(done))
+            await gate.wait()
+            try:
+                return await real(game)
+            finally:
+                done.append(game.id)
+
+        done: list[int] = []
+        svc._load = slow_load  # type: ignore[method-assign]
+        clicks = [asyncio.create_task(svc.table(g)) for g in (g1, g2, g1, g2)]
+        for _ in range(300):  # the store is read first (aiosqlite's thread)
+            if len(loading) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert peak == 2, "the second game's load started while the first one's ran"
+        gate.set()
+        a, b, a2, b2 = await asyncio.gather(*clicks)
+        assert a is a2 and b is b2 and a is not b
+        assert sorted(loading) == sorted([g1, g2]), "each game loaded once"
+        assert len(svc._load_locks) == 0, "no lock kept for games nobody is loading"
+    finally:
+        await svc.close()
+        await svc.storage.close()
