@@ -20,6 +20,7 @@ the same view gives the same image bytes whichever way its layer was found.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import tempfile
@@ -29,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
+
+from .encode import read_palette_png, to_png
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +130,12 @@ class LayerCache:
         if path is None:
             return None
         try:
-            with Image.open(path) as f:
-                f.load()
-                img = f.copy()
+            data = path.read_bytes()
+            img = read_palette_png(data)  # as written by _save: ~1 ms instead of ~4
+            if img is None:
+                with Image.open(io.BytesIO(data)) as f:
+                    f.load()
+                    img = f.copy()
         except FileNotFoundError:
             return None
         except (OSError, ValueError, SyntaxError) as exc:  # a damaged file: draw again
@@ -148,7 +154,7 @@ class LayerCache:
             fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as out:
-                    img.save(out, "PNG", compress_level=1)
+                    out.write(to_png(img, compress_level=1))
                 os.replace(tmp, path)
             except BaseException:
                 with contextlib.suppress(OSError):
