@@ -120,6 +120,8 @@ class DiscordPublisher:
         self.outboxes = outboxes or Outboxes(on_trouble=self._trouble, period=period)
         self._turns: dict[int, TurnMessage] = {}
         self._lobbies: dict[int, int] = {}
+        #: each started game's play channel (its thread, or its channel without one)
+        self._play: dict[int, int] = {}
         self._dm_failed: set[int] = set()
         self._dm_channels: dict[int, discord.abc.Messageable] = {}
         #: one outbox per person (by user id) for their DMs: paced like a channel, and a
@@ -173,13 +175,20 @@ class DiscordPublisher:
             return
         self._latest[o.game_id] = (o.seats, o.since)
         self._retire_menus(o)
-        # the number columns only: the snapshot is not decoded for every outcome
-        game = await self.storage.game_ref(o.game_id)
-        if o.kind == "start" and game is not None and game.thread_id is None:
-            await self._open_thread(o)
+        play = self._play.get(o.game_id)
+        if play is None or o.kind in ("start", "cancel"):
+            # the number columns only: the snapshot is not decoded for every outcome
             game = await self.storage.game_ref(o.game_id)
-        play = game.play_channel_id if game is not None else o.channel_id
+            if o.kind == "start" and game is not None and game.thread_id is None:
+                await self._open_thread(o)
+                game = await self.storage.game_ref(o.game_id)
+            play = game.play_channel_id if game is not None else o.channel_id
+            if game is not None:
+                # a started game's thread (or its channel, without one) never changes:
+                # the store is not asked again for every move
+                self._play[o.game_id] = play
         if o.kind == "cancel":
+            self._play.pop(o.game_id, None)
             await self._cancel(o, play)
             return
         turn = await self._turn(o.game_id, play)
@@ -198,6 +207,7 @@ class DiscordPublisher:
                              kind=lambda: self._sync_kind(turn))
         self._dms(play, o)
         if o.finished:
+            self._play.pop(o.game_id, None)
             self._final(o, play)
 
     # ------------------------------------------------------------------ lobby and thread

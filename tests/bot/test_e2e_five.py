@@ -33,6 +33,16 @@ async def test_five_seats_with_computers_at_the_default_pace(tmp_path: Path) -> 
         ai_delay = Settings.ai_delay * period / 5.0
         async with bot_running(fake, tmp_path / "t.db", seed=21, ai_delay=ai_delay) as bot:
             ch = fake.channel_ids[0]
+            # the publisher learns a started game's thread once, not from the store at
+            # every move (issue 16: that read waited in the database's queue under load)
+            assert bot.publisher is not None
+            store, asked = bot.publisher.storage, []
+            real_ref = store.game_ref
+
+            async def counted_ref(game_id: int):  # type: ignore[no-untyped-def]
+                asked.append(game_id)
+                return await real_ref(game_id)
+            store.game_ref = counted_ref  # type: ignore[method-assign]
             await fake.slash(11, ch, "new", seats=5)
             for level in ("normal", "easy", "normal", "easy"):
                 await fake.slash(11, ch, "addbot", level=level)
@@ -61,3 +71,4 @@ async def test_five_seats_with_computers_at_the_default_pace(tmp_path: Path) -> 
             assert len(fake.channel_messages(ch)) <= 4
             check_no_leaks(fake, ch, {11: 0})
             fake.check()
+            assert len(rec["actions"]) > 100 and len(asked) <= 10, len(asked)
