@@ -737,19 +737,35 @@ class SqliteStorage:
                 raise
             return result
 
-        async with self._lock:
-            try:
-                # aiosqlite (pinned) has no public "run this on the connection's thread"
-                result = await self._db._execute(run, self._db._conn)
-            except (sqlite3.Error, UnicodeDecodeError) as exc:
-                mapped = unavailable(exc)
-                if mapped is None:
-                    raise
-                log.warning("storage: %s", mapped)
-                raise mapped from exc
-            if self._wal_identity is None and self._abspath is not None:
-                self._wal_identity = _file_identity(self._abspath + "-wal")
-            return result
+        result = await self._on_thread(run)
+        if self._wal_identity is None and self._abspath is not None:
+            self._wal_identity = _file_identity(self._abspath + "-wal")
+        return result
+
+    async def _on_thread(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``job`` on the connection's thread as one hand-over, after every call handed
+        over before it. It waits while a transaction of several round trips (:meth:`_tx`,
+        :meth:`_reading`) holds the connection, but does not hold it itself: the thread
+        runs the jobs one after another, so nothing can come between a job's statements,
+        and the next job starts at once instead of after the event loop has taken this
+        one's result back (issue 16: under load the loop is slow to do so, and the
+        connection sat idle while every other game queued for it)."""
+        async with self._lock:  # not inside another transaction; free: no wait at all
+            pass
+        try:
+            # aiosqlite (pinned) has no public "run this on the connection's thread"; its
+            # _execute queues the job before its first await, so jobs keep their order
+            return await self._db._execute(job, self._db._conn)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            mapped = unavailable(exc)
+            if mapped is None:
+                raise
+            log.warning("storage: %s", mapped)
+            raise mapped from exc
+
+    async def _fetch(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """The rows of one query, read in one hand-over (:meth:`_on_thread`)."""
+        return await self._on_thread(lambda conn: conn.execute(sql, args).fetchall())
 
     async def _rollback(self) -> None:
         # some errors (SQLITE_FULL, SQLITE_IOERR ...) already rolled the transaction back
@@ -844,10 +860,8 @@ class SqliteStorage:
         )
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> GameRow | None:
-        async with self._reading() as db:
-            cur = await db.execute(sql, args)
-            row = await cur.fetchone()
-        return None if row is None else self._game(row)
+        rows = await self._fetch(sql, args)
+        return self._game(rows[0]) if rows else None
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -861,30 +875,22 @@ class SqliteStorage:
     async def games_with_status(self, status: str) -> list[GameRow]:
         """Every game of ``status``; raises :class:`GameUnreadable` if any one is damaged
         (use :meth:`game_refs` and :meth:`game` to read them one by one)."""
-        async with self._reading() as db:
-            cur = await db.execute("SELECT * FROM games WHERE status = ? ORDER BY id",
-                                   (status,))
-            rows = await cur.fetchall()
+        rows = await self._fetch("SELECT * FROM games WHERE status = ? ORDER BY id", (status,))
         return [self._game(r) for r in rows]
 
     async def game_refs(self, status: str) -> list[GameRef]:
         """The games of ``status``, by their number columns only: one damaged row cannot
         keep the others from being listed."""
-        async with self._reading() as db:
-            cur = await db.execute(
-                f"SELECT {_REF_COLUMNS} "
-                "FROM games WHERE status = ? ORDER BY id", (status,))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE status = ? ORDER BY id", (status,))
         return [GameRef(*r) for r in rows]
 
     async def game_refs_behind(self, status: str) -> list[GameRef]:
         """The games of ``status`` announced once but not at their current version (the
         process stopped, or another one made the change, before the owner posted it)."""
-        async with self._reading() as db:
-            cur = await db.execute(
-                f"SELECT {_REF_COLUMNS} FROM games WHERE status = ? "
-                "AND announced_version < version ORDER BY id", (status,))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            f"SELECT {_REF_COLUMNS} FROM games WHERE status = ? "
+            "AND announced_version < version ORDER BY id", (status,))
         return [GameRef(*r) for r in rows]
 
     async def game_ref(self, game_id: int) -> GameRef | None:
@@ -897,26 +903,20 @@ class SqliteStorage:
                                (channel_id, channel_id))
 
     async def _ref(self, where: str, args: tuple[Any, ...]) -> GameRef | None:
-        async with self._reading() as db:
-            cur = await db.execute(f"SELECT {_REF_COLUMNS} FROM games {where}", args)
-            row = await cur.fetchone()
-        return None if row is None else GameRef(*row)
+        rows = await self._fetch(f"SELECT {_REF_COLUMNS} FROM games {where}", args)
+        return GameRef(*rows[0]) if rows else None
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self._reading() as db:
-            cur = await db.execute(
-                "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
-                "WHERE game_id = ? ORDER BY seat", (game_id,))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
+            "WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The log of a game; raises :class:`GameUnreadable` if an entry is damaged."""
-        async with self._reading() as db:
-            cur = await db.execute(
-                "SELECT seq, seat, action, version FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            "SELECT seq, seat, action, version FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,))
         out = []
         for r in rows:
             action = _json_column(game_id, f"action {r[0]}", r[2])
@@ -1079,11 +1079,9 @@ class SqliteStorage:
             await self._write_deadlines(db, game_id, deadlines)
 
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
-        async with self._reading() as db:
-            cur = await db.execute(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id = ? ORDER BY seat",
-                (game_id,))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id = ? ORDER BY seat",
+            (game_id,))
         return [DeadlineRow(*r) for r in rows]
 
     async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
@@ -1099,11 +1097,9 @@ class SqliteStorage:
 
     async def reminders_on(self, user_id: int) -> bool:
         """Whether the person wants turn reminders (the default: yes)."""
-        async with self._reading() as db:
-            cur = await db.execute(
-                "SELECT reminders FROM user_settings WHERE user_id = ?", (user_id,))
-            row = await cur.fetchone()
-        return row is None or bool(row[0])
+        rows = await self._fetch(
+            "SELECT reminders FROM user_settings WHERE user_id = ?", (user_id,))
+        return not rows or bool(rows[0][0])
 
     async def set_reminders(self, user_id: int, on: bool) -> None:
         async with self._tx() as db:
@@ -1117,11 +1113,9 @@ class SqliteStorage:
         ids = sorted(set(user_ids))
         if not ids:
             return {}
-        async with self._reading() as db:
-            cur = await db.execute(
-                "SELECT user_id, locale FROM user_settings WHERE locale IS NOT NULL AND "
-                f"user_id IN ({', '.join('?' * len(ids))})", tuple(ids))
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            "SELECT user_id, locale FROM user_settings WHERE locale IS NOT NULL AND "
+            f"user_id IN ({', '.join('?' * len(ids))})", tuple(ids))
         return {r[0]: r[1] for r in rows}
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
@@ -1135,10 +1129,8 @@ class SqliteStorage:
     async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:
         """The live DM menus (of one game, or all), oldest first."""
         where, args = ("WHERE game_id = ? ", (game_id,)) if game_id is not None else ("", ())
-        async with self._reading() as db:
-            cur = await db.execute(
-                f"SELECT {_MENU_COLUMNS} FROM private_menus {where}ORDER BY message_id", args)
-            rows = await cur.fetchall()
+        rows = await self._fetch(
+            f"SELECT {_MENU_COLUMNS} FROM private_menus {where}ORDER BY message_id", args)
         return [MenuRow(*r) for r in rows]
 
     async def put_private_menu(self, row: MenuRow) -> None:
