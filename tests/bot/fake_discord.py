@@ -1089,7 +1089,7 @@ class FakeDiscord:
         msg.token = request.headers.get("Authorization", "").removeprefix("Bot ") or None
         msg.mentions = _mentions(msg.content, payload.get("allowed_mentions"))
         self._add(msg)
-        self.limiter.record(Write(self.now(), cid, POST, msg.id))
+        self.limiter.record(Write(self.now(), cid, POST, msg.id, files=len(files)))
         await self._changed()
         return _json(message_json(self, msg))
 
@@ -1105,7 +1105,7 @@ class FakeDiscord:
         payload, files = await _read_body(request)
         self._apply(msg, payload, files)
         msg.edits += 1
-        self.limiter.record(Write(self.now(), cid, EDIT, mid))
+        self.limiter.record(Write(self.now(), cid, EDIT, mid, files=len(files)))
         await self._changed()
         return _json(message_json(self, msg))
 
@@ -1167,7 +1167,8 @@ class FakeDiscord:
             self._apply(target, data, files)
             target.edits += 1
             inter.original_id, inter.original_used = target.id, True
-            self.limiter.record(Write(now, target.channel_id, EDIT, target.id, True))
+            self.limiter.record(Write(now, target.channel_id, EDIT, target.id, True,
+                                      files=len(files)))
             inter.replied.set()
         inter.response_type = rtype
         inter.ephemeral = bool(flags & EPHEMERAL)
@@ -1203,7 +1204,8 @@ class FakeDiscord:
             inter.original_used = True
             msg = self.messages[original]
             self._apply(msg, payload, files)
-            self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True))
+            self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True,
+                                      files=len(files)))
         else:
             msg = self._store(self.next_id(), payload, files, inter)
         inter.replied.set()
@@ -1228,7 +1230,8 @@ class FakeDiscord:
         msg.edits += 1
         if msg not in inter.replies:
             inter.replies.append(msg)
-        self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True))
+        self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True,
+                                  files=len(files)))
         inter.replied.set()
         await self._changed()
         return _json(message_json(self, msg))
@@ -1243,7 +1246,8 @@ class FakeDiscord:
             msg.where, msg.to_user = "ephemeral", inter.user_id
         if not placeholder:
             self._apply(msg, data, files, new=True)
-        self.limiter.record(Write(self.now(), msg.channel_id, POST, msg.id, True))
+        self.limiter.record(Write(self.now(), msg.channel_id, POST, msg.id, True,
+                                  files=len(files)))
         self._add(msg)
         inter.replies.append(msg)
         return msg

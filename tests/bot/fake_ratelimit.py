@@ -84,6 +84,8 @@ class Write:
     message_id: int
     #: True for interaction callbacks and webhook follow-ups (not the channel routes)
     interaction: bool = False
+    #: files uploaded with it (a board write carries the board's picture)
+    files: int = 0
 
 
 @dataclass(frozen=True)

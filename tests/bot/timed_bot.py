@@ -10,8 +10,9 @@ for the load bench (:mod:`tests.bot.bench_load`), written as JSON to the file na
   thread waits to take the GIL back after SQLite released it (the price of running SQLite
   in the bot's process); ``engine_cpu_s`` is the thread's CPU time in the same calls.
 - ``held_s``/``held_count`` (both backends): wall time the bot held the database, as its
-  event loop sees it: SQLite, the storage's one lock (every read and write transaction runs
-  under it, so this is the time the single connection was taken); PostgreSQL, a pooled
+  event loop sees it: SQLite, the storage's one lock (taken by the transactions of several
+  round trips; the jobs handed to the connection's thread whole, which are most reads and
+  the busy writes, pass it without holding it); PostgreSQL, a pooled
   connection from acquire to release. It adds to the engine time what the bot pays around
   it: round trips to the server, waking the event loop between statements.
 
