@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import operator
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -207,5 +208,38 @@ def test_boards_people_wait_on_are_drawn_first_and_none_starves() -> None:
         await asyncio.gather(blocker, old, new)
         assert started == ["old computers", "new person"]
         assert off._slots().free == 1, "every slot was given back"
+
+    asyncio.run(main())
+
+
+def test_the_gate_grants_by_aged_level_as_a_full_scan_would() -> None:
+    """The heap gives the same order as ranking every waiting job by ``level - waited /
+    AGING`` at release time (what the gate did before, one scan per release)."""
+    async def main() -> None:
+        rng = random.Random(5)
+        clock = [0.0]
+        gate = offload._Gate(1, clock=lambda: clock[0])
+        granted: list[int] = []
+        arrivals: list[tuple[int, float, int]] = []
+        held = gate.slot(0)
+        await held.__aenter__()  # the only slot is busy while the jobs arrive
+
+        async def job(i: int, level: int) -> None:
+            async with gate.slot(level):
+                granted.append(i)
+        jobs = []
+        for i in range(300):
+            clock[0] += rng.uniform(0, 3)
+            level = rng.randrange(3)
+            arrivals.append((level, clock[0], i))
+            jobs.append(asyncio.create_task(job(i, level)))
+            await asyncio.sleep(0)
+        now = clock[0]
+        expected = [i for _, _, i in sorted(
+            arrivals, key=lambda a: (a[0] - (now - a[1]) / offload.AGING, a[2]))]
+        await held.__aexit__(None, None, None)
+        await asyncio.gather(*jobs)
+        assert granted == expected
+        assert gate.free == 1
 
     asyncio.run(main())
