@@ -377,10 +377,12 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
             pg0 = server_cpu_s(pg_pid)
             db0, server0 = db_counters(stats), await server_time() if server_time else None
             w0 = time.perf_counter()
-            steady_from = fake.now() + warmup  # the opening burst is over by then
+            w0_fake = fake.now()
+            steady_from = w0_fake + warmup  # the opening burst is over by then
             until = w0 + seconds
             await asyncio.gather(*(t.play(think, until) for t in tables))
             window = time.perf_counter() - w0
+            w1_fake = fake.now()
             cpu1 = sum(map(proc_cpu_s, pids)), sum(map(proc_cpu_s, workers))
             pg1 = server_cpu_s(pg_pid)
             db1, server1 = db_counters(stats), await server_time() if server_time else None
@@ -396,6 +398,8 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
                 (w.t, w.interaction, w.files > 0))
             carried += w.interaction
             total += 1
+    pictures = sum(1 for w in fake.public_writes()
+                   if w.kind in (POST, EDIT) and w.files > 0 and w0_fake <= w.t <= w1_fake)
     board, steady, seen = [], [], []
     by_route: dict[bool, list[float]] = {True: [], False: []}
     for t in tables:
@@ -448,6 +452,9 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "board_ms_p95_channel": ms(by_route[False], .95),
         "clicks_shown_by_channel": len(by_route[False]),
         "db_ms_per_action": None if db_ms is None else round(db_ms, 2),
+        # boards drawn per board written (above 1: drawn, then dropped as out of date)
+        "boards_drawn_per_written": round((db1["boards_drawn"] - db0["boards_drawn"])
+                                          / max(1, pictures), 2),
         "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
         "db_calls_per_action": None if calls is None else round(calls, 1),
         "db_cpu_ms_per_action": None if db_cpu is None else round(db_cpu, 2),
@@ -469,7 +476,8 @@ COLUMNS = (("games", "games"), ("db", "db"), ("processes", "proc"),
            ("board_writes_carried", "carried by clicks"),
            ("db_ms_per_action", "db ms/action"), ("db_cpu_ms_per_action", "db CPU ms/action"),
            ("db_held_ms_per_action", "db held ms/action"),
-           ("bot_cpu_ms_per_action", "bot CPU ms/action"), ("rate_limited", "429s"),
+           ("bot_cpu_ms_per_action", "bot CPU ms/action"),
+           ("boards_drawn_per_written", "boards drawn/written"), ("rate_limited", "429s"),
            ("acks_over_3s", "acks > 3 s"))
 
 

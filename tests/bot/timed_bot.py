@@ -16,10 +16,13 @@ for the load bench (:mod:`tests.bot.bench_load`), written as JSON to the file na
   connection from acquire to release. It adds to the engine time what the bot pays around
   it: round trips to the server, waking the event loop between statements.
 
+And one render counter, ``boards_drawn``: boards the render workers finished (a board
+drawn but then not written, because the game moved on meanwhile, is wasted work).
+
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
-``SqliteStorage`` (its lock) and ``PgStorage._con`` before the bot starts. The render and
-AI worker processes (``spawn``) import this module as ``__mp_main__``, which installs
-nothing (they open no database).
+``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader.latest`` before the bot
+starts. The render and AI worker processes (``spawn``) import this module as
+``__mp_main__``, which installs nothing (they open no database).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any
 
 import aiosqlite.core
 
-from bot import storage, storage_pg
+from bot import offload, storage, storage_pg
 
 ENV = "TEMPUS_BENCH_DB_STATS"
 PERIOD_S = 0.2
@@ -51,6 +54,7 @@ class Counters:
         self.engine_calls = 0
         self.held_s = 0.0
         self.held_count = 0
+        self.boards_drawn = 0
 
     def engine(self, seconds: float, cpu_s: float) -> None:
         with self.guard:  # (several aiosqlite threads: the bot's, check-db's ...)
@@ -66,7 +70,8 @@ class Counters:
         with self.guard:
             return {"engine_s": self.engine_s, "engine_cpu_s": self.engine_cpu_s,
                     "engine_calls": self.engine_calls,
-                    "held_s": self.held_s, "held_count": self.held_count}
+                    "held_s": self.held_s, "held_count": self.held_count,
+                    "boards_drawn": self.boards_drawn}
 
 
 COUNTERS = Counters()
@@ -111,6 +116,15 @@ def install() -> None:
         original_init(self, *args, **kwargs)
         self._lock = TimedLock()
     storage.SqliteStorage.__init__ = __init__  # type: ignore[method-assign]
+
+    original_latest = offload.Offloader.latest
+
+    async def latest(self: Any, key: Any, *args: Any, **kwargs: Any) -> Any:
+        out = await original_latest(self, key, *args, **kwargs)
+        if isinstance(key, tuple) and key[:1] == ("board",):
+            COUNTERS.boards_drawn += 1  # the event loop's thread only
+        return out
+    offload.Offloader.latest = latest  # type: ignore[method-assign]
 
     original_con = storage_pg.PgStorage._con
 
