@@ -39,7 +39,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -163,6 +163,18 @@ class Offloader:
         """Like :meth:`run`, but raises :class:`Superseded` instead of running ``fn`` if
         another job with the same ``key`` was submitted before this one could start.
         A job that has started always finishes and returns its result."""
+        async with self.newest(key, level) as run:
+            return await run(fn, *args)
+
+    @contextlib.asynccontextmanager
+    async def newest(self, key: Hashable, level: int = 0
+                     ) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+        """:meth:`latest` for a job whose arguments are chosen when its turn comes: waits
+        for a slot (raising :class:`Superseded` if another job with ``key`` asked after
+        this one meanwhile) and yields the function that runs a job in it. Under load a
+        job waits seconds for its slot; what it should draw may have changed by then
+        (a game's newest state), and drawing the state of the time of asking would be
+        work thrown away."""
         ticket = next(self._tickets)
         self._newest[key] = ticket
         try:
@@ -170,7 +182,7 @@ class Offloader:
                 if self._newest.get(key) != ticket:
                     self.superseded += 1
                     raise Superseded(key)
-                return await self._call(fn, *args)
+                yield self._call
         finally:
             if self._newest.get(key) == ticket:
                 del self._newest[key]

@@ -317,22 +317,30 @@ class DiscordPublisher:
         """One write that brings the turn message closer to the newest outcome: post the
         new turn message, edit it, or take the controls off an old one."""
         o = turn.outcome
-        if o is None:  # shown already (a rerun with nothing newer)
-            return False
-        assert o.public_view is not None
+        if o is None or (turn.message_id is not None and turn.shown >= o.version):
+            return False  # shown already (a rerun with nothing newer)
+        # only the newest board of a game is drawn, and of the newest outcome when its
+        # drawing starts: under load a board waits seconds for a render slot while the
+        # computers play on, and the outcome of the time of asking would often be of a
+        # turn that is over by then, drawn only to be thrown away. A board superseded
+        # while it waits raises Superseded: the outbox runs this again with the newest
+        async with self.offloader.newest(("board", turn.game_id),
+                                         level=self._urgency(o)) as run:
+            o = turn.outcome
+            if o is None or (turn.message_id is not None and turn.shown >= o.version):
+                return False
+            assert o.public_view is not None
+            key = turn.key
+            png = await run(images.board_png, o.public_view, o.highlight, o.last_move,
+                            False, o.locale)
         with i18n.using(o.locale):  # the outbox task has no language of its own
-            return await self._sync_in(turn, o)
+            return await self._write(turn, o, key, png)
 
-    async def _sync_in(self, turn: TurnMessage, o: Outcome) -> bool:
+    async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
+                     png: bytes | None) -> bool:
+        """Write ``o``'s turn message with its board ``png``, drawn while the turn message
+        was of turn ``key``."""
         assert o.public_view is not None
-        key = turn.key
-        if turn.message_id is not None and turn.shown >= o.version:
-            return False
-        # only the newest board of a game is drawn (render.latest); a board superseded
-        # while it is drawn raises Superseded: the outbox runs this again with the newest
-        png = await self.offloader.latest(("board", o.game_id), images.board_png,
-                                          o.public_view, o.highlight, o.last_move,
-                                          False, o.locale, level=self._urgency(o))
         if turn.key != key:
             # a new turn began while the board was drawn: ``turn.lines`` are its lines
             # now, and this board is of the turn before; write the newest state instead

@@ -9,8 +9,10 @@ in one message (seen in CI, test_e2e_clock)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections import Counter
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -44,24 +46,28 @@ async def test_a_new_turn_while_the_board_is_drawn_neither_doubles_nor_loses_lin
             published.append(o)
             await real_publish(o)
 
-        real_latest = offloader.latest
+        real_newest = offloader.newest
 
-        async def slow_latest(key: Any, fn: Any, *args: Any, **kw: Any) -> Any:
+        @contextlib.asynccontextmanager
+        async def slow_newest(key: Any, level: int = 0) -> AsyncIterator[Any]:
             """Draws the board, then (a few times) waits until the game's next turn has
             begun before handing it over: a slow render, made certain."""
-            png = await real_latest(key, fn, *args, **kw)
-            turn = publisher._turns.get(key[1]) if key[0] == "board" else None
-            if turn is not None and len(held) < HOLDS:
-                before = turn.key
-                for _ in range(500):
-                    if turn.key != before:
-                        held.append((before, turn.key))
-                        break
-                    await asyncio.sleep(0.01)
-            return png
+            async with real_newest(key, level) as run:
+                async def slow_run(fn: Any, *args: Any) -> Any:
+                    png = await run(fn, *args)
+                    turn = publisher._turns.get(key[1]) if key[0] == "board" else None
+                    if turn is not None and len(held) < HOLDS:
+                        before = turn.key
+                        for _ in range(500):
+                            if turn.key != before:
+                                held.append((before, turn.key))
+                                break
+                            await asyncio.sleep(0.01)
+                    return png
+                yield slow_run
 
         publisher.publish = recording_publish  # type: ignore[method-assign]
-        offloader.latest = slow_latest  # type: ignore[method-assign]
+        offloader.newest = slow_newest  # type: ignore[method-assign]
 
         ch = fake.channel_ids[0]
         await fake.slash(11, ch, "new", seats=3)

@@ -20,7 +20,7 @@ And one render counter, ``boards_drawn``: boards the render workers finished (a 
 drawn but then not written, because the game moved on meanwhile, is wasted work).
 
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
-``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader.latest`` before the bot
+``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
 starts. The render and AI worker processes (``spawn``) import this module as
 ``__mp_main__``, which installs nothing (they open no database).
 """
@@ -40,7 +40,7 @@ from typing import Any
 
 import aiosqlite.core
 
-from bot import offload, storage, storage_pg
+from bot import images, offload, storage, storage_pg
 
 ENV = "TEMPUS_BENCH_DB_STATS"
 PERIOD_S = 0.2
@@ -117,14 +117,14 @@ def install() -> None:
         self._lock = TimedLock()
     storage.SqliteStorage.__init__ = __init__  # type: ignore[method-assign]
 
-    original_latest = offload.Offloader.latest
+    original_call = offload.Offloader._call
 
-    async def latest(self: Any, key: Any, *args: Any, **kwargs: Any) -> Any:
-        out = await original_latest(self, key, *args, **kwargs)
-        if isinstance(key, tuple) and key[:1] == ("board",):
+    async def _call(self: Any, fn: Any, *args: Any) -> Any:
+        out = await original_call(self, fn, *args)
+        if fn is images.board_png:
             COUNTERS.boards_drawn += 1  # the event loop's thread only
         return out
-    offload.Offloader.latest = latest  # type: ignore[method-assign]
+    offload.Offloader._call = _call  # type: ignore[method-assign]
 
     original_con = storage_pg.PgStorage._con
 
