@@ -218,6 +218,21 @@ def db_counters(paths: list[Path]) -> dict[str, float]:
     return total
 
 
+def lag_p95(before: dict[str, float], after: dict[str, float]) -> int | None:
+    """The event loop's lag p95 in the window, as the upper bound of its histogram
+    bucket (:mod:`tests.bot.timed_bot`)."""
+    counts = [(int(k.removeprefix("lag_le_")), after[k] - before.get(k, 0.0))
+              for k in after if k.startswith("lag_le_")]
+    counts.sort()
+    total = sum(n for _, n in counts)
+    seen = 0.0
+    for bound, n in counts:
+        seen += n
+        if total and seen >= 0.95 * total:
+            return bound
+    return None
+
+
 class Table:
     """One channel's game and its person, as the bench sees them."""
 
@@ -458,6 +473,10 @@ async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float,
         "db_held_ms_per_action": round((db1["held_s"] - db0["held_s"]) * 1000 / per, 2),
         "db_calls_per_action": None if calls is None else round(calls, 1),
         "db_cpu_ms_per_action": None if db_cpu is None else round(db_cpu, 2),
+        "loop_lag_ms_p95": lag_p95(db0, db1),
+        "gc_ms_per_s": round((db1["gc_s"] - db0["gc_s"]) * 1000 / window, 1),
+        "gc_full": int(db1["gc_full_count"] - db0["gc_full_count"]),
+        "gc_over_100ms": int(db1["gc_over_100ms"] - db0["gc_over_100ms"]),
         "bot_cpu_ms_per_action": round((cpu1[0] - cpu0[0]) * 1000 / per, 1),
         "worker_cpu_ms_per_action": round((cpu1[1] - cpu0[1]) * 1000 / per, 1),
         "rss_kb_per_game_after_setup": round((setup_rss - base_rss) / games, 1),
@@ -476,6 +495,7 @@ COLUMNS = (("games", "games"), ("db", "db"), ("processes", "proc"),
            ("board_writes_carried", "carried by clicks"),
            ("db_ms_per_action", "db ms/action"), ("db_cpu_ms_per_action", "db CPU ms/action"),
            ("db_held_ms_per_action", "db held ms/action"),
+           ("loop_lag_ms_p95", "loop lag p95 ms"), ("gc_ms_per_s", "gc ms/s"),
            ("bot_cpu_ms_per_action", "bot CPU ms/action"),
            ("boards_drawn_per_written", "boards drawn/written"), ("rate_limited", "429s"),
            ("acks_over_3s", "acks > 3 s"))

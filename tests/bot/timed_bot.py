@@ -19,6 +19,14 @@ for the load bench (:mod:`tests.bot.bench_load`), written as JSON to the file na
 And one render counter, ``boards_drawn``: boards the render workers finished (a board
 drawn but then not written, because the game moved on meanwhile, is wasted work).
 
+And two event-loop gauges, for why acknowledgements are late under load:
+
+- ``lag_le_<ms>``: a histogram of how long a callback handed to the event loop from
+  another thread waits before it runs, sampled every ``LAG_EVERY_S`` (an interaction
+  that arrives waits about as long before its handler starts);
+- ``gc_s``/``gc_count``/``gc_full_count``/``gc_over_100ms``: the bot process's garbage
+  collections (``gc.callbacks``); a full collection stops the event loop while it runs.
+
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
 starts. The render and AI worker processes (``spawn``) import this module as
@@ -30,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import json
 import os
 import sys
@@ -40,10 +49,13 @@ from typing import Any
 
 import aiosqlite.core
 
-from bot import images, offload, storage, storage_pg
+from bot import app, images, offload, storage, storage_pg
 
 ENV = "TEMPUS_BENCH_DB_STATS"
 PERIOD_S = 0.2
+LAG_EVERY_S = 0.05
+#: upper bounds of the lag histogram's buckets, ms (the last catches everything)
+LAG_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10**9)
 
 
 class Counters:
@@ -55,6 +67,11 @@ class Counters:
         self.held_s = 0.0
         self.held_count = 0
         self.boards_drawn = 0
+        self.lags = dict.fromkeys(LAG_BUCKETS_MS, 0)
+        self.gc_s = 0.0
+        self.gc_count = 0
+        self.gc_full_count = 0
+        self.gc_over_100ms = 0
 
     def engine(self, seconds: float, cpu_s: float) -> None:
         with self.guard:  # (several aiosqlite threads: the bot's, check-db's ...)
@@ -71,7 +88,17 @@ class Counters:
             return {"engine_s": self.engine_s, "engine_cpu_s": self.engine_cpu_s,
                     "engine_calls": self.engine_calls,
                     "held_s": self.held_s, "held_count": self.held_count,
-                    "boards_drawn": self.boards_drawn}
+                    "boards_drawn": self.boards_drawn,
+                    **{f"lag_le_{b}": n for b, n in self.lags.items()},
+                    "gc_s": self.gc_s, "gc_count": self.gc_count,
+                    "gc_full_count": self.gc_full_count, "gc_over_100ms": self.gc_over_100ms}
+
+    def lag(self, seconds: float) -> None:
+        ms = seconds * 1000
+        for b in LAG_BUCKETS_MS:
+            if ms <= b:
+                self.lags[b] += 1
+                return
 
 
 COUNTERS = Counters()
@@ -126,6 +153,15 @@ def install() -> None:
         return out
     offload.Offloader._call = _call  # type: ignore[method-assign]
 
+    original_hook = app.TempusBot.setup_hook
+
+    async def setup_hook(self: Any) -> None:
+        await original_hook(self)
+        threading.Thread(target=_lag_sampler, args=(asyncio.get_running_loop(),),
+                         daemon=True, name="loop-lag").start()
+    app.TempusBot.setup_hook = setup_hook  # type: ignore[method-assign]
+    gc.callbacks.append(_gc_timer)
+
     original_con = storage_pg.PgStorage._con
 
     @contextlib.asynccontextmanager
@@ -137,6 +173,32 @@ def install() -> None:
             finally:
                 COUNTERS.held(time.perf_counter() - start)
     storage_pg.PgStorage._con = _con  # type: ignore[method-assign]
+
+
+def _lag_sampler(loop: asyncio.AbstractEventLoop) -> None:
+    while not loop.is_closed():
+        sent = time.perf_counter()
+        try:
+            loop.call_soon_threadsafe(lambda t=sent: COUNTERS.lag(time.perf_counter() - t))
+        except RuntimeError:  # the loop closed meanwhile
+            return
+        time.sleep(LAG_EVERY_S)
+
+
+_gc_started = 0.0
+
+
+def _gc_timer(phase: str, info: dict[str, int]) -> None:
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+        return
+    took = time.perf_counter() - _gc_started
+    with COUNTERS.guard:
+        COUNTERS.gc_s += took
+        COUNTERS.gc_count += 1
+        COUNTERS.gc_full_count += info.get("generation") == 2
+        COUNTERS.gc_over_100ms += took > 0.1
 
 
 def _writer(path: str) -> None:
