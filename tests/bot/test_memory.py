@@ -4,7 +4,9 @@ resident memory per waiting game)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import weakref
 
 import pytest
 
@@ -118,7 +120,7 @@ async def test_keeper_trims_after_unloads_only(monkeypatch: pytest.MonkeyPatch) 
     asked: list[float] = []
     trimmed: list[bool] = []
 
-    async def fake_trim() -> bool:
+    async def fake_trim(full: bool = True) -> bool:
         trimmed.append(True)
         return True
     monkeypatch.setattr(memory, "trim_async", fake_trim)
@@ -132,6 +134,50 @@ async def test_keeper_trims_after_unloads_only(monkeypatch: pytest.MonkeyPatch) 
     keeper.trim_every_s = 0
     assert await keeper.round() == 0
     assert trimmed == [True, True], "trim_every_s passed"
+
+
+@pytest.mark.asyncio
+async def test_keeper_looks_at_every_object_once_per_full_gc_period(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between full collections the keeper's own collections skip the frozen objects."""
+    fulls: list[bool] = []
+
+    async def fake_trim(full: bool = True) -> bool:
+        fulls.append(full)
+        return True
+    monkeypatch.setattr(memory, "trim_async", fake_trim)
+    keeper = MemoryKeeper(lambda idle: 1, every_s=1, full_gc_every_s=3600)
+    await keeper.round()
+    await keeper.round()
+    keeper.full_gc_every_s = 0
+    await keeper.round()
+    keeper.full_gc_every_s = 3600
+    await keeper.round()
+    assert fulls == [False, False, True, False]
+
+
+class _Node:
+    other: object = None
+
+
+def test_collection_freezes_survivors_and_only_a_full_one_frees_their_cycles() -> None:
+    """Frozen objects are out of the collector's sight (cheap automatic collections on a
+    big heap) but not lost: freed by reference counting at once, cycles at the next full
+    collection."""
+    cycle, plain = _Node(), _Node()
+    cycle.other = cycle
+    cycle_ref, plain_ref = weakref.ref(cycle), weakref.ref(plain)
+    try:
+        memory.collect(full=False)
+        assert gc.get_freeze_count() > 0
+        del cycle, plain
+        assert plain_ref() is None, "no cycle: freed when the last reference goes"
+        memory.collect(full=False)
+        assert cycle_ref() is not None, "a frozen cycle waits for the full collection"
+        memory.collect(full=True)
+        assert cycle_ref() is None
+    finally:
+        gc.unfreeze()
 
 
 @pytest.mark.asyncio
