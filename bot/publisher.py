@@ -60,9 +60,6 @@ THREAD_ARCHIVE_MINUTES = 10080
 TIDY_POLL = 0.25
 
 
-def _alt(view: dict[str, Any], changed: list[str], lang: str = i18n.DEFAULT) -> str:
-    """The board picture in words (render's description, else a short one of our own)."""
-    return images.board_alt(view, changed, lang) or board_alt_text(view, changed)
 
 
 def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
@@ -331,15 +328,17 @@ class DiscordPublisher:
                 return False
             assert o.public_view is not None
             key = turn.key
-            png = await run(images.board_png, o.public_view, o.highlight, o.last_move,
-                            False, o.locale)
+            png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
+                                 o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
-            return await self._write(turn, o, key, png)
+            # the picture in words: render's description, else a short one of our own
+            alt = alt or board_alt_text(o.public_view, o.lines)
+            return await self._write(turn, o, key, png, alt)
 
     async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
-                     png: bytes | None) -> bool:
-        """Write ``o``'s turn message with its board ``png``, drawn while the turn message
-        was of turn ``key``."""
+                     png: bytes | None, alt: str) -> bool:
+        """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
+        while the turn message was of turn ``key``."""
         assert o.public_view is not None
         if turn.key != key:
             # a new turn began while the board was drawn: ``turn.lines`` are its lines
@@ -353,7 +352,7 @@ class DiscordPublisher:
         sending = turn.lines[before:taken]
         turn.shown_lines = taken
         files = [discord.File(io.BytesIO(png), filename="board.png",
-                              description=_alt(o.public_view, o.lines, o.locale))
+                              description=alt)
                  ] if png else []
         view = make_view(o.panel, o.game_id, o.version)
         carrier = self._carrier(turn)

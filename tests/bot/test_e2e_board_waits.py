@@ -49,7 +49,7 @@ async def test_a_board_that_waited_for_a_render_slot_shows_the_newest_state(
             await release.wait()
             async with real_newest(key, level) as run:
                 async def recording_run(fn: Any, *args: Any) -> Any:
-                    if fn is images.board_png:
+                    if fn is images.board_png_and_alt:
                         drawn.append(args[0])
                     return await run(fn, *args)
                 yield recording_run

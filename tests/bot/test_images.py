@@ -28,6 +28,9 @@ def test_board_crop_and_descriptions() -> None:
     assert images.board_png(v, lang="pl") != images.board_png(v)
     alt = images.board_alt(v, ["Red placed a starting token on C4."])
     assert alt is not None and len(alt) <= 1024 and "C4" in alt
+    # a turn message's board and its words come from one worker job
+    assert images.board_png_and_alt(v, (land[0],), None, False, "pl", ["C4"]) == (
+        images.board_png(v, (land[0],), lang="pl"), images.board_alt(v, ["C4"], "pl"))
     lines = images.position_lines(v, "pl")
     assert len(lines) > len(land)
     assert images.warm() is True

@@ -148,7 +148,7 @@ def install() -> None:
 
     async def _call(self: Any, fn: Any, *args: Any) -> Any:
         out = await original_call(self, fn, *args)
-        if fn is images.board_png:
+        if fn is images.board_png_and_alt:
             COUNTERS.boards_drawn += 1  # the event loop's thread only
         return out
     offload.Offloader._call = _call  # type: ignore[method-assign]
