@@ -194,6 +194,11 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
         _gc_started = time.perf_counter()
         return
     took = time.perf_counter() - _gc_started
+    slow_log = os.environ.get("TEMPUS_BENCH_GC_LOG")  # a file: the slow ones, one a line
+    if took > 0.1 and slow_log:
+        with open(slow_log, "a") as f:
+            print(f"{time.time():.1f} gc gen {info.get('generation')} {took * 1000:.0f} ms "
+                  f"collected {info.get('collected')} frozen {gc.get_freeze_count()}", file=f)
     with COUNTERS.guard:
         COUNTERS.gc_s += took
         COUNTERS.gc_count += 1
