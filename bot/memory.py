@@ -15,10 +15,10 @@ million objects, and the load bench measured such a pause at 0.3-0.7 s, a dozen 
 minute (Python starts one whenever a quarter more objects have survived since the last),
 which is what made acknowledgements late. So after each collection of its own the keeper
 moves the survivors out of the collector's sight (:func:`gc.freeze`): Python's automatic
-collections, and the keeper's own in between, look only at what was made since, and one
-collection every :data:`FULL_GC_EVERY_S` looks at everything again. Frozen objects are
-still freed as soon as nothing refers to them; only garbage *cycles* among them wait for
-the next full collection.
+collections, and the keeper's own in between (one every round), look only at what was
+made since, and one collection every :data:`FULL_GC_EVERY_S` looks at everything again.
+Frozen objects are still freed as soon as nothing refers to them; only garbage *cycles*
+among them wait for the next full collection (an unloaded game leaves none).
 
 :class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process. A full
 garbage collection of a big heap takes 100-500 ms of the event loop, so it runs only after
@@ -46,7 +46,7 @@ EVERY_S = 60.0
 #: without unloads, give freed pages back at most this often (after a burst of boards)
 TRIM_EVERY_S = 600.0
 #: how often a collection looks at every object, the frozen long-lived ones too
-FULL_GC_EVERY_S = 600.0
+FULL_GC_EVERY_S = 300.0
 
 
 @cache
@@ -132,18 +132,24 @@ class MemoryKeeper:
         return gone > 0 or time.monotonic() - self._trimmed_at >= self.trim_every_s
 
     async def round(self) -> int:
-        """One round: :meth:`once`, then a trim when :meth:`trim_due`."""
+        """One round: :meth:`once`, then a collection (of everything once every
+        ``full_gc_every_s``, else of what is not frozen) and a trim when :meth:`trim_due`."""
         t0 = time.perf_counter()
         gone = self.once()
+        now = time.monotonic()
+        full = now - self._full_at >= self.full_gc_every_s
+        if full:
+            self._full_at = now
         trimmed = False
         if self.trim_due(gone):
-            self._trimmed_at = now = time.monotonic()
-            full = now - self._full_at >= self.full_gc_every_s
-            if full:
-                self._full_at = now
+            self._trimmed_at = now
             trimmed = await trim_async(full)
-        log.debug("memory: %d idle game(s) unloaded, trimmed=%s, %.1f ms", gone, trimmed,
-                  (time.perf_counter() - t0) * 1000)
+        else:
+            # without this freeze, a bot that unloads nothing for a while (every game in
+            # play) would see Python's automatic full collections look at everything
+            collect(full)
+        log.debug("memory: %d idle game(s) unloaded, full=%s, trimmed=%s, %.1f ms", gone,
+                  full, trimmed, (time.perf_counter() - t0) * 1000)
         return gone
 
     async def _run(self) -> None:

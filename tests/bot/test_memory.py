@@ -156,6 +156,17 @@ async def test_keeper_looks_at_every_object_once_per_full_gc_period(
     assert fulls == [False, False, True, False]
 
 
+@pytest.mark.asyncio
+async def test_a_round_that_unloads_nothing_still_freezes_the_survivors() -> None:
+    """With every game in play nothing is unloaded for a long time: the automatic full
+    collections must not go back to looking at every object meanwhile."""
+    gc.unfreeze()
+    keeper = MemoryKeeper(lambda idle: 0, every_s=1, trim_every_s=3600)
+    assert not keeper.trim_due(0)
+    await keeper.round()
+    assert gc.get_freeze_count() > 0
+
+
 class _Node:
     other: object = None
 
