@@ -1,9 +1,7 @@
-"""Fixtures shared by the bot tests: a real, throw-away PostgreSQL server (tests.pgserver);
-the garbage collector's frozen objects given back after each test."""
+"""Fixtures shared by the bot tests: a real, throw-away PostgreSQL server (tests.pgserver)."""
 
 from __future__ import annotations
 
-import gc
 import itertools
 from collections.abc import Iterator
 
@@ -12,15 +10,6 @@ import pytest
 from tests.pgserver import PgServer, pg_bin_dir
 
 _databases = itertools.count(1)
-
-
-@pytest.fixture(autouse=True)
-def _unfreeze_after() -> Iterator[None]:
-    """A bot's memory keeper freezes the survivors of its collections (bot.memory): in
-    the bot's process that is the point, in the test run's it would keep garbage cycles
-    of later tests from being collected."""
-    yield
-    gc.unfreeze()
 
 
 @pytest.fixture(scope="session")
