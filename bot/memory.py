@@ -9,22 +9,16 @@ Two things make a long-running bot grow that no single game is to blame for:
   heap unless asked: after a burst (many boards encoded, many games set up at once) the
   resident size stays at the burst's peak. ``malloc_trim(0)`` returns them to the system.
 
-:class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process;
-``malloc_trim`` itself runs on a thread (ctypes lets go of the GIL while it works).
+:class:`MemoryKeeper` does both every ``every_s`` seconds, in the bot process. A full
+garbage collection of a big heap takes 100-500 ms of the event loop, so it runs only after
+games were unloaded (or once every ``TRIM_EVERY_S`` at most otherwise); ``malloc_trim``
+itself runs on a thread (ctypes lets go of the GIL while it works).
 
-A garbage collection that looks at every object holds the event loop while it runs: with
-a thousand games in play the bot holds about a million objects, and the load bench
-measured such a pause at 0.3-0.7 s. The keeper used to run one before every trim, after
-unloads (every round, under load). It needs none: an unloaded game leaves no reference
-cycles (its objects are freed the moment it is forgotten; measured with
-``gc.DEBUG_SAVEALL``), so the young generations are collected before a trim, and all of
-them only once every :data:`FULL_GC_EVERY_S`, for cycles made elsewhere. Python's own
-full collections (whenever a quarter more objects survived since the last) still run.
-
-(Moving the survivors out of the collector's sight with ``gc.freeze`` was tried and
-dropped: Python then counted only the unfrozen objects as long-lived, started its full
-collections more often, each as slow, and frozen garbage cycles, 140,000 objects in five
-minutes at a thousand games, raised the resident size per game from 146 to 279 KB.)
+Tried and dropped (stop 15, load bench at 1,000 games): freezing the survivors of each
+collection (``gc.freeze``), and collecting only the young generations before a trim. Both
+left Python's own full collections as many and as slow (a dozen a minute, 0.1-0.5 s each:
+they follow the number of objects that live for seconds, not the keeper), and both raised
+the resident size per idle game from about 150 KB to 210-280 KB.
 """
 
 from __future__ import annotations
@@ -46,8 +40,6 @@ UNLOAD_AFTER_S = 300.0
 EVERY_S = 60.0
 #: without unloads, give freed pages back at most this often (after a burst of boards)
 TRIM_EVERY_S = 600.0
-#: how often the keeper's collection looks at every generation (else the young ones)
-FULL_GC_EVERY_S = 600.0
 
 
 @cache
@@ -65,16 +57,10 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return fn  # type: ignore[no-any-return]
 
 
-def collect(full: bool = True) -> int:
-    """Collect garbage: every generation, or (``full=False``) the young ones only, which
-    is cheap however big the heap. Returns how many unreachable objects were found."""
-    return gc.collect() if full else gc.collect(1)
-
-
-def trim(full: bool = True) -> bool:
-    """:func:`collect`, then give the allocator's free pages back to the system; whether
+def trim() -> bool:
+    """Collect garbage and give the allocator's free pages back to the system; whether
     the C library could (False where there is no ``malloc_trim``)."""
-    collect(full)
+    gc.collect()
     fn = _malloc_trim()
     if fn is None:
         return False
@@ -82,10 +68,10 @@ def trim(full: bool = True) -> bool:
     return True
 
 
-async def trim_async(full: bool = True) -> bool:
+async def trim_async() -> bool:
     """:func:`trim` with the allocator's part on a thread: the event loop pays only for
     the garbage collection."""
-    collect(full)
+    gc.collect()
     fn = _malloc_trim()
     if fn is None:
         return False
@@ -97,20 +83,18 @@ class MemoryKeeper:
     """Every ``every_s`` seconds: unload the games idle for ``unload_after_s`` (through
     ``unload``, which returns how many it unloaded), call each of ``also`` (other per-game
     or per-channel things that are dropped when idle, e.g. empty outboxes), then
-    :func:`trim` (a full collection once every ``full_gc_every_s``)."""
+    :func:`trim`."""
 
     def __init__(self, unload: Callable[[float], int], *, every_s: float = EVERY_S,
                  unload_after_s: float = UNLOAD_AFTER_S,
                  also: tuple[Callable[[], object], ...] = (),
-                 trim_every_s: float = TRIM_EVERY_S,
-                 full_gc_every_s: float = FULL_GC_EVERY_S) -> None:
+                 trim_every_s: float = TRIM_EVERY_S) -> None:
         self._unload = unload
         self._also = also
         self.every_s = every_s
         self.unload_after_s = unload_after_s
         self.trim_every_s = trim_every_s
-        self.full_gc_every_s = full_gc_every_s
-        self._trimmed_at = self._full_at = time.monotonic()
+        self._trimmed_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -129,19 +113,15 @@ class MemoryKeeper:
         return gone > 0 or time.monotonic() - self._trimmed_at >= self.trim_every_s
 
     async def round(self) -> int:
-        """One round: :meth:`once`, then a trim when :meth:`trim_due` (with a collection of
-        every generation once every ``full_gc_every_s``, else of the young ones)."""
+        """One round: :meth:`once`, then a trim when :meth:`trim_due`."""
         t0 = time.perf_counter()
         gone = self.once()
-        full = trimmed = False
+        trimmed = False
         if self.trim_due(gone):
-            self._trimmed_at = now = time.monotonic()
-            full = now - self._full_at >= self.full_gc_every_s
-            if full:
-                self._full_at = now
-            trimmed = await trim_async(full)
-        log.debug("memory: %d idle game(s) unloaded, full=%s, trimmed=%s, %.1f ms", gone,
-                  full, trimmed, (time.perf_counter() - t0) * 1000)
+            self._trimmed_at = time.monotonic()
+            trimmed = await trim_async()
+        log.debug("memory: %d idle game(s) unloaded, trimmed=%s, %.1f ms", gone, trimmed,
+                  (time.perf_counter() - t0) * 1000)
         return gone
 
     async def _run(self) -> None:

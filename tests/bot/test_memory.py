@@ -4,7 +4,6 @@ resident memory per waiting game)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import random
 
 import pytest
@@ -119,7 +118,7 @@ async def test_keeper_trims_after_unloads_only(monkeypatch: pytest.MonkeyPatch) 
     asked: list[float] = []
     trimmed: list[bool] = []
 
-    async def fake_trim(full: bool = True) -> bool:
+    async def fake_trim() -> bool:
         trimmed.append(True)
         return True
     monkeypatch.setattr(memory, "trim_async", fake_trim)
@@ -133,46 +132,6 @@ async def test_keeper_trims_after_unloads_only(monkeypatch: pytest.MonkeyPatch) 
     keeper.trim_every_s = 0
     assert await keeper.round() == 0
     assert trimmed == [True, True], "trim_every_s passed"
-
-
-@pytest.mark.asyncio
-async def test_keeper_looks_at_every_object_once_per_full_gc_period(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Between full collections the keeper's own collections look at the young
-    generations only."""
-    fulls: list[bool] = []
-
-    async def fake_trim(full: bool = True) -> bool:
-        fulls.append(full)
-        return True
-    monkeypatch.setattr(memory, "trim_async", fake_trim)
-    keeper = MemoryKeeper(lambda idle: 1, every_s=1, full_gc_every_s=3600)
-    await keeper.round()
-    await keeper.round()
-    keeper.full_gc_every_s = 0
-    await keeper.round()
-    keeper.full_gc_every_s = 3600
-    await keeper.round()
-    assert fulls == [False, False, True, False]
-
-
-def test_a_collection_that_is_not_full_leaves_the_old_generation_alone() -> None:
-    """The keeper's collection after unloads costs the event loop little on a big heap:
-    the old generation is looked at only by a full one."""
-    generations: list[int] = []
-
-    def seen(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            generations.append(info["generation"])
-    gc.callbacks.append(seen)
-    try:
-        memory.collect(full=False)
-        young = list(generations)
-        memory.collect(full=True)
-    finally:
-        gc.callbacks.remove(seen)
-    assert young and max(young) < 2
-    assert generations[-1] == 2
 
 
 @pytest.mark.asyncio

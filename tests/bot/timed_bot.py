@@ -206,6 +206,21 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
         COUNTERS.gc_over_100ms += took > 0.1
 
 
+def _type_census(path: str, every_s: float = 20.0) -> None:
+    """Diagnosis only ($TEMPUS_BENCH_GC_TYPES): what the collector's objects are, by type,
+    every ``every_s`` (appended to ``path``)."""
+    import collections
+
+    while True:
+        time.sleep(every_s)
+        objs = gc.get_objects()
+        c = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objs)
+        del objs
+        with open(path, "a") as f:
+            print(json.dumps({"t": time.time(), "total": sum(c.values()),
+                              "top": c.most_common(40)}), file=f)
+
+
 def _writer(path: str) -> None:
     tmp = f"{path}.tmp"
     while True:
@@ -220,6 +235,9 @@ if __name__ == "__main__":
 
     install()
     out = os.environ.get(ENV)
+    census = os.environ.get("TEMPUS_BENCH_GC_TYPES")
+    if census:
+        threading.Thread(target=_type_census, args=(census,), daemon=True).start()
     if out:
         threading.Thread(target=_writer, args=(out,), daemon=True, name="db-stats").start()
     sys.exit(main(sys.argv[1:]))
