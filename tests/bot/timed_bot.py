@@ -27,6 +27,9 @@ And two event-loop gauges, for why acknowledgements are late under load:
 - ``gc_s``/``gc_count``/``gc_full_count``/``gc_over_100ms``: the bot process's garbage
   collections (``gc.callbacks``); a full collection stops the event loop while it runs.
 
+For diagnosis, two files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collection
+over 100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s.
+
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
 starts. The render and AI worker processes (``spawn``) import this module as
