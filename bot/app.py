@@ -248,7 +248,11 @@ class TempusBot(commands.AutoShardedBot):
             # through its channel (no time limit), an ephemeral reply through the
             # interaction's token (15 minutes)
             in_dm = interaction.guild_id is None and interaction.message is not None
-            edit_with = interaction.message.edit if in_dm else msg.edit  # type: ignore[union-attr]
+            # (a DM menu through a partial message: the clicked one, with every parsed
+            # select option, would stay in memory as long as the decision waits)
+            edit_with = (self.get_partial_messageable(interaction.message.channel.id)
+                         .get_partial_message(interaction.message.id).edit  # type: ignore[union-attr]
+                         if in_dm else msg.edit)
             self.publisher.menus.remember(
                 msg.id, game_id, interaction.user.id, version,
                 retirer(edit_with, content, t("menu.expired")), ephemeral=not in_dm)

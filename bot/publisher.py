@@ -762,8 +762,11 @@ class DiscordPublisher:
             log.warning("game %s: DM to %s failed: %s", game_id, user_id, exc)
             return False
         if view is not None:
+            # through a partial message: the sent one, with every parsed select option,
+            # would stay in memory as long as the decision waits (days, in a slow game)
+            edit = self._partial(msg.channel.id, msg.id).edit
             self.menus.remember(msg.id, game_id, user_id, version,
-                                retirer(msg.edit, content, t("menu.expired")))
+                                retirer(edit, content, t("menu.expired")))
         return True
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:

@@ -7,6 +7,7 @@ import asyncio
 import random
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.app import TempusBot
@@ -246,6 +247,14 @@ async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) ->
             return "Progress phase" in panel.content
 
         await play_until(fake, in_process(bot), ch, people, stop=progress)
+        # open DM menus keep a partial message to retire them with, not the sent message
+        # with every parsed select option (memory for as long as the decision waits)
+        assert bot.publisher is not None
+        open_dms = [m for m in bot.publisher.menus._menus.values() if m.expires is None]
+        assert open_dms
+        for menu in open_dms:
+            edit = getattr(menu.retire, "edit", menu.retire)
+            assert type(getattr(edit, "__self__", None)) is discord.PartialMessage, edit
         chosen = 0
         for u in PEOPLE:
             menus = [m for m in fake.dms(u) if m.components]
