@@ -60,8 +60,6 @@ THREAD_ARCHIVE_MINUTES = 10080
 TIDY_POLL = 0.25
 
 
-
-
 def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
     """Join lines, dropping the oldest ones if the message would be too long."""
     body, dropped = list(lines), 0
