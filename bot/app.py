@@ -31,11 +31,12 @@ from .memory import MemoryKeeper
 from .messages import t
 from .offload import Offloader
 from .private_menus import retirer
-from .publisher import DiscordPublisher, fit
+from .publisher import DiscordPublisher
 from .scheduler import Scheduler
 from .storage import Storage
 from .storage_factory import open_storage
 from .table import TableError, TableService
+from .text_fit import fit
 from .translator import CatalogueTranslator
 from .ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
 

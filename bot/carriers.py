@@ -20,13 +20,16 @@ in memory only), the token is near its end, or Discord refused it once.
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+
+from .offload import Superseded
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +124,20 @@ class Carriers:
         kept = self._games.get(game_id)
         if kept is not None and carrier in kept:
             kept.remove(carrier)
+
+    @contextlib.contextmanager
+    def carrying(self, game_id: int, carrier: Carrier) -> Iterator[None]:
+        """A write with ``carrier``'s token: if Discord refuses the token, the carrier is
+        dropped and the write counts as superseded (nothing written; the outbox runs it
+        again at once, through the channel)."""
+        try:
+            yield
+        except discord.HTTPException as exc:
+            if not self.refuses_token(exc):
+                raise
+            self.drop(game_id, carrier, exc)
+            raise Superseded() from exc
+        self.carried += 1
 
     def forget_idle(self) -> int:
         """Drop the carriers whose tokens have run out (memory per waiting game)."""

@@ -13,9 +13,10 @@ table in Discord (DESIGN.md, "The table in a channel"):
   paces itself to Discord's buckets and coalesces the turn message's pending edits: the
   newest board and every event line of the turn arrive, in order.
 
-Everything posted is built from the outcome's views and texts; DMs carry only the receiving
-seat's own view. A DM that cannot be delivered never stops the game: the player is told in
-the game's thread (without any detail) to use ``/tempus hand``.
+Everything posted is built from the outcome's views and texts. The jobs around the turn
+message live in modules of their own: each person's hand and private choices by DM
+(:mod:`bot.hand_dms`, only the receiving seat's own view), old controls taken off
+(:mod:`bot.old_controls`), the posts at the end (:mod:`bot.final_post`).
 
 Turn-clock reminders go by DM to the one who owes the decision, with a link to the turn
 message (falling back to a mention in the game's thread); private menus that no longer
@@ -25,51 +26,37 @@ belong to a pending decision are edited to say so (:mod:`bot.private_menus`).
 from __future__ import annotations
 
 import asyncio
-import collections
-import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from . import history, i18n, images, results
+from . import i18n, images
 from .carriers import Carrier, Carriers
 from .components import make_view
-from .describe import board_alt_text, hand_text
+from .describe import board_alt_text
+from .final_post import post_final
 from .global_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, priority
+from .hand_dms import HandDMs
 from .labels import colour_name
 from .messages import t
 from .offload import Offloader, Superseded
+from .old_controls import TIDY_POLL, OldControls
 from .outbox import CARRIED, EDIT, POST, Outboxes
-from .private_menus import PrivateMenus, current, retirer
+from .private_menus import PrivateMenus
 from .storage import SeatRow, Storage
 from .table import Outcome, Reminder
-from .ui import Panel
+from .text_fit import fit
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
 THREAD_ARCHIVE_MINUTES = 10080
-#: how often the tidying task looks whether Discord's global budget has room again
-TIDY_POLL = 0.25
-
-
-def fit(lines: list[str], tail: str = "", limit: int = MAX_CONTENT) -> str:
-    """Join lines, dropping the oldest ones if the message would be too long."""
-    body, dropped = list(lines), 0
-    while True:
-        shown = [t("post.more", n=dropped), *body] if dropped else body
-        text = "\n".join([*shown, tail] if tail else shown)
-        if len(text) <= limit or not body:
-            return text[:limit]
-        drop = max(1, len(body) // 4)
-        dropped, body = dropped + drop, body[drop:]
 
 
 @dataclass
@@ -91,21 +78,6 @@ class TurnMessage:
     locale: str | None = None
 
 
-@dataclass
-class PendingHand:
-    """A person's hand DM for one game, not yet sent: everything since the last one (news
-    lines add up, the newest hand and the newest private choice win)."""
-
-    game_id: int
-    user_id: int
-    play: int
-    locale: str
-    news: list[str] = field(default_factory=list)
-    hand_view: dict[str, Any] | None = None
-    panel: Panel | None = None
-    version: int = 0
-
-
 class DiscordPublisher:
     def __init__(self, client: discord.Client, storage: Storage, offloader: Offloader,
                  *, outboxes: Outboxes | None = None, period: float = 5.0) -> None:
@@ -117,23 +89,19 @@ class DiscordPublisher:
         self._lobbies: dict[int, int] = {}
         #: each started game's play channel (its thread, or its channel without one)
         self._play: dict[int, int] = {}
-        self._dm_failed: set[int] = set()
-        self._dm_channels: dict[int, discord.abc.Messageable] = {}
-        #: one outbox per person (by user id) for their DMs: paced like a channel, and a
-        #: game's hand DMs that wait coalesce (see :class:`PendingHand`)
-        self.dm_outboxes = Outboxes(period=period)
-        self._hands: dict[tuple[int, int], PendingHand] = {}
         #: each game's newest seats and owed decisions (is a private choice still current?)
         self._latest: dict[int, tuple[list[SeatRow], dict[int, int]]] = {}
-        #: old turn messages whose controls are to come off when Discord's global budget
-        #: has room (clicks on them are refused as stale meanwhile): (channel, message)
-        self._untidy: collections.deque[tuple[int, int]] = collections.deque()
-        self._tidy_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
         #: DM menus and ephemeral menus sent, to retire when their decision passes
         self.menus = PrivateMenus()
         #: the players' recent clicks, whose tokens write boards outside the global limit
         self.carriers = Carriers()
+        self.dms = HandDMs(client, offloader, self.menus, self._latest,
+                           lambda play, text, mention: self._post(play, text, mention=mention),
+                           period=period)
+        #: old turn messages and lobbies whose controls are to come off
+        self.old_controls = OldControls(client, self.outboxes, self.carriers,
+                                        lambda: self.pace)
         #: called when a game moves into its thread: (game id, thread id)
         self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
         #: called with (outcome, seconds from commit to the board posted); for benchmarks
@@ -189,7 +157,7 @@ class DiscordPublisher:
         turn = await self._turn(o.game_id, play)
         if o.turn_key != turn.key or o.kind == "resume":
             if turn.message_id is not None:
-                self._tidy(play, turn.message_id, o.game_id)
+                self.old_controls.tidy(play, turn.message_id, o.game_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
@@ -200,10 +168,11 @@ class DiscordPublisher:
         turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
-        self._dms(play, o)
+        self.dms.queue(play, o)
         if o.finished:
             self._play.pop(o.game_id, None)
-            self._final(o, play)
+            post_final(o, play, storage=self.storage, offloader=self.offloader,
+                       outboxes=self.outboxes, channel=self.channel, keep=self._keep)
 
     # ------------------------------------------------------------------ lobby and thread
     def _lobby(self, o: Outcome) -> None:
@@ -266,18 +235,18 @@ class DiscordPublisher:
             await self.on_thread(o.game_id, thread.id)
         self._lobbies.pop(o.game_id, None)
         if lobby is not None:
-            self._retire(o.channel_id, lobby, content=t("lobby.started_in", game=o.game_id,
-                                                        thread=thread.id))
+            self.old_controls.retire(o.channel_id, lobby, content=t(
+                "lobby.started_in", game=o.game_id, thread=thread.id))
         self._post(o.channel_id, t("thread.start_line", game=o.game_id, thread=thread.id))
 
     async def _cancel(self, o: Outcome, play: int) -> None:
         turn = await self._turn(o.game_id, play)
         if turn.message_id is not None:
-            self._retire(play, turn.message_id)
+            self.old_controls.retire(play, turn.message_id)
             turn.message_id = None
         lobby = self._lobbies.pop(o.game_id, None)
         if lobby is not None:
-            self._retire(o.channel_id, lobby)
+            self.old_controls.retire(o.channel_id, lobby)
         self._post(play, "\n".join(o.lines))
 
     # ------------------------------------------------------------------ turn message
@@ -371,7 +340,7 @@ class DiscordPublisher:
                         kwargs["view"] = view
                     posted = await self._send(turn, carrier, content, kwargs)
                     if turn.key != key:  # a new turn began while this one was being posted
-                        self._tidy(turn.channel_id, posted, o.game_id)
+                        self.old_controls.tidy(turn.channel_id, posted, o.game_id)
                         return True
                     turn.message_id = posted
                 else:
@@ -403,7 +372,7 @@ class DiscordPublisher:
         if carrier is None:
             ch = await self.channel(turn.channel_id)
             return (await ch.send(content, **kwargs)).id
-        with self._carrying(turn.game_id, carrier):
+        with self.carriers.carrying(turn.game_id, carrier):
             return await carrier.post(content, **kwargs)
 
     async def _edit(self, turn: TurnMessage, carrier: Carrier | None, message_id: int,
@@ -411,22 +380,8 @@ class DiscordPublisher:
         if carrier is None:
             await self._partial(turn.channel_id, message_id).edit(**fields)
             return
-        with self._carrying(turn.game_id, carrier):
+        with self.carriers.carrying(turn.game_id, carrier):
             await carrier.edit(message_id, **fields)
-
-    @contextlib.contextmanager
-    def _carrying(self, game_id: int, carrier: Carrier) -> Iterator[None]:
-        """A write with ``carrier``'s token: if Discord refuses the token, the carrier is
-        dropped and the write counts as superseded (nothing written; the outbox runs it
-        again at once, through the channel)."""
-        try:
-            yield
-        except discord.HTTPException as exc:
-            if not Carriers.refuses_token(exc):
-                raise
-            self.carriers.drop(game_id, carrier, exc)
-            raise Superseded() from exc
-        self.carriers.carried += 1
 
     @staticmethod
     def _urgency(o: Outcome) -> int:
@@ -437,76 +392,13 @@ class DiscordPublisher:
             return URGENT
         return NORMAL
 
-    async def _strip(self, channel_id: int, message_id: int, content: str | None = None
-                     ) -> None:
-        """Take the controls off an old message (it stays as the story of its turn)."""
-        kwargs: dict[str, Any] = {"view": None}
-        if content is not None:
-            kwargs["content"] = content
-        with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            await self._partial(channel_id, message_id).edit(**kwargs)
-
-    def _retire(self, channel_id: int, message_id: int, content: str | None = None) -> None:
-        async def write() -> bool:
-            await self._strip(channel_id, message_id, content)
-            return False
-
-        self.outboxes.submit(channel_id, write, kind=EDIT)
-
-    def _tidy(self, channel_id: int, message_id: int, game_id: int) -> None:
-        """Take the controls off an old turn message: with the token of a click that may
-        edit it, at once (outside the global budget); else when there is room for it in the
-        channel's edit bucket and in Discord's global budget (players wait on nothing here,
-        so it never delays a board or a DM; a click on it meanwhile is refused privately as
-        stale by the table's version check)."""
-        if self.carriers.for_edit(game_id, channel_id, message_id) is not None:
-            async def carried() -> bool:
-                carrier = self.carriers.for_edit(game_id, channel_id, message_id)
-                try:
-                    if carrier is None:
-                        raise Superseded()
-                    with self._carrying(game_id, carrier):
-                        await carrier.edit(message_id, view=None)
-                except Superseded:  # the token is gone meanwhile: the slow way
-                    self._untidy_later(channel_id, message_id)
-                except discord.NotFound:
-                    pass
-                return False
-            self.outboxes.submit(channel_id, carried, kind=CARRIED)
-            return
-        self._untidy_later(channel_id, message_id)
-
-    def _untidy_later(self, channel_id: int, message_id: int) -> None:
-        self._untidy.append((channel_id, message_id))
-        if self._tidy_task is None or self._tidy_task.done():
-            self._tidy_task = asyncio.create_task(self._tidy_loop(), name="tempus-tidy")
-
-    def _next_untidy(self) -> tuple[int, int] | None:
-        """The oldest old message whose channel has nothing waiting and an edit to spare."""
-        for i, (channel_id, message_id) in enumerate(self._untidy):
-            box = self.outboxes[channel_id]
-            if not box.pending and box.pacers[EDIT].delay() <= 0:
-                del self._untidy[i]
-                box.pacers[EDIT].note()
-                return channel_id, message_id
-        return None
-
-    async def _tidy_loop(self) -> None:
-        while self._untidy:
-            pace = self.pace
-            job = None if pace is not None and pace.busy() else self._next_untidy()
-            if job is None:
-                await asyncio.sleep(TIDY_POLL)
-                continue
-            try:
-                with priority(BACKGROUND):
-                    await self._strip(*job)
-            except discord.HTTPException as exc:
-                log.info("channel %s: could not take the controls off %s: %s", *job, exc)
-
     def _spawn(self, coro: Awaitable[None], name: str) -> None:
         task = asyncio.ensure_future(coro)
         task.set_name(name)
+        self._keep(task)
+
+    def _keep(self, task: asyncio.Task[Any]) -> None:
+        """Hold a background task until it is done (``drain`` waits for it)."""
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -556,7 +448,7 @@ class DiscordPublisher:
                                     channel=play, colour=colour_name(r.seat),
                                     when=int(r.due_at), link=link),
                                   t("clock.remind_off_hint")])
-            if not await self._dm(r.user_id, o.game_id, text):
+            if not await self.dms.send(r.user_id, o.game_id, text):
                 self._remind_in_thread(play, r)
 
     def _remind_in_thread(self, play: int, r: Reminder) -> None:
@@ -576,18 +468,6 @@ class DiscordPublisher:
         tail = f"/{message}" if message is not None else ""
         return f"https://discord.com/channels/{where}/{play}{tail}"
 
-    async def _dm(self, user_id: int, game_id: int, text: str) -> bool:
-        """A plain DM; False if it cannot be delivered."""
-        try:
-            dm = await self._dm_channel(user_id)
-            await dm.send(text[:MAX_CONTENT], allowed_mentions=discord.AllowedMentions.none())
-        except (discord.Forbidden, discord.NotFound):
-            return False
-        except discord.HTTPException as exc:
-            log.warning("game %s: DM to %s failed: %s", game_id, user_id, exc)
-            return False
-        return True
-
     async def _trouble(self, channel_id: int, exc: BaseException) -> None:
         """Discord has refused this channel's writes several times in a row (the outbox goes
         on retrying): tell the people of the games played there, once per run, by DM, and
@@ -603,7 +483,7 @@ class DiscordPublisher:
                 if seat.user_id is None:
                     continue
                 try:
-                    dm = await self._dm_channel(seat.user_id)
+                    dm = await self.dms.channel(seat.user_id)
                     game_lang = turn.locale
                     with i18n.using(i18n.user_locale(seat.user_id, game_lang)):
                         text = t("notice.posts_refused", game=turn.game_id, channel=channel_id)
@@ -612,196 +492,33 @@ class DiscordPublisher:
                     log.warning("game %s: could not tell %s: %s", turn.game_id,
                                 seat.user_id, dm_exc)
 
-    # ------------------------------------------------------------------ the end
-    def _final(self, o: Outcome, play: int) -> None:
-        """The result (bot/results.py): in full with the score chart, the final board, the
-        record and the Rematch button in the game's thread, and shorter with the final
-        board in the channel (when the game had a thread of its own). Results and ratings
-        are stored first (bot/history.py)."""
-        assert o.public_view is not None and o.record is not None
-        record = o.record
-        building: list[asyncio.Future[Any]] = []  # the one build both posts share
-
-        async def build() -> Any:
-            try:
-                changes = await history.record_finished(self.storage, o.game_id,
-                                                        run=self.offloader.run)
-            except Exception:
-                log.exception("game %s: results and ratings could not be stored",
-                              o.game_id)
-                changes = {}
-            return await self.offloader.run(
-                results.final_post_job, o.game_id, record, [s.name for s in o.seats],
-                [s.user_id for s in o.seats], changes, o.locale)
-
-        async def made() -> Any:
-            """The post, built once for the thread's and the channel's outbox, which run
-            at the same time: a build each would store the results twice and draw
-            everything twice. A failed build is tried again by the next caller (the
-            outbox retries its write)."""
-            task = building[0] if building else None
-            if task is None or (task.done() and (task.cancelled()
-                                                 or task.exception() is not None)):
-                task = asyncio.ensure_future(build())
-                task.set_name(f"tempus-final-{o.game_id}")
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
-                building[:] = [task]
-            # shielded: one outbox giving up its write must not cancel the other's post
-            return await asyncio.shield(task)
-
-        def files(p: Any, names: tuple[str, ...] | None = None) -> list[discord.File]:
-            return [discord.File(io.BytesIO(f.data), filename=f.filename,
-                                 description=f.description)
-                    for f in p.files if names is None or f.filename.endswith(names)]
-
-        async def thread_post() -> bool:
-            p = await made()
-            ch = await self.channel(play)
-            kwargs: dict[str, Any] = {"files": files(p),
-                                      "allowed_mentions": discord.AllowedMentions.none()}
-            view = make_view(p.panel, o.game_id, o.version) if p.panel else None
-            if view is not None:
-                kwargs["view"] = view
-            await ch.send(p.text, **kwargs)
-            return False
-
-        self.outboxes.submit(play, thread_post)
-        if play != o.channel_id:
-            async def channel_post() -> bool:
-                p = await made()
-                ch = await self.channel(o.channel_id)
-                with i18n.using(o.locale):
-                    end = t("end.thread", thread=play)
-                text = fit([*p.channel_text.splitlines(), end])
-                await ch.send(text, files=files(p, ("-board.png",)) or files(p, (".png",)),
-                              allowed_mentions=discord.AllowedMentions.none())
-                return False
-
-            self.outboxes.submit(o.channel_id, channel_post)
-
-    # ------------------------------------------------------------------ direct messages
-    def _dms(self, play: int, o: Outcome) -> None:
-        """Queue each person's hand DM in their own outbox; one still waiting takes this
-        outcome's news in too (one DM instead of several, the newest hand)."""
-        for seat in sorted({*o.hand_views, *o.secret_panels}):
-            user_id = o.seats[seat].user_id
-            if user_id is None:
-                continue
-            panel = o.secret_panels.get(seat)
-            hand_view = o.hand_views.get(seat) or (panel.image_view if panel else None)
-            key = (o.game_id, user_id)
-            p = self._hands.get(key)
-            if p is None:
-                p = self._hands[key] = PendingHand(o.game_id, user_id, play, o.locale)
-            p.play, p.locale = play, o.locale
-            p.news += o.private_lines.get(seat, [])
-            if hand_view is not None:
-                p.hand_view = hand_view
-            if panel is not None:
-                p.panel, p.version = panel, o.version
-
-            async def write(key: tuple[int, int] = key) -> bool:
-                await self._send_pending(key)
-                return False
-            self.dm_outboxes.submit(user_id, write, key=f"hand:{o.game_id}", kind=POST)
-
-    async def _send_pending(self, key: tuple[int, int]) -> None:
-        p = self._hands.pop(key, None)
-        if p is None:
-            return
-        panel = p.panel
-        if panel is not None:
-            seats, since = self._latest.get(p.game_id, ([], {}))
-            if not current(seats, since, p.user_id, p.version):
-                panel = None  # the choice has passed while this waited: the hand still goes
-        if panel is None and p.hand_view is None and not p.news:
-            return
-        user_id = p.user_id
-        # a private choice is something the person waits for; a hand update is not
-        with i18n.using(i18n.user_locale(user_id, p.locale)), \
-                priority(URGENT if panel is not None else BACKGROUND):
-            ok = await self.send_hand(user_id, p.game_id, p.version, p.hand_view, p.news,
-                                      panel)
-        if ok:
-            self._dm_failed.discard(user_id)
-        elif user_id not in self._dm_failed:
-            self._dm_failed.add(user_id)
-            with i18n.using(p.locale):
-                self._post(p.play, t("dm.failed", user=user_id), mention=[user_id])
-
-    async def send_hand(self, user_id: int, game_id: int, version: int,
-                        hand_view: dict[str, Any] | None, news: list[str],
-                        panel: Panel | None) -> bool:
-        """DM a hand (text and picture) and, if owed, the secret choice; False if refused."""
-        lines = [t("hand.drawn", what=n) for n in news]
-        if panel is not None:
-            lines.append(t("secret.intro", game=game_id, prompt=panel.text))
-        elif hand_view is not None:
-            lines.append(hand_text(game_id, hand_view))
-        files = []
-        if hand_view is not None:
-            png = await self.offloader.run(images.hand_png, hand_view, i18n.current())
-            if png:
-                alt = images.menu_alt("hand", hand_view, lang=i18n.current())
-                files.append(discord.File(io.BytesIO(png), filename="hand.png",
-                                          description=alt))
-        view = make_view(panel, game_id, version)
-        content = fit(lines)
-        try:
-            dm = await self._dm_channel(user_id)
-            kwargs: dict[str, Any] = {"files": files}
-            if view is not None:
-                kwargs["view"] = view
-            msg = await dm.send(content, **kwargs)
-        except (discord.Forbidden, discord.NotFound):
-            return False
-        except discord.HTTPException as exc:
-            log.warning("game %s: DM to %s failed: %s", game_id, user_id, exc)
-            return False
-        if view is not None:
-            # through a partial message: the sent one, with every parsed select option,
-            # would stay in memory as long as the decision waits (days, in a slow game)
-            edit = self._partial(msg.channel.id, msg.id).edit
-            self.menus.remember(msg.id, game_id, user_id, version,
-                                retirer(edit, content, t("menu.expired")))
-        return True
-
-    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        ch = self._dm_channels.get(user_id)
-        if ch is None:
-            # by id: no look-up of the user first (one request fewer per person)
-            ch = await self.client.create_dm(discord.Object(user_id))
-            self._dm_channels[user_id] = ch
-        return ch
-
     async def drain(self) -> None:
         """Until everything queued so far is written (boards, DMs, menus; old controls
         too, unless Discord's global budget is short)."""
         while True:
             await self.outboxes.drain()
-            await self.dm_outboxes.drain()
+            await self.dms.outboxes.drain()
             tasks = list(self._background)
             if tasks:
                 await asyncio.gather(*tasks, return_exceptions=True)
                 continue
-            if any(b.pending for b in (*self.outboxes.boxes(), *self.dm_outboxes.boxes())):
+            if any(b.pending for b in (*self.outboxes.boxes(), *self.dms.outboxes.boxes())):
                 continue
             # old controls come off only when the budget has room: wait for them only then
             pace = self.pace
-            if not self._untidy or (pace is not None and pace.busy()):
+            if not self.old_controls.waiting or (pace is not None and pace.busy()):
                 return
             await asyncio.sleep(TIDY_POLL / 5)
 
     def forget_idle(self) -> int:
         """Drop the outboxes of channels and DMs with nothing going on, and clicks whose
         tokens have run out (bot.memory)."""
-        return (self.outboxes.forget_idle() + self.dm_outboxes.forget_idle()
+        return (self.outboxes.forget_idle() + self.dms.outboxes.forget_idle()
                 + self.carriers.forget_idle())
 
     async def close(self) -> None:
-        for task in [*self._background,
-                     *([self._tidy_task] if self._tidy_task is not None else [])]:
+        for task in self._background:
             task.cancel()
+        await self.old_controls.close()
         await self.outboxes.close()
-        await self.dm_outboxes.close()
+        await self.dms.outboxes.close()

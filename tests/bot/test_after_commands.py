@@ -484,6 +484,7 @@ async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> 
     """Both posts of the end (thread and channel) run at once: one build, and the rating
     line shows this game's change, never "27.8 → 27.8" read after the other build stored
     the new ratings."""
+    from bot.final_post import post_final
     from bot.publisher import DiscordPublisher
     from bot.table_model import Outcome
 
@@ -509,7 +510,8 @@ async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> 
     o = Outcome(g, 10, GUILD, game.version, "play", [], seats=seats, public_view={},
                 record=record, finished=True)
     thread = 11
-    pub._final(o, thread)
+    post_final(o, thread, storage=store, offloader=off, outboxes=pub.outboxes,  # type: ignore[arg-type]
+               channel=client.channel, keep=pub._keep)  # type: ignore[arg-type]
     await pub.drain()
     assert off.builds == 1, "one result build for both posts"
     posted = {cid: text for cid, text, _ in client.sent}

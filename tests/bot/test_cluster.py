@@ -53,7 +53,7 @@ GUILD_B = 1 << 22
 class PostingSink(CollectSink):
     """Keeps every outcome and stores what the Discord publisher stores once it has posted
     one: the version its turn message shows (``announced_version``) and, for a finish,
-    the results and ratings (bot.publisher ``_sync`` and ``_final``)."""
+    the results and ratings (bot.publisher ``_sync`` and bot.final_post)."""
 
     def __init__(self, storage: Storage) -> None:
         super().__init__()

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bot.messages import t
-from bot.publisher import fit
 from bot.table import Outcome
+from bot.text_fit import fit
 
 from .e2e import bot_running, play_channel, settle
 from .fake_discord import running
