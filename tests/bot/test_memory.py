@@ -4,7 +4,9 @@ resident memory per waiting game)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -132,6 +134,67 @@ async def test_keeper_trims_after_unloads_only(monkeypatch: pytest.MonkeyPatch) 
     keeper.trim_every_s = 0
     assert await keeper.round() == 0
     assert trimmed == [True, True], "trim_every_s passed"
+
+
+def _oldest_collections(work: Callable[[], object]) -> int:
+    """How many collections of the oldest generation Python makes during ``work``."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            seen.append(1)
+    gc.callbacks.append(note)
+    try:
+        work()
+    finally:
+        gc.callbacks.remove(note)
+    return len(seen)
+
+
+def _objects_that_live_a_while() -> None:
+    """What a busy bot does: many container objects that outlive the young generations."""
+    kept = [{"n": i} for i in range(400_000)]
+    del kept
+
+
+@pytest.mark.asyncio
+async def test_keeper_takes_over_the_oldest_generation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's own full collections (a dozen a minute at 1,000 games, 0.1-0.5 s each)
+    stop while a keeper runs; the keeper collects the oldest generation itself every
+    ``collect_every_s``, and Python's thresholds come back when the last keeper stops."""
+    monkeypatch.setattr(memory, "_keepers", set())  # another test's bot may run one
+    monkeypatch.setattr(memory, "_thresholds", [])
+    before = gc.get_threshold()
+    first = MemoryKeeper(lambda idle: 0, every_s=3600, trim_every_s=3600,
+                         collect_every_s=3600)
+    second = MemoryKeeper(lambda idle: 0, every_s=3600)
+    first.start()
+    second.start()
+    try:
+        assert gc.get_threshold() == (*before[:2], memory.NEVER), \
+            "the young ones as Python has them"
+        assert _oldest_collections(_objects_that_live_a_while) == 0
+        collected = [0]
+
+        def note(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and info["generation"] == 2:
+                collected[0] += 1
+        gc.callbacks.append(note)
+        try:
+            await first.round()
+            assert collected == [0], "not due yet"
+            first.collect_every_s = 0
+            await first.round()
+            assert collected == [1], "due: the keeper collects the oldest generation"
+        finally:
+            gc.callbacks.remove(note)
+        await first.close()
+        assert gc.get_threshold()[2] == memory.NEVER, "another keeper still runs"
+    finally:
+        await first.close()
+        await second.close()
+    assert gc.get_threshold() == before
 
 
 @pytest.mark.asyncio
