@@ -88,6 +88,11 @@ class Carriers:
             return
         kept = self._games.setdefault(game_id, collections.deque(maxlen=KEEP))
         kept.append(Carrier(interaction, channel, self.clock(), msg.id))
+        # the clicked message as discord.py parsed it (every component, every select
+        # option: some 60 objects) is not needed to write with the token, and a carrier
+        # is kept for up to 14 minutes: three per busy game were a third of the bot's
+        # objects at 1,000 games in play. The click's handler has read it already.
+        interaction.message = None
 
     def _live(self, game_id: int, channel_id: int) -> list[Carrier]:
         kept = self._games.get(game_id)

@@ -43,6 +43,16 @@ def test_a_click_carries_its_message_and_posts_in_its_channel_until_near_its_end
     assert carriers.forget_idle() == 0, "already gone"
 
 
+def test_a_carrier_keeps_the_token_not_the_parsed_message() -> None:
+    """Kept up to 14 minutes, three per game: the clicked message with its components is
+    let go (its id is all a carrier needs)."""
+    carriers = Carriers()
+    click = _click(100)
+    carriers.offer(1, click)
+    c = carriers.for_edit(1, 5, 100)
+    assert c is not None and c.interaction is click and click.message is None
+
+
 def test_the_newest_clicks_are_kept_and_used_first() -> None:
     now = [0.0]
     carriers = Carriers(clock=lambda: now[0])
