@@ -27,8 +27,11 @@ And two event-loop gauges, for why acknowledgements are late under load:
 - ``gc_s``/``gc_count``/``gc_full_count``/``gc_over_100ms``: the bot process's garbage
   collections (``gc.callbacks``); a full collection stops the event loop while it runs.
 
-For diagnosis, two files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collection
-over 100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s.
+For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collection over
+100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
+``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
+``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
+its arenas is in use and how much is free but held).
 
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
@@ -224,6 +227,41 @@ def _type_census(path: str, every_s: float = 20.0) -> None:
                               "top": c.most_common(40)}), file=f)
 
 
+def _memory_census(path: str, every_s: float = 30.0) -> None:
+    """Diagnosis only ($TEMPUS_BENCH_MEM): where the resident memory is (by mapping kind,
+    from /proc/self/smaps) and pymalloc's own statistics, every ``every_s``."""
+    import collections
+    import re
+
+    while True:
+        time.sleep(every_s)
+        kinds: collections.Counter[str] = collections.Counter()
+        name = ""
+        with open("/proc/self/smaps") as f:
+            for line in f:
+                head = line.split()
+                if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                    name = head[5] if len(head) > 5 else "[anon]"
+                    if name.startswith("/"):
+                        name = "file:" + name.rsplit("/", 1)[-1]
+                elif head and head[0] == "Rss:":
+                    kinds[name] += int(head[1])
+        fd = os.open(path + ".malloc", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        saved = os.dup(2)
+        try:
+            os.dup2(fd, 2)
+            os.write(2, f"--- {time.time()}\n".encode())
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(fd)
+        with open(path, "a") as f:
+            print(json.dumps({"t": time.time(), "rss_kb": sum(kinds.values()),
+                              "tracked": len(gc.get_objects()),
+                              "by_kind": kinds.most_common(12)}), file=f)
+
+
 def _writer(path: str) -> None:
     tmp = f"{path}.tmp"
     while True:
@@ -241,6 +279,9 @@ if __name__ == "__main__":
     census = os.environ.get("TEMPUS_BENCH_GC_TYPES")
     if census:
         threading.Thread(target=_type_census, args=(census,), daemon=True).start()
+    mem = os.environ.get("TEMPUS_BENCH_MEM")
+    if mem:
+        threading.Thread(target=_memory_census, args=(mem,), daemon=True).start()
     if out:
         threading.Thread(target=_writer, args=(out,), daemon=True, name="db-stats").start()
     sys.exit(main(sys.argv[1:]))
