@@ -125,5 +125,7 @@ def warm() -> bool:
         import render.hand  # noqa: F401
     except ImportError:
         return False
-    render.board.palette()  # the shared palette and fonts: most of the first render's cost
+    # the shared palettes and fonts: most of the first render's cost
+    render.board.palette()
+    render.hand.hand_palette()
     return True

@@ -5,7 +5,8 @@ A 5-player game is played by the engine's computer players to the middle of the 
 highlighted and the last move's arrow. ``first_render_ms`` includes drawing the map
 layer (no disk cache: drawn afresh) and the palette; the ``board_ms_*`` figures are what
 every later move costs (compose + palette mapping + PNG encode), also broken down by
-stage. ``label_px_at_550`` and ``panel_px_at_550``: how tall the hex labels and the
+stage; ``hand_ms_p50`` is a hand image (the DM of a player's cards, 5 cards).
+``label_px_at_550`` and ``panel_px_at_550``: how tall the hex labels and the
 smallest panel text look when Discord shows the image 550 px wide (font pixel size x
 550 / image width, from the sizes actually drawn).
 
@@ -29,6 +30,7 @@ from . import layer_cache, panel
 from .board import board_image, palette, render_board
 from .encode import COMPRESS_LEVEL, to_png
 from .fonts import recording
+from .hand import render_hand
 from .layout import label_px_at
 from .positions import midgame, move_targets, recent_move
 from .terrain_layer import LABEL_SIZE
@@ -53,6 +55,13 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
             png = render_board(v, highlight, last)
         first = (time.perf_counter() - t0) * 1000
         timings = _repeat(v, highlight, last, renders)
+        hand_view = view(state, 0)
+        hand_png = render_hand(hand_view)  # the palette made outside the timing
+        hands = []
+        for _ in range(renders):
+            t0 = time.perf_counter()
+            render_hand(hand_view)
+            hands.append((time.perf_counter() - t0) * 1000)
     finally:
         layer_cache.set_layer_cache(None)
     width = Image.open(io.BytesIO(png)).size[0]
@@ -73,6 +82,8 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
         "compress_level": COMPRESS_LEVEL,
         "png_bytes": len(png),
         "size": list(Image.open(io.BytesIO(png)).size),
+        "hand_ms_p50": round(statistics.median(hands), 2),
+        "hand_png_bytes": len(hand_png),
         "label_px_at_550": round(label_px_at(LABEL_SIZE, width), 2),
         "panel_px_at_550": round(label_px_at(min(size for _, size in drawn), width), 2),
     }

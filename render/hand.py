@@ -17,7 +17,7 @@ from engine.content import CONTENT
 from engine.views import VIEW_FORMAT
 
 from . import palette as P
-from .encode import to_png
+from .encode import build_palette, to_png
 from .fonts import fit, font, wrap
 from .icons import card_icon
 from .sprites import chip, terrain_swatch
@@ -47,6 +47,8 @@ TEXT_SIZE = 20
 TEXT_LINE = 25
 BG: P.RGB = (52, 58, 68)
 PLATE: P.RGB = (255, 253, 246)
+MUTED: P.RGB = (200, 206, 216)
+EMPTY_OUTLINE: P.RGB = (120, 128, 140)
 
 
 def hand_size(cards: int, notes: int = 0) -> tuple[int, int]:
@@ -172,7 +174,7 @@ def hand_image(view: dict[str, Any], lang: str = DEFAULT_LANG) -> Image.Image:
         line = word("hand.era", lang, era=era_name(player["era"], lang), draw=era.draw,
                     limit=era.limit)
         d.text((MARGIN, 64), fit(line, 17, WIDTH - 2 * MARGIN), font=font(17),
-               fill=(200, 206, 216), anchor="lm")
+               fill=MUTED, anchor="lm")
     y = HEADER_H
     for note in notes:
         line = fit(note, 16, WIDTH - 2 * MARGIN, bold=True)
@@ -182,11 +184,11 @@ def hand_image(view: dict[str, Any], lang: str = DEFAULT_LANG) -> Image.Image:
 
     if not cards:
         d.rounded_rectangle([MARGIN, y, WIDTH - MARGIN, y + EMPTY_H - 10], radius=14,
-                            outline=(120, 128, 140), width=3)
+                            outline=EMPTY_OUTLINE, width=3)
         d.text((WIDTH / 2, y + 40), word("hand.empty", lang), font=font(26, True),
                fill=P.WHITE, anchor="mm")
         d.text((WIDTH / 2, y + 78), word("hand.empty_hint", lang), font=font(18),
-               fill=(200, 206, 216), anchor="mm")
+               fill=MUTED, anchor="mm")
         return img
     for k, card in enumerate(cards):
         x = MARGIN + (k % COLUMNS) * (CARD_W + GAP)
@@ -196,12 +198,35 @@ def hand_image(view: dict[str, Any], lang: str = DEFAULT_LANG) -> Image.Image:
     return img
 
 
+#: flat colours of the hand image besides the board's key colours (render.palette)
+HAND_KEY: tuple[P.RGB, ...] = (BG, PLATE, MUTED, EMPTY_OUTLINE)
+
+
+@lru_cache(maxsize=1)
+def hand_palette() -> Image.Image:
+    """The 256 colours every hand image is mapped to, computed once per process: the
+    flat colours exactly, then the cards (every card type on every background terrain it
+    comes with), then the header's player chips.
+
+    A palette computed for each image (octree) and zlib at level 6 made a hand cost three
+    times a board (~15 ms of a render worker, issue 16); with this one the image is
+    mapped by lookup and deflated by ISA-L (render.encode), ~4 ms."""
+    # one card of each look: the same type on the same terrain is drawn alike
+    looks = {(c.type, c.terrain): c.id for c in CONTENT.cards}
+    cards = Image.new("RGB", (CARD_W * len(looks), CARD_H), BG)
+    for k, card in enumerate(looks.values()):
+        face = card_image(card)
+        cards.paste(face, (k * CARD_W, 0), face)
+    header = Image.new("RGB", (60 * len(CONTENT.colours), 60), BG)
+    for seat in range(len(CONTENT.colours)):
+        chip(seat, 17).paste_on(header, 30 + 60 * seat, 30)
+    return build_palette(cards, header, (*HAND_KEY, *P.key_colours()))
+
+
 def render_hand(view: dict[str, Any], lang: str = DEFAULT_LANG) -> bytes:
     """PNG of the hand of ``view["seat"]`` (a seat's own view, ``engine.view(state, seat)``).
 
     An empty hand gives a small "No cards in hand" image; a spectator view (seat None)
     gives a short notice instead of failing. ``lang``: the language of the words in it.
     """
-    img = hand_image(view, lang)
-    pal = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return to_png(pal, None, compress_level=6)
+    return to_png(hand_image(view, lang), hand_palette())

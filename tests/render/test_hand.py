@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PIL import ImageChops, ImageStat
+
 from engine import view
 from engine.content import CONTENT
 from render.fonts import wrap
@@ -13,8 +15,11 @@ from render.hand import (
     GAP,
     HEADER_H,
     MARGIN,
+    PLATE,
     TEXT_SIZE,
     card_image,
+    hand_image,
+    hand_palette,
     hand_size,
     render_hand,
 )
@@ -83,3 +88,21 @@ def test_progress_choice_is_listed_for_its_owner() -> None:
     v = view(state, 2)
     img = open_png(render_hand(v))
     assert img.size == hand_size(1, 1)
+
+
+def test_every_hand_is_mapped_to_the_one_hand_palette() -> None:
+    """Issue 16: a hand image is mapped to one palette made once per process, not an
+    octree per image with zlib at level 6 (three boards' worth of a render worker). The
+    flat colours come out as drawn (within the lookup's 6 bits a channel) and the rest
+    stays close to the drawing."""
+    palette = hand_palette().getpalette()
+    for cards in ([0, 10, 20], [5, 17, 29, 41, 53], []):
+        v = _with_hand(cards)
+        img = open_png(render_hand(v))
+        assert img.mode == "P" and img.getpalette() == palette
+        assert close(rgb_at(img, (2, 2)), BG, 3)
+        drawn = hand_image(v)
+        if cards:  # the first card's text plate, right of its text
+            assert close(rgb_at(img, (MARGIN + CARD_W - 16, HEADER_H + 132)), PLATE, 3)
+        error = ImageStat.Stat(ImageChops.difference(img.convert("RGB"), drawn)).mean
+        assert max(error) < 1.5, error
