@@ -31,7 +31,10 @@ For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collec
 100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
 ``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
 ``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
-its arenas is in use and how much is free but held).
+its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_STAGES`` where a
+board's time goes, over each 10 s (:func:`_trace_stages`: from the commit to the outbox
+running the game's item, to the drawn board, to the write answered, and the write's
+route; the render slot's wait; each job's time in the worker pool).
 
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
@@ -181,6 +184,77 @@ def install() -> None:
     storage_pg.PgStorage._con = _con  # type: ignore[method-assign]
 
 
+STAGES: dict[str, list[float]] = {}
+
+
+def _stage(name: str, seconds: float) -> None:
+    STAGES.setdefault(name, []).append(seconds * 1000)
+
+
+def _trace_stages(path: str, every_s: float = 10.0) -> None:
+    """Time the turn message's writes (bot.publisher) by stage, for boards a person waits
+    on (URGENT) and the others: ``queued`` commit -> the outbox runs the game's item,
+    ``drawn`` commit -> the board drawn (the render slot's wait and the drawing),
+    ``write`` the write itself (the global pace's wait for a channel route, Discord's
+    answer), by route (``carried`` with a click's token, ``channel``); and the render
+    slot's wait by level, and each job's time in the worker pool by function (sent, run,
+    answered). Each line of ``path`` holds the last ``every_s`` seconds."""
+    from bot import publisher
+
+    P = publisher.DiscordPublisher
+    original_sync, original_write = P._sync, P._write
+
+    def kind(o: Any) -> str:
+        return "urgent" if P._urgency(o) == publisher.URGENT else "normal"
+
+    async def _sync(self: Any, turn: Any) -> bool:
+        o = turn.outcome
+        if o is not None:
+            _stage(f"{kind(o)}.queued", time.perf_counter() - o.committed_at)
+        return await original_sync(self, turn)
+
+    async def _write(self: Any, turn: Any, o: Any, *args: Any) -> bool:
+        start = time.perf_counter()
+        route = "carried" if self._carrier(turn) is not None else "channel"
+        _stage(f"{kind(o)}.drawn", start - o.committed_at)
+        try:
+            return await original_write(self, turn, o, *args)
+        finally:
+            _stage(f"{kind(o)}.write.{route}", time.perf_counter() - start)
+    P._sync, P._write = _sync, _write  # type: ignore[method-assign]
+
+    Off = offload.Offloader
+    original_newest, original_call = Off.newest, Off._call
+
+    @contextlib.asynccontextmanager
+    async def newest(self: Any, key: Any, level: int = 0) -> AsyncIterator[Any]:
+        start = time.perf_counter()
+        async with original_newest(self, key, level) as run:
+            _stage(f"render.slot_wait.level{level}", time.perf_counter() - start)
+            yield run
+
+    async def call(self: Any, fn: Any, *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await original_call(self, fn, *args)
+        finally:
+            _stage(f"offload.{getattr(fn, '__name__', '?')}", time.perf_counter() - start)
+    Off.newest, Off._call = newest, call  # type: ignore[method-assign]
+
+    def dump() -> None:
+        while True:
+            time.sleep(every_s)
+            out = {}
+            for name in sorted(STAGES):
+                values = STAGES.pop(name)  # (a write that lands meanwhile starts anew)
+                v = sorted(values)
+                out[name] = {"n": len(values), "p50": round(v[len(v) // 2]),
+                             "p95": round(v[int(len(v) * .95)])}
+            with open(path, "a") as f:
+                print(json.dumps({"t": time.time(), **out}), file=f)
+    threading.Thread(target=dump, daemon=True, name="stages").start()
+
+
 def _lag_sampler(loop: asyncio.AbstractEventLoop) -> None:
     while not loop.is_closed():
         sent = time.perf_counter()
@@ -282,6 +356,9 @@ if __name__ == "__main__":
     mem = os.environ.get("TEMPUS_BENCH_MEM")
     if mem:
         threading.Thread(target=_memory_census, args=(mem,), daemon=True).start()
+    stages = os.environ.get("TEMPUS_BENCH_STAGES")
+    if stages:
+        _trace_stages(stages)
     if out:
         threading.Thread(target=_writer, args=(out,), daemon=True, name="db-stats").start()
     sys.exit(main(sys.argv[1:]))
