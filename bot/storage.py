@@ -35,6 +35,7 @@ from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
+from .json_text import compact
 from .storelock import StoreInUse as StoreInUse  # re-exported: another process has the file
 from .storelock import StoreLock
 
@@ -567,8 +568,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 class SqliteStorage:
@@ -941,7 +940,7 @@ class SqliteStorage:
                 cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, options, "
                     "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild_id, channel_id, host_id, _dumps(options), now, now))
+                    (guild_id, channel_id, host_id, compact(options), now, now))
                 game_id = cur.lastrowid
                 if host_name is not None:
                     await db.execute(
@@ -982,7 +981,7 @@ class SqliteStorage:
         async with self._tx() as db:
             new = await self._bump(db, game_id, version,
                                    "status = 'active', options = ?, state = ?",
-                                   (_dumps(options), _dumps(state)))
+                                   (compact(options), compact(state)))
             await self._write_deadlines(db, game_id, deadlines)
         return new
 
@@ -1010,12 +1009,12 @@ class SqliteStorage:
         turn clocks, in one transaction."""
         def body(conn: sqlite3.Connection) -> int:
             new = _bumped(conn.execute(*_bump_sql(game_id, version, "state = ?, status = ?",
-                                                  (_dumps(state), status))).rowcount,
+                                                  (compact(state), status))).rowcount,
                           game_id, version)
             conn.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, at, version) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, seat, _dumps(action), _now(), version + 1))
+                (game_id, seq, seat, compact(action), _now(), version + 1))
             if deadlines is not None:
                 conn.execute(_DELETE_OTHER_DEADLINES, (game_id, _seats_json(deadlines)))
                 conn.executemany(_UPSERT_DEADLINE, _deadline_params(game_id, deadlines))
@@ -1026,7 +1025,7 @@ class SqliteStorage:
                           deadlines: Deadlines = None) -> int:
         """New game options (e.g. the pace) and the turn clocks they imply."""
         async with self._tx() as db:
-            new = await self._bump(db, game_id, version, "options = ?", (_dumps(options),))
+            new = await self._bump(db, game_id, version, "options = ?", (compact(options),))
             await self._write_deadlines(db, game_id, deadlines)
         return new
 
@@ -1156,7 +1155,7 @@ class SqliteStorage:
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         async with self._tx() as db:
             await db.execute("UPDATE games SET state = ?, updated_at = ? WHERE id = ?",
-                             (_dumps(state), _now(), game_id))
+                             (compact(state), _now(), game_id))
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Where the game is played from now on (not a game change: no version bump)."""

@@ -38,6 +38,7 @@ from typing import Any
 import asyncpg
 
 from . import notify_pg
+from .json_text import compact
 from .storage import (
     BUSY,
     CORRUPT,
@@ -207,12 +208,8 @@ def _host(host_id: int | None) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     return (("host_id = $3",), (host_id,)) if host_id is not None else ((), ())
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
-
-
 async def _init_connection(con: asyncpg.Connection) -> None:
-    await con.set_type_codec("jsonb", encoder=_dumps, decoder=json.loads, schema="pg_catalog")
+    await con.set_type_codec("jsonb", encoder=compact, decoder=json.loads, schema="pg_catalog")
 
 
 #: SQLSTATE classes and codes that mean "the database, not the request, is the problem"
@@ -547,7 +544,7 @@ class PgStorage:
         async with self._tx() as con:
             new = await self._bump(con, game_id, version,
                                    ("status = 'active'", "options = $3", "state = $4"),
-                                   (options, _dumps(state)))
+                                   (options, compact(state)))
             await self._write_deadlines(con, game_id, deadlines)
         return new
 
@@ -575,7 +572,7 @@ class PgStorage:
         turn clocks, in one transaction."""
         async with self._tx() as con:
             new = await self._bump(con, game_id, version, ("state = $3", "status = $4"),
-                                   (_dumps(state), status))
+                                   (compact(state), status))
             await con.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, version) "
                 "VALUES ($1, $2, $3, $4, $5)", game_id, seq, seat, action, new)
@@ -740,7 +737,7 @@ class PgStorage:
 
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         await self._execute("UPDATE games SET state = $1, updated_at = now() WHERE id = $2",
-                            _dumps(state), game_id)
+                            compact(state), game_id)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Where the game is played from now on (not a game change: no version bump)."""
