@@ -22,7 +22,9 @@ Three guarantees beyond a plain pool:
   game in which a person just acted before one only computers are playing); waiting jobs
   start by level, then in arrival order, and a job gains a level for every
   :data:`AGING` seconds it waits, so none starves. Under load, a person's board no longer
-  waits behind every computer move of a thousand games.
+  waits behind every computer move of a thousand games. A job waiting under a key can be
+  **promoted** (:meth:`Offloader.promote`): a game's board that began waiting as a
+  computer move's waits as a person's once a person waits on what it will draw.
 - **A dead worker is replaced.** If a worker dies (killed, out of memory), the pool is
   started again and the job that was running tries once more.
 """
@@ -69,25 +71,45 @@ class _Gate:
         self.clock = clock
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap
         self._seq = itertools.count()
+        #: waiting jobs that may be promoted: key -> [level, arrival, future]
+        self._keyed: dict[Hashable, list[Any]] = {}
 
     @contextlib.asynccontextmanager
-    async def slot(self, level: int = 0) -> AsyncIterator[None]:
+    async def slot(self, level: int = 0, key: Hashable | None = None) -> AsyncIterator[None]:
         if self.free > 0 and not self._waiting:
             self.free -= 1
         else:
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiting,
-                           (level * AGING + self.clock(), next(self._seq), future))
+            arrival = self.clock()
+            heapq.heappush(self._waiting, (level * AGING + arrival, next(self._seq), future))
+            if key is not None:
+                self._keyed[key] = [level, arrival, future]
             try:
                 await future
             except asyncio.CancelledError:
                 if future.done() and not future.cancelled():
                     self._release()  # granted just as it was cancelled: pass it on
                 raise
+            finally:
+                entry = self._keyed.get(key) if key is not None else None
+                if entry is not None and entry[2] is future:
+                    del self._keyed[key]
         try:
             yield
         finally:
             self._release()
+
+    def promote(self, key: Hashable, level: int) -> bool:
+        """Let the job waiting under ``key`` wait at ``level`` if that is lower, ranked as
+        if it had asked at that level when it did ask; whether it was promoted. (A second
+        heap entry with the same future: whichever comes first grants the slot, and the
+        other is skipped, as a cancelled waiter is.)"""
+        entry = self._keyed.get(key)
+        if entry is None or entry[0] <= level or entry[2].done():
+            return False
+        entry[0] = level
+        heapq.heappush(self._waiting, (level * AGING + entry[1], next(self._seq), entry[2]))
+        return True
 
     def _release(self) -> None:
         while self._waiting:
@@ -178,7 +200,7 @@ class Offloader:
         ticket = next(self._tickets)
         self._newest[key] = ticket
         try:
-            async with self._slots().slot(level):
+            async with self._slots().slot(level, key):
                 if self._newest.get(key) != ticket:
                     self.superseded += 1
                     raise Superseded(key)
@@ -186,6 +208,15 @@ class Offloader:
         finally:
             if self._newest.get(key) == ticket:
                 del self._newest[key]
+
+    def promote(self, key: Hashable, level: int) -> bool:
+        """The job waiting for a slot under ``key`` (:meth:`newest`) now waits at ``level``
+        if that is lower: what it will draw has become more urgent (a game's board waited
+        as a computer move's, and now a person waits on it). Whether it was promoted."""
+        gate = self._gate
+        if gate is None or self._gate_loop is not asyncio.get_running_loop():
+            return False
+        return gate.promote(key, level)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         pool = self._pool

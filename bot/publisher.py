@@ -168,6 +168,10 @@ class DiscordPublisher:
         turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
+        if self._urgency(o) == URGENT:
+            # the game's board may be waiting for a render slot as a computer move's; it
+            # draws the newest outcome when its turn comes, this one: a person waits on it
+            self.offloader.promote(("board", o.game_id), URGENT)
         self.dms.queue(play, o)
         if o.finished:
             self._play.pop(o.game_id, None)

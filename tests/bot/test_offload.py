@@ -243,3 +243,74 @@ def test_the_gate_grants_by_aged_level_as_a_full_scan_would() -> None:
         assert gate.free == 1
 
     asyncio.run(main())
+
+
+def test_a_waiting_board_is_promoted_when_a_person_comes_to_wait_on_it() -> None:
+    """A game's board that began waiting as a computer move's (level 1) waits as a
+    person's (level 0) once promoted, ranked by when it asked: under load, the board of
+    a person's turn no longer waits as long as a computer-only game's (issue 16)."""
+    async def main() -> None:
+        off = Offloader(0, slots=1)
+        gate = threading.Event()
+        started: list[str] = []
+
+        def job(name: str) -> str:
+            started.append(name)
+            return name
+
+        assert not off.promote(("board", 0), 0), "no gate yet: nothing waits"
+        blocker = asyncio.create_task(off.run(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        jobs = [asyncio.create_task(off.latest(("board", g), job, name, level=level))
+                for g, (name, level) in enumerate([("computers", 1), ("now a person's", 1),
+                                                    ("a person's", 0)])]
+        await asyncio.sleep(0.05)
+        assert off.promote(("board", 1), 0)
+        assert not off.promote(("board", 1), 0), "already at that level"
+        assert not off.promote(("board", 2), 1), "never demoted"
+        assert not off.promote(("board", 7), 0), "nothing waits under that key"
+        gate.set()
+        await blocker
+        await asyncio.gather(*jobs)
+        assert started == ["now a person's", "a person's", "computers"]
+        assert off._slots().free == 1, "every slot was given back once"
+        assert not off._slots()._keyed, "nothing is kept for jobs that ran"
+
+    asyncio.run(main())
+
+
+def test_the_publisher_promotes_a_games_waiting_board_when_a_person_comes_to_wait() -> None:
+    """The turn message's board of a game waits for a render slot as a computer move's;
+    the next outcome asks a person to act: the waiting board (which draws the newest
+    outcome when its slot comes) now waits as a person's."""
+    from bot.global_pace import NORMAL, URGENT
+    from bot.publisher import DiscordPublisher, TurnMessage
+    from bot.storage import SeatRow
+    from bot.table_model import Outcome
+
+    async def main() -> None:
+        off = Offloader(0, slots=1)
+        gate = threading.Event()
+        blocker = asyncio.create_task(off.run(gate.wait, 10))
+        await asyncio.sleep(0.05)
+        pub = DiscordPublisher(object(), None, off, period=0.01)  # type: ignore[arg-type]
+        game, thread = 7, 70
+        seats = [SeatRow(0, 42, None, "Ann"), SeatRow(1, None, "normal", "Bot")]
+        pub._play[game] = thread
+        pub._turns[game] = TurnMessage(game, thread, message_id=700, key="turn 1")
+
+        def outcome(version: int, owes: int) -> Outcome:
+            return Outcome(game, 1, None, version, "play", [], play_channel_id=thread,
+                           turn_key="turn 1", seats=seats, public_view={}, actor=1,
+                           since={owes: version})
+        waiting = off._slots()._keyed
+        await pub.publish(outcome(5, owes=1))  # the computer moved and moves again
+        await asyncio.sleep(0.05)
+        assert waiting[("board", game)][0] == NORMAL
+        await pub.publish(outcome(6, owes=0))  # the computer moved: Ann is asked
+        assert waiting[("board", game)][0] == URGENT
+        await pub.close()
+        gate.set()
+        await blocker
+
+    asyncio.run(main())
