@@ -12,6 +12,7 @@ RUN pip install --no-cache-dir -r requirements.txt
 
 COPY data ./data
 COPY engine ./engine
+COPY lang ./lang
 COPY render ./render
 COPY bot ./bot
 

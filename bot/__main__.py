@@ -8,7 +8,7 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
-database into PostgreSQL (see ``bot/migrate_db.py``).
+database into PostgreSQL (see ``bot/store/migrate.py``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import logging
 import os
 import sys
 
-from .config import Settings
-from .messages import t
-from .storage import StorageUnavailable
-from .storage_factory import is_postgres_url, without_password
-from .storelock import StoreInUse, holder
+from bot.runtime.config import Settings
+from bot.store.file_lock import StoreInUse, holder
+from bot.store.opening import is_postgres_url, without_password
+from bot.store.sqlite import StorageUnavailable
+from lang.messages import t
 
 #: exit status when the database cannot be used (in use by another process, unwritable)
 EXIT_STORE = 3
@@ -63,7 +63,7 @@ def run_online(settings: Settings) -> int:
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
-    from .app import TempusBot
+    from bot.client.app import TempusBot
 
     point_at(settings.api_base, settings.gateway)
     bot = TempusBot(settings)
@@ -78,12 +78,12 @@ def run_online(settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
     if args_in[:1] == ["check-db"]:
-        from .dbcheck import main as check_db
+        from bot.store.check import main as check_db
 
         return check_db(args_in[1:])
-    # --- subcommand: copy a SQLite database into PostgreSQL (bot/migrate_db.py) ---
+    # --- subcommand: copy a SQLite database into PostgreSQL (bot/store/migrate.py) ---
     if args_in[:1] == ["migrate-db"]:
-        from .migrate_db import main as migrate_db_main
+        from bot.store.migrate import main as migrate_db_main
 
         return migrate_db_main(args_in[1:])
     # --- end migrate-db ---
@@ -116,12 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.levels:
-        from .players import levels
+        from bot.tempus.computer_levels import levels
 
         print(", ".join(levels()))
         return 0
     if args.offline:
-        from .console import play
+        from bot.terminal.console import play
 
         logging.basicConfig(level=logging.WARNING)
         try:

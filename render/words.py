@@ -5,11 +5,11 @@ The render modules never hold text: they call :func:`word` with a key and a lang
 :func:`render.hand.render_hand` and :func:`render.board.render_crop`).
 
 The words themselves live in the project's gettext catalogues (``bot/locale``, one
-source for every sentence the bot says and every word it draws; see :mod:`bot.messages`):
+source for every sentence the bot says and every word it draws; see :mod:`lang.messages`):
 image words under ``image.<key>``, game content under its own keys (``colour.0``,
 ``terrain.G``, ``era.3``, ``card.EDU.name``, ``card.EDU.text``), whose English the tests
 check against ``data/``. :data:`WORDS` is built from them once per process. The catalogue
-reader (:mod:`bot.i18n`) needs only Babel, not Discord; reading it here is a data
+reader (:mod:`lang.i18n`) needs only Babel, not Discord; reading it here is a data
 dependency on the catalogue files, not on the Discord layer.
 
 A number that decides a word's form is written ``{n:token|tokens}`` (Polish:
@@ -70,7 +70,7 @@ def _content_keys() -> list[str]:
 
 def _load() -> dict[str, dict[str, Text]]:
     """``{lang: {word key: template}}`` for every catalogue language."""
-    from bot import i18n  # the catalogues (Babel only); see the module docstring
+    from lang import i18n  # the catalogues (Babel only); see the module docstring
 
     keys = [*IMAGE_KEYS, *_content_keys()]
     out: dict[str, dict[str, Text]] = {}
@@ -86,7 +86,7 @@ WORDS: dict[str, dict[str, Text]] = _load()
 def plural_index(n: int, lang: str) -> int:
     """Which plural form a number takes, by the catalogue's ``Plural-Forms`` (English
     0 = one, 1 = other; Polish 0 = one, 1 = few (2-4, 22-24, ...), 2 = many)."""
-    from bot import i18n
+    from lang import i18n
 
     langs = i18n.catalogue()
     return langs[lang].plural_index(abs(n)) if lang in langs else (0 if abs(n) == 1 else 1)

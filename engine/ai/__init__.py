@@ -36,7 +36,7 @@ ALL_LEVELS = (*LEVELS, "random")
 
 def random_choice(actions: list[Action], rng: random.Random) -> Action:
     """Uniform over action types, then over the actions of the chosen type (as
-    ``bot.players.random_action``), so numerous kinds do not swamp rare ones."""
+    ``bot.tempus.computer_levels.random_action``), so numerous kinds do not swamp rare ones."""
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)

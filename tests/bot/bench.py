@@ -39,7 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .e2e import (
+from tests.bot.e2e import (
     FakePlayer,
     bot_running,
     final_record,
@@ -48,8 +48,8 @@ from .e2e import (
     play_until,
     turns_in,
 )
-from .fake_discord import FakeDiscord, running
-from .fake_ratelimit import EDIT, POST
+from tests.bot.fake_discord import FakeDiscord, running
+from tests.bot.fake_ratelimit import EDIT, POST
 
 
 def pct(values: list[float], q: float) -> float:
@@ -142,7 +142,7 @@ LOAD_OPTIONS = ("--backend", "--db", "--processes", "--people-think", "--compare
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if any(a.split("=", 1)[0] in LOAD_OPTIONS for a in argv):
-        from . import bench_load
+        from tests.bot import bench_load
         return bench_load.main(argv)
     parser = argparse.ArgumentParser(prog="python -m tests.bot.bench", description=__doc__)
     parser.add_argument("--games", type=int, default=2)

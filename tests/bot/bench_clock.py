@@ -32,13 +32,12 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from bot.clock import SystemClock
-from bot.pace import PACES
-from bot.scheduler import Scheduler
-from bot.storage import SqliteStorage
-from bot.table import TableService
-
-from .bench import pct
+from bot.store.sqlite import SqliteStorage
+from bot.table.service import TableService
+from bot.timing.pace import PACES
+from bot.timing.scheduler import Scheduler
+from bot.timing.time_source import SystemClock
+from tests.bot.bench import pct
 
 
 class ShiftedClock(SystemClock):

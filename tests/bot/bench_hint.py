@@ -14,8 +14,8 @@ import random
 import statistics
 import time
 
-from bot.hint import BUDGET_S, hint_text, think
-from bot.offload import Offloader
+from bot.runtime.worker_pool import Offloader
+from bot.tempus.hint import BUDGET_S, hint_text, think
 from engine.ai import choose_action
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game

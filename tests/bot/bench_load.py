@@ -24,7 +24,7 @@ people play for ``--seconds`` and one JSON line per size and shape reports:
   ``--warmup`` seconds of the window (default 20): after the idle wait every person clicks
   within the first 1-3 s, a burst of N clicks that the totals include;
 - ``board_writes_carried``: the share of board writes (posts and edits of public messages in
-  the threads) made with a click's interaction token (bot/carriers.py) rather than through
+  the threads) made with a click's interaction token (bot/publish/carriers.py) rather than through
   the channel routes and the global limit;
 - ``actions_per_s``: actions logged in the database during the window (people and
   computers), with ``bot_cpu_ms_per_action`` (the bot processes) and
@@ -47,7 +47,7 @@ people play for ``--seconds`` and one JSON line per size and shape reports:
 - ``rss_kb_per_game_after_setup``: the bot processes' resident memory right after the N
   games were set up (each waiting on its person), minus before any game, over N; and
   ``rss_kb_per_idle_game``: the same once the games have waited ``--unload-after``
-  seconds, so that the bot unloaded them and gave freed memory back (bot.memory; the bot's
+  seconds, so that the bot unloaded them and gave freed memory back (bot.runtime.memory; the bot's
   default is 300 s, the bench uses less to stay short);
 - ``rate_limited`` (429s the fake answered, ``rate_limited_where`` by place: ``global:``
   ones are the 50 requests/s of the bot) and ``setup_s``.
@@ -65,7 +65,7 @@ of them follows on stderr.
 
 Several processes share one bot token, as a real sharded bot's do, and so Discord's global
 limit of 50 requests per second (the fake counts one global bucket per bot). Each process
-paces itself to its share of 40 requests per second (``bot/global_pace.py``); the bench
+paces itself to its share of 40 requests per second (``bot/publish/request_pace.py``); the bench
 reports any global 429 rather than hiding it with two tokens.
 
 The fake runs in this process and takes its share of the two cores, as the clients of a
@@ -91,10 +91,10 @@ from pathlib import Path
 
 import asyncpg
 
-from .e2e import AVOID_OPS, _op, bot_process, choose, message_version, prompt_users
-from .fake_discord import FakeDiscord, Message, running, spread_guilds
-from .fake_ratelimit import EDIT, POST
-from .timed_bot import ENV as DB_STATS
+from tests.bot.e2e import AVOID_OPS, _op, bot_process, choose, message_version, prompt_users
+from tests.bot.fake_discord import FakeDiscord, Message, running, spread_guilds
+from tests.bot.fake_ratelimit import EDIT, POST
+from tests.bot.timed_bot import ENV as DB_STATS
 
 POLL_S = 0.5  # how often a waiting person looks at the turn message (keeps the fake cheap)
 

@@ -30,8 +30,8 @@ from typing import Any
 
 from aiohttp import web
 
-from . import bench_load
-from .fake_discord import FakeDiscord
+from tests.bot import bench_load
+from tests.bot.fake_discord import FakeDiscord
 
 EXEMPT = {"ack", "hook_post", "hook_edit"}
 

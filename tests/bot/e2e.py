@@ -20,11 +20,10 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.app import TempusBot
-from bot.clock import Clock
-from bot.config import Settings
-
-from .fake_discord import FakeDiscord, Interaction, Message
+from bot.client.app import TempusBot
+from bot.runtime.config import Settings
+from bot.timing.time_source import Clock
+from tests.bot.fake_discord import FakeDiscord, Interaction, Message
 
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")

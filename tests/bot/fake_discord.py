@@ -74,8 +74,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .fake_commands import available_in, command_problems
-from .fake_ratelimit import (
+from tests.bot.fake_commands import available_in, command_problems
+from tests.bot.fake_ratelimit import (
     EDIT,
     POST,
     Fault,

@@ -6,10 +6,10 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
-from bot import panels
-from bot.codec import decode_action
-from bot.table import Outcome
-from bot.ui import ACT, CARDS, MENU, Button, Panel, Select
+from bot.table.service import Outcome
+from bot.table.ui import ACT, CARDS, MENU, Button, Panel, Select
+from bot.tempus import panels
+from bot.tempus.codec import decode_action
 from engine import actions as A
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game

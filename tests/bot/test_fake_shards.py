@@ -12,7 +12,14 @@ from typing import Any
 import aiohttp
 import pytest
 
-from .fake_discord import FakeDiscord, Message, message_json, running, shard_of, spread_guilds
+from tests.bot.fake_discord import (
+    FakeDiscord,
+    Message,
+    message_json,
+    running,
+    shard_of,
+    spread_guilds,
+)
 
 GUILD = 1 << 22  # shard 1 of 2
 

@@ -58,7 +58,11 @@ from typing import Any
 
 import aiosqlite.core
 
-from bot import app, images, offload, storage, storage_pg
+from bot.client import app
+from bot.runtime import worker_pool as offload
+from bot.store import postgres as storage_pg
+from bot.store import sqlite as storage
+from bot.tempus import images
 
 ENV = "TEMPUS_BENCH_DB_STATS"
 PERIOD_S = 0.2
@@ -192,14 +196,14 @@ def _stage(name: str, seconds: float) -> None:
 
 
 def _trace_stages(path: str, every_s: float = 10.0) -> None:
-    """Time the turn message's writes (bot.publisher) by stage, for boards a person waits
+    """Time the turn message's writes (bot.publish.publisher) by stage, for boards a person waits
     on (URGENT) and the others: ``queued`` commit -> the outbox runs the game's item,
     ``drawn`` commit -> the board drawn (the render slot's wait and the drawing),
     ``write`` the write itself (the global pace's wait for a channel route, Discord's
     answer), by route (``carried`` with a click's token, ``channel``); and the render
     slot's wait by level, and each job's time in the worker pool by function (sent, run,
     answered). Each line of ``path`` holds the last ``every_s`` seconds."""
-    from bot import publisher
+    from bot.publish import publisher
 
     P = publisher.DiscordPublisher
     original_sync, original_write = P._sync, P._write

@@ -8,8 +8,7 @@ from engine.ai.normal import NormalPlayer
 from engine.ai.planner import FINAL_TERRAIN, FLIGHT_CARD_BONUS, KEEP_FOR_FLIGHT_FROM, PlannerPlayer
 from engine.game import DISCARDING, decision_for
 from engine.state import DISCARD
-
-from .helpers import card, make_state
+from tests.engine.helpers import card, make_state
 
 OTHER = next(t for t in "GFW" if t != FINAL_TERRAIN)
 

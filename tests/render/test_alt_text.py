@@ -18,9 +18,8 @@ from render.alt_text import MAX_ALT, board_alt_text, describe_position
 from render.terrain_art import OPEN_SEA
 from render.terrain_layer import hex_kinds
 from render.words import card_type_name
-
-from .helpers import game, states
-from .test_no_leak import _scramble
+from tests.render.helpers import game, states
+from tests.render.test_no_leak import _scramble
 
 LANGS = ("en", "pl")
 CARD_NAMES = {lang: {card_type_name(k, lang).lower() for k in CONTENT.card_types}

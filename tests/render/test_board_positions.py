@@ -9,8 +9,7 @@ from engine.record import Record
 from render.board import FULL_MAP, board_layout_of, render_board
 from render.hand import hand_size, render_hand
 from render.positions import last_move_of, move_targets
-
-from .helpers import game, open_png, states
+from tests.render.helpers import game, open_png, states
 
 
 @pytest.mark.parametrize("players,seed,every", [(3, 1, 3), (4, 2, 4), (5, 3, 5)])

@@ -16,8 +16,7 @@ from render import palette as P
 from render.board import render_board
 from render.chart import render_chart
 from render.replay import frame_snapshots, render_replay, replay_record
-
-from .helpers import PNG_SIGNATURE, game, open_png
+from tests.render.helpers import PNG_SIGNATURE, game, open_png
 
 
 class NoHands(dict):

@@ -11,8 +11,7 @@ from engine import actions as A
 from render.__main__ import main
 from render.board import FULL_MAP
 from render.positions import last_move_of
-
-from .helpers import game, open_png
+from tests.render.helpers import game, open_png
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ import random
 from engine import view
 from engine.state import SEEN_BY_ALL, State
 from render.board import render_board
-
-from .helpers import game, states
+from tests.render.helpers import game, states
 
 
 def _swap_face_down(state: State, rng: random.Random) -> State | None:

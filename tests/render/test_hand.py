@@ -23,8 +23,7 @@ from render.hand import (
     hand_size,
     render_hand,
 )
-
-from .helpers import close, open_png, quiet_state, rgb_at
+from tests.render.helpers import close, open_png, quiet_state, rgb_at
 
 
 def _with_hand(cards: list[int], seat: int = 1):

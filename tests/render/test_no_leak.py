@@ -12,8 +12,7 @@ import random
 from engine import view
 from engine.state import State
 from render.board import render_board
-
-from .helpers import game, states
+from tests.render.helpers import game, states
 
 
 def _positions() -> list[State]:

@@ -16,8 +16,7 @@ from render.board import FULL_MAP, board_image, hex_centre, render_board
 from render.geometry import HEX_W, R, hex_at_pixel, label_centre, piece_centre, token_swatch
 from render.terrain_art import LAKE, OPEN_SEA, fill_of
 from render.terrain_layer import hex_kinds
-
-from .helpers import close, open_png, quiet_state, rgb_at
+from tests.render.helpers import close, open_png, quiet_state, rgb_at
 
 
 def _dominant(img: Image.Image, h: int) -> tuple[int, int, int]:

@@ -22,8 +22,7 @@ from render.layout import DISPLAY_W, MIN_W, label_px_at, land_region
 from render.overlays import ATTACK
 from render.sprites import BADGE_R, CITY_BADGE, TOKEN_BADGE
 from render.terrain_layer import draw_terrain_layer
-
-from .helpers import game, open_png, quiet_state, states
+from tests.render.helpers import game, open_png, quiet_state, states
 
 LABEL = re.compile(r"^[A-M](1[0-2]|[1-9])$")
 

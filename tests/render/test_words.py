@@ -24,8 +24,7 @@ from render.alt_text import board_alt_text, describe_position
 from render.fonts import recording, wrap
 from render.hand import CARD_W, TEXT_SIZE, card_image, render_hand
 from render.positions import last_move_of, move_targets
-
-from .helpers import game, states
+from tests.render.helpers import game, states
 
 MARK = re.compile(r"§\d+§")
 HEX_LABEL = re.compile(r"\b[A-M](1[0-2]|[1-9])\b")

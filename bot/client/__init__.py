@@ -1,0 +1,1 @@
+"""The Discord layer: the discord.py client, slash commands, components, localisations."""

@@ -1,0 +1,583 @@
+"""Looking back: ``/tempus board``, ``status``, ``history``, ``show`` and ``stats``.
+
+The handlers are plain coroutines over the table service and its storage (no discord.py),
+so tests call them directly; :class:`AfterCommands` is the thin Discord layer, mixed into
+the ``/tempus`` cog. Everything shown is built from public views (R-INFO-1); CPU work
+(replaying a log, drawing) runs through ``run`` (the bot's render workers).
+
+Discord allows 25 subcommands in a group and ``/tempus`` had 22, so the record and the
+replay animation are kinds of ``show`` (``what:record``, ``what:replay``) and ``stats``
+ends with the server's leaderboard; :func:`leaderboard_answer` and
+:func:`replay_answer` are ready for commands of their own when slots are freed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.client.components import make_view
+from bot.client.translator import ls
+from bot.history import ledger as hist
+from bot.history.ratings import Skill
+from bot.store.sqlite import ACTIVE, CANCELLED, FINISHED, GameRow
+from bot.table.service import TableError
+from bot.table.ui import Panel
+from bot.tempus import images
+from bot.tempus import result_post as results
+from bot.tempus.describe import status_text
+from bot.tempus.labels import colour_name
+from bot.tempus.result_post import Attachment
+from engine.content import CONTENT
+from engine.record import Record
+from engine.score_breakdown import breakdown
+from engine.timeline import END, SETUP, era_end, eras_played, snapshots
+from lang import i18n
+from lang.messages import t
+
+if TYPE_CHECKING:
+    from bot.table.service import TableService
+
+log = logging.getLogger(__name__)
+
+Runner = Callable[..., Awaitable[Any]]
+Choice = app_commands.Choice
+#: the last era of every game: the leader's cube moves one era a progress phase and the
+#: game ends when it reaches Flight (R-PROG-5, R-END-1)
+LAST_ERA = CONTENT.flight
+REPLAY_CACHE = 2
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks, and where (from the interaction)."""
+
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+
+
+@dataclass
+class Answer:
+    text: str
+    files: list[Attachment] = field(default_factory=list)
+    #: controls to send with it (the turn message's, privately) and their game and version
+    panel: Panel | None = None
+    game_version: tuple[int, int] = (0, 0)
+
+
+async def _thread(fn: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.to_thread(fn, *args)
+
+
+# ------------------------------------------------------------------ CPU work (workers)
+def final_view(record: dict[str, Any]) -> dict[str, Any]:
+    return snapshots(Record.from_json(record))[-1].view
+
+
+def view_at(record: dict[str, Any], moment: str | int) -> tuple[dict[str, Any] | None, int]:
+    """The public view at ``moment`` ("start" = after the setup, "end", or an era number
+    = the end of that era) and how many eras have ended; None if not reached."""
+    shots = snapshots(Record.from_json(record))
+    done = eras_played(shots)
+    if moment == "end":
+        last = shots[-1]
+        return (last.view if last.ended == END else None), done
+    if moment == "start":
+        start = next((s for s in shots if s.ended == SETUP), None)
+        return (None if start is None else start.view), done
+    shot = era_end(shots, int(moment))
+    return (None if shot is None else shot.view), done
+
+
+def board_png_at(record: dict[str, Any], moment: str | int, full: bool = False,
+                 lang: str = i18n.SOURCE) -> tuple[dict[str, Any] | None, int, bytes | None]:
+    v, done = view_at(record, moment)
+    return v, done, None if v is None else images.board_png(v, (), None, full, lang)
+
+
+def replay_gif(record: dict[str, Any]) -> tuple[bytes, int] | None:
+    """The replay animation and its frame count (None: no renderer, or too large)."""
+    try:
+        from render.replay import replay_record
+    except ImportError:
+        return None
+    try:
+        r = replay_record(Record.from_json(record))
+    except ValueError:
+        log.exception("replay does not fit")
+        return None
+    return r.data, r.frames
+
+
+# ------------------------------------------------------------------ finding the game
+def _lookup(exc: hist.GameLookupError) -> TableError:
+    return TableError(exc.key, **exc.kwargs)
+
+
+async def resolve(service: TableService, asker: Asker, game: str | None, *,
+                  finished: bool) -> GameRow:
+    """The game named by ``game`` (``#12``) on the asker's server, or the channel's
+    running / last finished game when it is not given."""
+    if game is None or not game.strip():
+        if asker.channel_id is None:
+            raise TableError("error.guild_only")
+        game_id = await service.last_game_in_channel(asker.channel_id)
+    else:
+        try:
+            game_id = hist.parse_game_number(game)
+        except hist.GameLookupError as exc:
+            raise _lookup(exc) from None
+    try:
+        return await hist.game_on_server(service.storage, asker.guild_id, game_id,
+                                         finished=finished)
+    except hist.GameLookupError as exc:
+        raise _lookup(exc) from None
+
+
+async def _record(service: TableService, game: GameRow) -> dict[str, Any]:
+    return (await hist.load_record(service.storage, game)).to_json()
+
+
+#: words before a round number in ``at``: "round" (the bot's word for an era, as in
+#: ``/tempus status``), Polish "runda", and "era" (the first spelling, kept as an alias)
+ROUND_WORDS = ("round", "runda", "era")
+
+
+def parse_moment(text: str) -> str | int:
+    """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5); ``start``;
+    ``end``; TableError otherwise."""
+    s = text.strip().lower().replace(" ", "-")
+    if s in ("start", "end"):
+        return s
+    digits = s
+    for word in ROUND_WORDS:
+        if digits.startswith(word):
+            digits = digits.removeprefix(word)
+            break
+    digits = digits.lstrip("-")
+    if digits.isdigit() and 1 <= int(digits) <= LAST_ERA:
+        return int(digits)
+    raise TableError("error.bad_era", last=LAST_ERA)
+
+
+def _over_lines(v: dict[str, Any], names: list[str]) -> list[str]:
+    if v.get("phase") != "over":
+        return []
+    return [results.winner_line(breakdown(v), names)]
+
+
+# ------------------------------------------------------------------ handlers
+def _hints(g: GameRow) -> bool:
+    """The game's hint option (bot/tempus/hint.py; on unless the host switched it off)."""
+    return bool(g.options.get("hints", True))
+
+
+async def board_answer(service: TableService, asker: Asker, game: str | None = None,
+                       at: str | None = None, run: Runner | None = None,
+                       full: bool = False, text: bool = False) -> Answer:
+    """The board of a game now (the channel's running or last finished game by default),
+    or at a moment of it replayed from the stored log; ``full``: the whole 13 x 12 board
+    rather than the land. A game being played comes with the turn message's controls, so
+    it can be played from here when its thread cannot be reached (issue 16). ``text``: the
+    position in words, hex by hex, instead of the picture (for screen readers)."""
+    run = run or _thread
+    g = await resolve(service, asker, game, finished=False)
+    seats = await service.storage.seats(g.id)
+    names = [s.name for s in seats]
+    panel, version = None, 0
+    if at is None and g.status == ACTIVE:
+        v, _ = await service.public_view(g.id)
+        assert v is not None
+        png = await run(images.board_png, v, (), None, full, i18n.current())
+        panel, version = await service.turn_panel(g.id)
+        caption = []
+    else:
+        moment = "end" if at is None else parse_moment(at)
+        v, done, png = await run(board_png_at, await _record(service, g), moment, full,
+                                 i18n.current())
+        if v is None:
+            raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
+        caption = ([t("board.at_start", game=g.id)] if moment == "start" else
+                   [] if moment == "end" else [t("board.at_era", game=g.id, era=moment)])
+    status = status_text(g.id, v, seats, hints=_hints(g))
+    body = "\n".join([*caption, status, *_over_lines(v, names)])
+    if text:
+        return _position_answer(body, images.position_lines(v, i18n.current()), panel,
+                                (g.id, version))
+    alt = images.board_alt(v, None, i18n.current()) or t("file.board")
+    files = [Attachment("board.png", png, alt)] if png else []
+    return Answer(body, files, panel, (g.id, version))
+
+
+def _position_answer(head: str, lines: list[str], panel: Panel | None,
+                     game_version: tuple[int, int]) -> Answer:
+    """The position in words: in the reply if it fits Discord's 2,000 characters, else
+    the status in the reply and the whole text as a file."""
+    whole = "\n".join([head, "", *lines])
+    if len(whole) <= 2000:
+        return Answer(whole, [], panel, game_version)
+    data = "\n".join(lines).encode()
+    return Answer(f"{head}\n{t('board.text_file')}",
+                  [Attachment("position.txt", data, t("file.position"))], panel, game_version)
+
+
+async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
+                        ) -> Answer:
+    """Whose turn and everyone's position; after the end, the final position."""
+    run = run or _thread
+    g = await resolve(service, asker, None, finished=False)
+    seats = await service.storage.seats(g.id)
+    if g.status == ACTIVE:
+        v, _ = await service.public_view(g.id)
+        assert v is not None
+    else:
+        v = await run(final_view, await _record(service, g))
+    clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
+    return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)), *clock,
+                             *_over_lines(v, [s.name for s in seats])]))
+
+
+async def show_answer(service: TableService, asker: Asker, game: str | None = None,
+                      run: Runner | None = None) -> Answer:
+    """A finished game's result: every seat's points by source, the tie-break, the
+    score chart and the final board."""
+    run = run or _thread
+    g = await resolve(service, asker, game, finished=True)
+    seats = await service.storage.seats(g.id)
+    post = await run(results.final_post, g.id, await _record(service, g),
+                     [s.name for s in seats])
+    files = [f for f in post.files if not f.filename.endswith(".json")]
+    return Answer(post.text.replace("\n" + t("result.files"), ""), files)
+
+
+async def record_answer(service: TableService, asker: Asker, game: str | None = None
+                        ) -> Answer:
+    """The game record (JSON) of a finished game; never of a running one, whose record
+    (seed included) would give every hand away."""
+    g = await resolve(service, asker, game, finished=False)
+    if g.status != FINISHED:
+        raise TableError("error.record_running", game=g.id)
+    data = json.dumps(await _record(service, g), indent=1).encode()
+    return Answer(t("record.caption", game=g.id),
+                  [Attachment(f"tempus-game-{g.id}.json", data, t("file.record"))])
+
+
+#: per storage (one database): game id -> (GIF, frames), the newest REPLAY_CACHE games
+_replays: weakref.WeakKeyDictionary[Any, OrderedDict[int, tuple[bytes, int]]] = \
+    weakref.WeakKeyDictionary()
+
+
+async def replay_answer(service: TableService, game: GameRow, run: Runner | None = None
+                        ) -> Answer:
+    """The animation of a whole finished game (cached: a finished game never changes)."""
+    run = run or _thread
+    cache = _replays.setdefault(service.storage, OrderedDict())
+    cached = cache.get(game.id)
+    if cached is None:
+        cached = await run(replay_gif, await _record(service, game))
+        if cached is None:
+            raise TableError("error.too_big", game=game.id)
+        cache[game.id] = cached
+        while len(cache) > REPLAY_CACHE:
+            cache.popitem(last=False)
+    data, frames = cached
+    return Answer(t("replay.caption", game=game.id, frames=frames),
+                  [Attachment(f"tempus-game-{game.id}-replay.gif", data,
+                              t("replay.caption", game=game.id, frames=frames))])
+
+
+def _date(iso: str) -> str:
+    """A Discord timestamp: every reader sees the date in their own format and zone."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:d>"
+    except ValueError:
+        return iso[:10]
+
+
+async def listing_channel(service: TableService, channel_id: int) -> int:
+    """The channel whose games a listing shows when asked in ``channel_id``: a game's
+    thread stands for the channel the game was opened in (results are kept under it)."""
+    game = await service.storage.latest_game_in_channel(channel_id,
+                                                        (ACTIVE, FINISHED, CANCELLED))
+    if game is not None and game.thread_id == channel_id:
+        return game.channel_id
+    return channel_id
+
+
+async def history_answer(service: TableService, asker: Asker,
+                         where: Literal["channel", "server"] = "channel", page: int = 1
+                         ) -> Answer:
+    channel = asker.channel_id if where == "channel" else None
+    if where == "channel" and channel is None:
+        raise TableError("error.guild_only")
+    if channel is not None:
+        channel = await listing_channel(service, channel)
+    games, more = await hist.listing(service.storage, asker.guild_id, channel, page=page)
+    if not games:
+        return Answer(t(f"history.empty.{where}"))
+    lines = [t(f"history.title.{where}", page=page)]
+    for g in games:
+        winners = t("result.and").join(
+            t("result.who", colour=colour_name(w.seat), name=w.name) for w in g.winners)
+        lines.append(t("history.row", game=g.game_id, date=_date(g.finished_at),
+                       players=", ".join(s.name for s in g.seats), winners=winners,
+                       vp=g.winners[0].vp if g.winners else 0))
+    if more:
+        lines.append(t("history.more", page=page + 1))
+    lines.append(t("history.hint", game=games[0].game_id))
+    return Answer(_fit(lines))
+
+
+def opening_text(opening: str) -> str:
+    kinds = [k for k in opening.split("-") if k]
+    if not kinds:
+        return t("opening.none")
+    return t("opening.sep").join(t(f"opening.{k}") for k in kinds)
+
+
+def _skill(s: Skill) -> dict[str, str]:
+    return {"mu": f"{s.mu:.1f}", "spread": f"{2 * s.sigma:.1f}", "ordinal": f"{s.ordinal:.1f}"}
+
+
+async def stats_answer(service: TableService, asker: Asker, user_id: int | None = None,
+                       name: str = "", *, with_leaderboard: bool = True) -> Answer:
+    who = asker.user_id if user_id is None else user_id
+    st = await hist.stats(service.storage, asker.guild_id, who)
+    if st is None:
+        lines = [t("stats.none", name=name or f"<@{who}>")]
+    else:
+        lines = [t("stats.title", name=st.name),
+                 t("stats.games", games=st.games, wins=st.wins,
+                   share=round(100 * st.wins / st.games)),
+                 t("stats.vp", avg=f"{st.average_vp:.1f}"),
+                 t("stats.opening", opening=opening_text(st.opening), n=st.opening_games,
+                   games=st.games)]
+        if st.skill is None:
+            lines.append(t("stats.unrated"))
+        else:
+            lines.append(t("stats.rating", rated=st.skill.games, **_skill(st.skill)))
+    if with_leaderboard:
+        lines += ["", *(await leaderboard_answer(service, asker)).text.splitlines()]
+    return Answer(_fit(lines))
+
+
+async def leaderboard_answer(service: TableService, asker: Asker, limit: int = 10) -> Answer:
+    board = await hist.leaderboard(service.storage, asker.guild_id, limit)
+    if not board:
+        return Answer(t("leaderboard.empty"))
+    lines = [t("leaderboard.title")]
+    for i, s in enumerate(board, 1):
+        lines.append(t("leaderboard.row", rank=i, name=s.name, games=s.games, wins=s.wins,
+                       **_skill(s.skill)))
+    lines.append(t("leaderboard.note"))
+    return Answer(_fit(lines))
+
+
+def _fit(lines: list[str], limit: int = 2000) -> str:
+    text = "\n".join(lines)
+    while len(text) > limit and len(lines) > 1:
+        lines = lines[:-1]
+        text = "\n".join(lines)
+    return text[:limit]
+
+
+async def game_choices(service: TableService, asker: Asker, current: str
+                       ) -> list[tuple[str, str]]:
+    """Autocomplete for ``game``: this channel's finished games, newest first (then the
+    server's), without deriving anything new (autocomplete must answer at once)."""
+    storage = service.storage
+    guild = hist.guild_key(asker.guild_id)
+    channel = (None if asker.channel_id is None
+               else await listing_channel(service, asker.channel_id))
+    ids = await storage.result_game_ids(guild, channel, 15)
+    ids += [g for g in await storage.result_game_ids(guild, None, 25) if g not in ids]
+    rows = await storage.results(guild, game_ids=ids[:25])
+    by_game: dict[int, list[Any]] = {}
+    for r in rows:
+        by_game.setdefault(r.game_id, []).append(r)
+    out = []
+    for g in ids[:25]:
+        seats = by_game.get(g, [])
+        winners = " & ".join(r.name for r in seats if r.won)
+        label = f"#{g} · {', '.join(r.name for r in seats)} · 🏆 {winners}"
+        if not current.strip() or current.strip().lstrip("#") in label:
+            out.append((label[:100], f"#{g}"))
+    return out
+
+
+def moment_choices(current: str) -> list[tuple[str, str]]:
+    items = [(t("board.at_choice_start"), "start")]
+    items += [(t("board.at_choice", era=e), f"round-{e}") for e in range(1, LAST_ERA + 1)]
+    items.append((t("board.at_choice_end"), "end"))
+    cur = current.strip().lower()
+    for word in ROUND_WORDS[1:]:  # "era-1" typed: the choices of "round-1"
+        if cur.startswith(word):
+            cur = "round" + cur.removeprefix(word)
+            break
+    return [(n, v) for n, v in items if not cur or cur in v or n.lower().startswith(cur)][:25]
+
+
+# ------------------------------------------------------------------ the Discord layer
+def _asker(interaction: discord.Interaction[Any]) -> Asker:
+    return Asker(interaction.user.id, interaction.guild_id, interaction.channel_id)
+
+
+def _files(answer: Answer) -> list[discord.File]:
+    return [discord.File(io.BytesIO(f.data), filename=f.filename, description=f.description)
+            for f in answer.files]
+
+
+class AfterCommands:
+    """The looking-back commands, mixed into ``TempusCog`` (discord.py collects app
+    commands from a cog's base classes). Expects ``self.bot`` and ``self.service``."""
+
+    bot: Any
+    service: Any
+
+    async def _answer(self, interaction: discord.Interaction[Any],
+                      work: Callable[[], Awaitable[Answer]]) -> None:
+        """Defer privately, run ``work``, reply privately with its text and files."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException:
+            log.warning("could not acknowledge /%s in time", interaction.command)
+            return
+        try:
+            answer = await work()
+        except TableError as exc:
+            answer = Answer(str(exc))
+        except Exception:
+            log.exception("/tempus %s in channel %s failed",
+                          getattr(interaction.command, "name", "?"), interaction.channel_id)
+            answer = Answer(t("error.internal"))
+        kwargs: dict[str, Any] = {}
+        view = make_view(answer.panel, *answer.game_version)
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            await interaction.followup.send(answer.text, files=_files(answer), ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none(),
+                                            **kwargs)
+        except discord.HTTPException:
+            log.warning("could not reply to /%s", interaction.command)
+
+    async def _replay(self, interaction: discord.Interaction[Any], game: str | None) -> None:
+        """The animation goes to the channel (for sharing): the game is checked first,
+        so a refusal can still be private."""
+        try:
+            g = await resolve(self.service, _asker(interaction), game, finished=True)
+        except TableError as exc:
+            try:
+                await interaction.response.send_message(str(exc), ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not refuse /tempus show in time")
+            return
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.HTTPException:
+            return
+        try:  # posted for everyone: in the game's language
+            with i18n.using(g.options.get("locale")):
+                answer = await replay_answer(self.service, g, self._run_cpu)
+        except TableError as exc:
+            answer = Answer(str(exc))
+        except Exception:
+            log.exception("replay of game %s failed", g.id)
+            answer = Answer(t("error.internal"))
+        try:
+            await interaction.followup.send(answer.text, files=_files(answer),
+                                            allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post the replay of game %s", g.id)
+
+    async def _run_cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self.bot.offloader.run(fn, *args)
+
+    async def _game_ac(self, interaction: discord.Interaction[Any], current: str
+                       ) -> list[Choice[str]]:
+        try:
+            items = await game_choices(self.service, _asker(interaction), current)
+        except Exception:
+            log.exception("game autocomplete failed")
+            return []
+        return [Choice(name=n, value=v) for n, v in items]
+
+    @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
+    @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"),
+                         full=ls("cmd.board.full.name"), text=ls("cmd.board.text.name"))
+    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"),
+                           text=ls("cmd.board.text"))
+    async def board(self, interaction: discord.Interaction[Any], game: str | None = None,
+                    at: str | None = None, full: bool = False, text: bool = False) -> None:
+        await self._answer(interaction, lambda: board_answer(
+            self.service, _asker(interaction), game, at, self._run_cpu, full, text))
+
+    @board.autocomplete("game")
+    async def _board_game_ac(self, interaction: discord.Interaction[Any], current: str
+                             ) -> list[Choice[str]]:
+        return await self._game_ac(interaction, current)
+
+    @board.autocomplete("at")
+    async def _board_at_ac(self, interaction: discord.Interaction[Any], current: str
+                           ) -> list[Choice[str]]:
+        return [Choice(name=n, value=v) for n, v in moment_choices(current)]
+
+    @app_commands.command(name=ls("cmd.status.name"), description=ls("cmd.status"))
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await self._answer(interaction, lambda: status_answer(
+            self.service, _asker(interaction), self._run_cpu))
+
+    @app_commands.command(name=ls("cmd.history.name"), description=ls("cmd.history"))
+    @app_commands.rename(where=ls("cmd.history.where.name"), page=ls("cmd.history.page.name"))
+    @app_commands.describe(where=ls("cmd.history.where"), page=ls("cmd.history.page"))
+    @app_commands.choices(where=[Choice(name=ls(f"cmd.history.where.{w}"), value=w)
+                                 for w in ("channel", "server")])
+    async def history(self, interaction: discord.Interaction[Any], where: str = "channel",
+                      page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        place: Literal["channel", "server"] = "server" if where == "server" else "channel"
+        await self._answer(interaction, lambda: history_answer(
+            self.service, _asker(interaction), place, page))
+
+    @app_commands.command(name=ls("cmd.show.name"), description=ls("cmd.show"))
+    @app_commands.rename(game=ls("cmd.show.game.name"), what=ls("cmd.show.what.name"))
+    @app_commands.describe(game=ls("cmd.game"), what=ls("cmd.show.what"))
+    @app_commands.choices(what=[Choice(name=ls(f"cmd.show.what.{w}"), value=w)
+                                for w in ("result", "record", "replay")])
+    async def show(self, interaction: discord.Interaction[Any], game: str | None = None,
+                   what: str = "result") -> None:
+        if what == "replay":
+            await self._replay(interaction, game)
+            return
+        asker = _asker(interaction)
+        if what == "record":
+            await self._answer(interaction, lambda: record_answer(self.service, asker, game))
+            return
+        await self._answer(interaction, lambda: show_answer(self.service, asker, game,
+                                                            self._run_cpu))
+
+    @show.autocomplete("game")
+    async def _show_game_ac(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[Choice[str]]:
+        return await self._game_ac(interaction, current)
+
+    @app_commands.command(name=ls("cmd.stats.name"), description=ls("cmd.stats"))
+    @app_commands.rename(player=ls("cmd.stats.player.name"))
+    @app_commands.describe(player=ls("cmd.stats.player"))
+    async def stats(self, interaction: discord.Interaction[Any],
+                    player: discord.User | None = None) -> None:
+        await self._answer(interaction, lambda: stats_answer(
+            self.service, _asker(interaction), player.id if player else None,
+            player.display_name if player else ""))
+

@@ -1,0 +1,1 @@
+"""Several bot processes on one PostgreSQL database: who owns a game and telling it of changes."""

@@ -1,0 +1,1 @@
+"""Finished games: results, statistics and ratings derived from the stored action logs."""

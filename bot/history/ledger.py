@@ -1,0 +1,420 @@
+"""Past games: results, statistics and ratings, derived from the stored action logs.
+
+The action log is the source of truth. When a game has finished, :func:`sync` replays
+its log once, derives each seat's result (rank by R-END-3, victory points, first-era
+opening) and stores it in the ``results`` table; then it brings the server's ratings up
+to date in game order (:mod:`bot.history.ratings`). Both tables are caches: :func:`rebuild`
+drops them and derives them again, and gives the same numbers (tests check it).
+Cancelled and abandoned games never finish, so they never count.
+
+**A person who left mid-game** (``/tempus leave`` in a running game: a computer played
+their seat to the end, ``seats.left_game``) did not play that game to its end, so it is
+not theirs to be rated on or counted in their statistics. Their seat's result row keeps
+their id and name (the history shows who sat there) with the level of the computer that
+finished it in ``ai_level``, which a person's row otherwise never has (:func:`left_row`);
+for ratings that seat is a computer of that level, a fixed-strength opponent
+(:mod:`bot.history.ratings`): the people who stayed did finish ahead of it or behind it, and that
+changes no rating but theirs. So a game is rated only if at least two people stayed to
+the end; a game everybody left counts for nobody. (No new column: it is derived from the
+stored seats, so a rebuilt database gives the same numbers.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.history import ratings as R
+from bot.store.sqlite import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    ActionRow,
+    GameRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    Storage,
+)
+from engine import actions as A
+from engine.actions import action_from_json
+from engine.game import apply_in_place
+from engine.record import Record, ReplayError
+from engine.rules import stored_rules
+from engine.score_breakdown import Breakdown, breakdown
+from engine.state import ACTIONS
+from engine.undo import is_undo
+from engine.views import view
+
+#: ratings and results of games outside a server are kept under this server id
+NO_GUILD = 0
+#: The first-era action kinds that make up an opening.
+OPENING_KINDS: dict[type[A.Action], str] = {
+    A.BeginMove: "move",
+    A.BeginGrow: "grow",
+    A.Attack: "attack",
+    A.DrawCards: "draw",
+    A.BuildCity: "city",
+}
+
+Runner = Callable[..., Awaitable[Any]]
+
+
+def guild_key(guild_id: int | None) -> int:
+    return guild_id or NO_GUILD
+
+
+# ------------------------------------------------------------------ from the log
+def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> Record:
+    """The game record built from storage rows (as the table service builds it)."""
+    o = game.options
+    rules_version, table_options = stored_rules(o)
+    moves: list[tuple[int, Any]] = []
+    for r in actions:  # an undo entry takes back the last effective move (engine.undo)
+        if is_undo(r.action):
+            moves.pop()
+        else:
+            moves.append((r.seat, action_from_json(r.action)))
+    return Record(
+        num_players=len(seats),
+        seed=int(o["seed"]),
+        start_player=o.get("start_player"),
+        random_map=bool(o.get("random_map", True)),
+        players=[{"name": s.name,
+                  "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
+                 for s in seats],
+        moves=moves,
+        rules_version=rules_version,
+        options=table_options,
+    )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a finished game's log says: the final public view, the breakdown of its
+    scores and each seat's opening."""
+
+    final_view: dict[str, Any]
+    breakdown: Breakdown
+    openings: tuple[str, ...]
+
+
+def summarise(record: Record) -> Summary:
+    """Replay ``record`` to its end: the public final position, the score breakdown and
+    each seat's opening (the kinds of action it took in era 1, in order)."""
+    state, _ = record.new_state()
+    openings: list[list[str]] = [[] for _ in range(record.num_players)]
+    for i, (seat, action) in enumerate(record.moves):
+        if state.phase == ACTIONS and state.era_number == 1:
+            kind = OPENING_KINDS.get(type(action))
+            if kind is not None and not (isinstance(action, A.Attack) and action.leader):
+                openings[seat].append(kind)
+        try:
+            apply_in_place(state, seat, action)
+        except ValueError as exc:
+            raise ReplayError(i, str(exc)) from None
+    v = view(state, None)
+    return Summary(v, breakdown(v), tuple("-".join(o) for o in openings))
+
+
+#: the computer level of a left seat whose level was not stored (never expected)
+LEFT_LEVEL = "normal"
+
+
+def _level(seat: SeatRow) -> str | None:
+    """``ai_level`` of a seat's result row: a computer's level; for a person who left,
+    the level of the computer that finished the game for them; None for a person who
+    stayed to the end."""
+    if seat.user_id is None:
+        return seat.ai_level
+    return (seat.autopilot or LEFT_LEVEL) if seat.left else None
+
+
+def left_row(r: ResultRow) -> bool:
+    """The person of this seat left the game and a computer finished it (module doc)."""
+    return r.user_id is not None and r.ai_level is not None
+
+
+def stayed(r: ResultRow) -> bool:
+    """A person who played this seat to the end."""
+    return r.user_id is not None and r.ai_level is None
+
+
+def result_rows(game: GameRow, seats: list[SeatRow], record: Record,
+                finished_at: str) -> list[ResultRow]:
+    """The ``results`` rows of a finished game (CPU work: replays the whole log)."""
+    s = summarise(record)
+    b = s.breakdown
+    return [ResultRow(game.id, seat.seat, guild_key(game.guild_id), game.channel_id,
+                      seat.user_id, _level(seat), seat.name, b.ranks[seat.seat],
+                      b.scores[seat.seat].total, seat.seat in b.winners,
+                      s.openings[seat.seat], finished_at)
+            for seat in seats]
+
+
+async def load_record(storage: Storage, game: GameRow) -> Record:
+    seats = await storage.seats(game.id)
+    return record_from_rows(game, seats, await storage.actions(game.id))
+
+
+# ------------------------------------------------------------------ keeping caches up to date
+_locks: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _lock(storage: Storage) -> asyncio.Lock:
+    lock = _locks.get(storage)
+    if lock is None:
+        lock = _locks[storage] = asyncio.Lock()
+    return lock
+
+
+async def _inline(fn: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.to_thread(fn, *args)
+
+
+#: each rated person's rating before and after one game
+Changes = dict[int, tuple[R.Skill, R.Skill]]
+
+
+async def sync(storage: Storage, run: Runner | None = None) -> list[int]:
+    """Derive the results of every finished game not summarised yet and update the
+    ratings of their servers. ``run(fn, *args)`` runs the CPU work (default: a thread;
+    the bot passes its worker pool). Returns the newly summarised game ids."""
+    return list(await _sync(storage, run, {}))
+
+
+async def _sync(storage: Storage, run: Runner | None, changes: dict[int, Changes]
+                ) -> list[int]:
+    """:func:`sync`; ``changes`` receives, per game rated now, its rating changes as
+    that game's own update made them."""
+    run = run or _inline
+    async with _lock(storage):
+        games = await storage.games_without_results()
+        for game in games:
+            seats = await storage.seats(game.id)
+            record = record_from_rows(game, seats, await storage.actions(game.id))
+            finished_at = await storage.finished_at(game.id) or ""
+            rows = await run(result_rows, game, seats, record, finished_at)
+            await storage.save_results(rows)
+        for guild in sorted({guild_key(g.guild_id) for g in games}):
+            changes.update(await _update_ratings(storage, guild))
+    return [g.id for g in games]
+
+
+def rated_seat(r: ResultRow) -> R.RatedSeat:
+    """A result row as ratings see it: a person who left is the computer that finished
+    their seat (module doc)."""
+    return R.RatedSeat(r.user_id if stayed(r) else None, r.ai_level, r.rank)
+
+
+def rated_games(rows: list[ResultRow]) -> list[R.RatedGame]:
+    """The games of ``rows`` (one server's results) that count for ratings (at least two
+    people stayed to the end), in order."""
+    by_game: dict[int, list[ResultRow]] = {}
+    for r in rows:
+        by_game.setdefault(r.game_id, []).append(r)
+    games = [R.RatedGame(gid, seats[0].finished_at,
+                         tuple(rated_seat(s) for s in sorted(seats, key=lambda x: x.seat)))
+             for gid, seats in by_game.items()]
+    return sorted((g for g in games if g.counts), key=lambda g: g.key)
+
+
+async def _update_ratings(storage: Storage, guild: int) -> dict[int, Changes]:
+    """Apply the server's not-yet-rated games: one at a time when they all come after
+    the rated ones (the normal case), else recompute the server from scratch. Returns
+    each game's rating changes as its own update made them."""
+    games = rated_games(await storage.results(guild))
+    done = await storage.rated_games(guild)
+    done_ids = {gid for _, gid in done}
+    pending = [g for g in games if g.game_id not in done_ids]
+    if not pending:
+        return {}
+    if not done or pending[0].key > max(done):
+        table = {u: R.Skill(r.mu, r.sigma, r.games)
+                 for u, r in (await storage.ratings(guild)).items()}
+        changes = R.replay(table, pending)
+        changed = {u for c in changes.values() for u in c}
+        await storage.store_ratings(guild, _rows(guild, {u: table[u] for u in changed}),
+                                    [(g.game_id, g.finished_at) for g in pending],
+                                    replace=False)
+        return changes
+    table = {}
+    changes = R.replay(table, games)
+    await storage.store_ratings(guild, _rows(guild, table),
+                                [(g.game_id, g.finished_at) for g in games], replace=True)
+    return {g.game_id: changes[g.game_id] for g in pending}
+
+
+def _rows(guild: int, table: dict[int, R.Skill]) -> list[RatingRow]:
+    return [RatingRow(guild, u, s.mu, s.sigma, s.games) for u, s in sorted(table.items())]
+
+
+async def rebuild(storage: Storage, run: Runner | None = None) -> None:
+    """Drop the derived tables and derive them again from the action logs."""
+    async with _lock(storage):
+        await storage.clear_history()
+    await sync(storage, run)
+
+
+async def ratings(storage: Storage, guild_id: int | None) -> dict[int, R.Skill]:
+    """The server's ratings, brought up to date first."""
+    await sync(storage)
+    rows = await storage.ratings(guild_key(guild_id))
+    return {u: R.Skill(r.mu, r.sigma, r.games) for u, r in rows.items()}
+
+
+async def record_finished(storage: Storage, game_id: int, run: Runner | None = None
+                          ) -> Changes:
+    """Call when a game has finished: derive its result and update the ratings.
+    Returns each rated person's rating before and after this game's own update (empty
+    if the game does not count: fewer than two people stayed to the end).
+
+    The numbers come from the update itself, never from reading the ratings table
+    around it: another caller may have rated the game (or later games) in between. If
+    this call did not rate it, they are derived again by applying the server's games in
+    game order up to this one (:func:`bot.history.ratings.changes_in`), which gives the same."""
+    game = await storage.game(game_id)
+    if game is None or game.status != FINISHED:
+        return {}
+    made: dict[int, Changes] = {}
+    await _sync(storage, run, made)
+    if game_id in made:
+        return made[game_id]
+    games = rated_games(await storage.results(guild_key(game.guild_id)))
+    if not any(g.game_id == game_id for g in games):
+        return {}
+    return await (run or _inline)(R.changes_in, games, game_id)
+
+
+# ------------------------------------------------------------------ questions
+@dataclass(frozen=True)
+class PastGame:
+    game_id: int
+    finished_at: str
+    channel_id: int
+    seats: tuple[ResultRow, ...]
+
+    @property
+    def winners(self) -> list[ResultRow]:
+        return [s for s in self.seats if s.won]
+
+
+async def listing(storage: Storage, guild_id: int | None, channel_id: int | None,
+                  *, page: int = 1, per_page: int = 10) -> tuple[list[PastGame], bool]:
+    """Finished games of a channel (or, with ``channel_id`` None, the server), newest
+    first; and whether there are more after this page."""
+    await sync(storage)
+    guild = guild_key(guild_id)
+    offset = (max(1, page) - 1) * per_page
+    ids = await storage.result_game_ids(guild, channel_id, per_page + 1, offset)
+    more = len(ids) > per_page
+    ids = ids[:per_page]
+    rows = await storage.results(guild, game_ids=ids)
+    by_game: dict[int, list[ResultRow]] = {}
+    for r in rows:
+        by_game.setdefault(r.game_id, []).append(r)
+    games = [PastGame(g, by_game[g][0].finished_at, by_game[g][0].channel_id,
+                      tuple(sorted(by_game[g], key=lambda r: r.seat)))
+             for g in ids if g in by_game]
+    return games, more
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_vp: float
+    #: the most frequent opening and in how many games (ties: the most recent one)
+    opening: str
+    opening_games: int
+    skill: R.Skill | None
+
+
+async def stats(storage: Storage, guild_id: int | None, user_id: int) -> PlayerStats | None:
+    """A person's statistics on a server, or None if they have no finished game there
+    (games they left before the end are not theirs: module doc)."""
+    await sync(storage)
+    guild = guild_key(guild_id)
+    mine = [r for r in await storage.results(guild, user_id=user_id)
+            if r.user_id == user_id and stayed(r)]
+    if not mine:
+        return None
+    counts = Counter(r.opening for r in mine)
+    last_seen = {r.opening: i for i, r in enumerate(mine)}
+    opening = max(counts, key=lambda o: (counts[o], last_seen[o]))
+    row = (await storage.ratings(guild)).get(user_id)
+    skill = R.Skill(row.mu, row.sigma, row.games) if row else None
+    return PlayerStats(user_id, mine[-1].name, len(mine), sum(r.won for r in mine),
+                       sum(r.vp for r in mine) / len(mine), opening, counts[opening], skill)
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    name: str
+    skill: R.Skill
+    games: int
+    wins: int
+
+
+async def leaderboard(storage: Storage, guild_id: int | None, limit: int = 10
+                      ) -> list[Standing]:
+    """The server's rated people, best first by the conservative rating."""
+    await sync(storage)
+    guild = guild_key(guild_id)
+    rows = await storage.results(guild)
+    names: dict[int, str] = {}
+    games: Counter[int] = Counter()
+    wins: Counter[int] = Counter()
+    for r in rows:
+        if r.user_id is not None and stayed(r):
+            names[r.user_id] = r.name
+            games[r.user_id] += 1
+            wins[r.user_id] += r.won
+    table = await storage.ratings(guild)
+    ranked = sorted(table.values(), key=lambda r: (-(r.mu - 3 * r.sigma), -r.mu, r.user_id))
+    return [Standing(r.user_id, names.get(r.user_id, str(r.user_id)),
+                     R.Skill(r.mu, r.sigma, r.games), games[r.user_id], wins[r.user_id])
+            for r in ranked[:limit]]
+
+
+# ------------------------------------------------------------------ one past game
+class GameLookupError(Exception):
+    """A game number that cannot be shown here; ``key`` and ``kwargs`` are a message."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.kwargs = kwargs
+
+
+def parse_game_number(text: str) -> int:
+    """``#12``, ``12`` or ``game 12`` -> 12; GameLookupError otherwise."""
+    digits = text.strip().lstrip("#").strip()
+    if digits.lower().startswith("game"):
+        digits = digits[4:].strip().lstrip("#")
+    if not digits.isdigit() or len(digits) > 12:
+        raise GameLookupError("error.bad_game", text=text[:20])
+    return int(digits)
+
+
+async def game_on_server(storage: Storage, guild_id: int | None, game_id: int,
+                         *, finished: bool = True) -> GameRow:
+    """The game, if it belongs to this server (and, with ``finished``, has ended)."""
+    game = await storage.game(game_id)
+    if game is None or guild_key(game.guild_id) != guild_key(guild_id):
+        raise GameLookupError("error.unknown_game", game=game_id)
+    if game.status == CANCELLED:
+        raise GameLookupError("error.cancelled_game", game=game_id)
+    if game.status == LOBBY:
+        raise GameLookupError("error.not_active", game=game_id)
+    if finished and game.status == ACTIVE:
+        raise GameLookupError("error.not_finished", game=game_id)
+    return game

@@ -1,0 +1,1 @@
+"""Getting words and boards to people: turn messages, outboxes, pacing, DMs, menus."""

@@ -1,0 +1,318 @@
+"""One outbox per channel: every write to a channel or thread goes through it.
+
+Discord allows about 5 message writes per 5 seconds in one channel (posts and edits; the
+exact buckets are announced in rate-limit headers) and answers 429 past that. discord.py
+waits and retries a 429 itself, but then the board lags behind the game and a burst of
+computer moves piles up stale edits. The outbox instead:
+
+* **paces** itself: at most ``limit`` posts and ``limit`` edits in any ``period`` seconds
+  per channel (Discord keeps a bucket for each route: creating messages, editing them), so
+  a 429 is never provoked. An item may say which it will do (``kind``: "post" or "edit",
+  or "carried" for a write with a click's interaction token, bot/publish/carriers.py, which has a
+  bucket of its own; or a function that tells just before it runs); an item that does not
+  say counts against both of the channel's;
+* **coalesces**: an item submitted with a ``key`` while an item with the same key still
+  waits is merged into it (the waiting one runs once, with whatever is newest when it
+  runs). The table's turn message is synced this way, so three quick edits become one.
+  One submitted while the item with its key is being written makes that item run once
+  more afterwards (what it wrote may already be old), never twice in parallel;
+* **keeps order**: items run in submission order; nothing without a key is ever dropped;
+* **retries** a write that Discord refused for a passing reason (429, 5xx, a network
+  error) with exponential backoff for as long as it takes, and reports a run of
+  ``TROUBLE_AFTER`` refusals in a row once (``on_trouble``) so the players can be told (a
+  single passing 429 or 500 is not worth a message).
+
+An item is a coroutine function that performs **one** write and returns whether it has
+more writes to make (e.g. post the new turn message, then take the controls off the old
+one); it is then run again, after the next free slot, before anything else. An item that
+raises :class:`~bot.runtime.worker_pool.Superseded` wrote nothing because what it was about to write
+is already out of date (a newer board was submitted while it waited for its drawing or for
+Discord's global budget, :mod:`bot.publish.request_pace`): it is run again at once, with the newest
+state, and no slot is spent on it.
+
+The outbox holds nothing that cannot be rebuilt: what a game's turn message should show
+is derived from the stored game, so after a crash the start-up re-announcement brings the
+channel up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.runtime.worker_pool import Superseded
+
+log = logging.getLogger(__name__)
+
+#: Discord's per-channel message bucket: 5 writes per 5 seconds
+DEFAULT_LIMIT = 5
+DEFAULT_PERIOD = 5.0
+#: a little slack so that clock differences never make the sixth write land too early
+SLACK = 0.25
+MAX_BACKOFF = 60.0
+#: a write still unanswered after this long counts as trouble (reported, still awaited)
+STALL_AFTER = 20.0
+#: refusals in a row (about 7 s of backoff) before the players are told
+TROUBLE_AFTER = 3
+
+Write = Callable[[], Awaitable[bool]]
+#: "carried": a write made with a click's interaction token (bot/publish/carriers.py), in a bucket
+#: of its own rather than the channel's
+POST, EDIT, CARRIED = "post", "edit", "carried"
+#: the bucket of an interaction token's follow-ups and edits (Discord gives no numbers:
+#: "the same rate limit properties as normal webhooks"), paced per channel, the safe side
+CARRIED_LIMIT, CARRIED_PERIOD = 5, 2.0
+#: what an item's next write will be: "post", "edit", "carried", or None (either of the
+#: channel's own: both buckets)
+Kind = str | Callable[[], str | None] | None
+
+
+class Pacer:
+    """At most ``limit`` events in any window of ``period`` seconds (a sliding window)."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT, period: float = DEFAULT_PERIOD,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.period = period + SLACK
+        self.clock = clock
+        self._times: collections.deque[float] = collections.deque()
+
+    def delay(self) -> float:
+        """Seconds to wait before the next event may happen (0: now)."""
+        now = self.clock()
+        while self._times and now - self._times[0] >= self.period:
+            self._times.popleft()
+        if len(self._times) < self.limit:
+            return 0.0
+        return self._times[0] + self.period - now
+
+    def note(self) -> None:
+        self._times.append(self.clock())
+
+    @property
+    def resting(self) -> bool:
+        """No event in the last period: forgetting this pacer loses nothing."""
+        return self.delay() == 0.0 and not self._times
+
+
+@dataclass
+class _Item:
+    write: Write
+    key: str | None
+    kind: Kind = None
+    running: bool = False
+    #: submitted again while running: run once more when done
+    again: bool = False
+
+    def routes(self) -> tuple[str, ...]:
+        kind = self.kind() if callable(self.kind) else self.kind
+        return (kind,) if kind in (POST, EDIT, CARRIED) else (POST, EDIT)
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
+                                       .create_future())
+
+
+def retryable(exc: BaseException) -> bool:
+    """A refusal that may pass: rate limited, Discord's server errors, the network."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, OSError))
+
+
+class ChannelOutbox:
+    """The paced, coalescing queue of one channel (see the module docstring)."""
+
+    def __init__(self, channel_id: int, *, limit: int = DEFAULT_LIMIT,
+                 period: float = DEFAULT_PERIOD,
+                 on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 stall_after: float = STALL_AFTER) -> None:
+        self.channel_id = channel_id
+        self.stall_after = stall_after
+        self.pacers = {POST: Pacer(limit, period, clock), EDIT: Pacer(limit, period, clock),
+                       CARRIED: Pacer(CARRIED_LIMIT, CARRIED_PERIOD * period / DEFAULT_PERIOD,
+                                      clock)}
+        self.on_trouble = on_trouble
+        self._items: collections.deque[_Item] = collections.deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.writes = 0
+        self.failures = 0
+        self.superseded = 0  # runs that wrote nothing: a newer state had come
+        self._streak = 0  # refusals in a row
+        self._stalled = False  # the last write took longer than ``stall_after``
+        self._troubled = False
+
+    def submit(self, write: Write, key: str | None = None, kind: Kind = None
+               ) -> asyncio.Future[None]:
+        """Queue ``write``; with a ``key`` already waiting, the waiting item stands for both
+        (its write must read the newest state when it runs)."""
+        if key is not None:
+            for item in self._items:
+                if item.key == key:
+                    item.write, item.kind = write, kind
+                    item.again = item.again or item.running
+                    return item.done
+        item = _Item(write, key, kind)
+        self._items.append(item)
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"tempus-outbox-{self.channel_id}")
+        return item.done
+
+    @property
+    def pending(self) -> int:
+        return len(self._items)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing to write, nothing running, no trouble to remember and no write in the
+        last period: the outbox may be dropped and made again on next use."""
+        return (not self._items and (self._task is None or self._task.done())
+                and not self._troubled and not self._stalled and self._streak == 0
+                and all(p.resting for p in self.pacers.values()))
+
+    async def drain(self) -> None:
+        """Until everything submitted so far has been written (or given up)."""
+        while self._items:
+            await asyncio.gather(*(i.done for i in list(self._items)), return_exceptions=True)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        backoff = 1.0
+        while self._items:
+            item = self._items[0]
+            routes = item.routes()
+            wait = max(self.pacers[r].delay() for r in routes)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            self.writes += 1
+            item.running, item.again = True, False
+            try:
+                more = await self._write(item)
+            except asyncio.CancelledError:
+                raise
+            except Superseded:  # nothing written: write the newest now
+                self.writes -= 1
+                self.superseded += 1
+                await asyncio.sleep(0)
+                continue
+            except Exception as exc:
+                self._note(routes)
+                if retryable(exc):
+                    self.failures += 1
+                    self._streak += 1
+                    log.warning("channel %s: write refused (%s); retrying in %.0f s",
+                                self.channel_id, exc, backoff)
+                    if self._streak >= TROUBLE_AFTER:
+                        await self._report(exc)
+                    await asyncio.sleep(backoff)
+                    backoff = min(MAX_BACKOFF, backoff * 2)
+                    continue
+                log.exception("channel %s: a write failed for good", self.channel_id)
+                more = False
+            # noted when the write is done, not when it starts: a write may first draw its
+            # board, so its request leaves later; counting from the end keeps any five
+            # requests at least one period apart however long the drawing took
+            self._note(routes)
+            backoff = 1.0
+            self._streak = 0
+            if not self._stalled:  # a prompt write ends the run of trouble
+                self._troubled = False
+            if not more and not item.again:
+                self._items.popleft()
+                if not item.done.done():
+                    item.done.set_result(None)
+
+
+    def _note(self, routes: tuple[str, ...]) -> None:
+        for r in routes:
+            self.pacers[r].note()
+
+    async def _write(self, item: _Item) -> bool:
+        """Run one write; past ``stall_after`` seconds (discord.py retries 429s and 5xx
+        itself before it gives up, so a refused write may just take long) report trouble
+        and go on waiting."""
+        task = asyncio.ensure_future(item.write())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.stall_after)
+            self._stalled = not done
+            if not done:
+                await self._report(TimeoutError(f"a write waited {self.stall_after:.0f} s"))
+            return await task
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        finally:
+            item.running = False
+
+    async def _report(self, exc: BaseException) -> None:
+        """Tell ``on_trouble`` once per run of trouble."""
+        if self._troubled or self.on_trouble is None:
+            return
+        self._troubled = True
+        try:
+            await self.on_trouble(self.channel_id, exc)
+        except Exception:
+            log.exception("channel %s: reporting trouble failed", self.channel_id)
+
+
+class Outboxes:
+    """The outboxes of all channels, made on first use."""
+
+    def __init__(self, *, limit: int = DEFAULT_LIMIT, period: float = DEFAULT_PERIOD,
+                 on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None
+                 ) -> None:
+        self.limit = limit
+        self.period = period
+        self.on_trouble = on_trouble
+        self._boxes: dict[int, ChannelOutbox] = {}
+
+    def __getitem__(self, channel_id: int) -> ChannelOutbox:
+        box = self._boxes.get(channel_id)
+        if box is None:
+            box = self._boxes[channel_id] = ChannelOutbox(
+                channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble,
+                stall_after=STALL_AFTER * self.period / DEFAULT_PERIOD)
+        return box
+
+    def submit(self, channel_id: int, write: Write, key: str | None = None,
+               kind: Kind = None) -> asyncio.Future[None]:
+        return self[channel_id].submit(write, key, kind)
+
+    async def drain(self) -> None:
+        for box in list(self._boxes.values()):
+            await box.drain()
+
+    def boxes(self) -> list[ChannelOutbox]:
+        return list(self._boxes.values())
+
+    def forget_idle(self) -> int:
+        """Drop the outboxes of channels with nothing going on (a waiting game's thread
+        and its players' DMs: memory per waiting game); returns how many."""
+        idle = [cid for cid, box in self._boxes.items() if box.idle]
+        for cid in idle:
+            del self._boxes[cid]
+        return len(idle)
+
+    async def close(self) -> None:
+        for box in self._boxes.values():
+            await box.close()
+
+    def stats(self) -> dict[str, Any]:
+        return {cid: {"writes": b.writes, "failures": b.failures, "pending": b.pending}
+                for cid, b in self._boxes.items()}

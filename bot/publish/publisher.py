@@ -1,0 +1,529 @@
+"""Announcing outcomes on Discord: a thread per game, one turn message per turn, DMs.
+
+Runs after the action is committed (the table service's per-game queue). The shape of a
+table in Discord (DESIGN.md, "The table in a channel"):
+
+* the **lobby** is a message in the channel, edited as seats change;
+* at the start a public **thread** is opened on the lobby message and the game is played
+  there; the channel gets one line with a link to it (and, at the end, the result). If the
+  bot may not create threads, the game is played in the channel and the host is told once;
+* a **turn message** (board image, the turn's event lines, the prompt and its controls) is
+  posted when a turn or phase begins and edited in place by the steps of that turn;
+* every channel write goes through the channel's :class:`~bot.publish.outbox.ChannelOutbox`, which
+  paces itself to Discord's buckets and coalesces the turn message's pending edits: the
+  newest board and every event line of the turn arrive, in order.
+
+Everything posted is built from the outcome's views and texts. The jobs around the turn
+message live in modules of their own: each person's hand and private choices by DM
+(:mod:`bot.publish.hand_dms`, only the receiving seat's own view), old controls taken off
+(:mod:`bot.publish.old_controls`), the posts at the end (:mod:`bot.publish.final_post`).
+
+Turn-clock reminders go by DM to the one who owes the decision, with a link to the turn
+message (falling back to a mention in the game's thread); private menus that no longer
+belong to a pending decision are edited to say so (:mod:`bot.publish.private_menus`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.client.components import make_view
+from bot.publish.carriers import Carrier, Carriers
+from bot.publish.final_post import post_final
+from bot.publish.hand_dms import HandDMs
+from bot.publish.old_controls import TIDY_POLL, OldControls
+from bot.publish.outbox import CARRIED, EDIT, POST, Outboxes
+from bot.publish.private_menus import PrivateMenus
+from bot.publish.request_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, priority
+from bot.publish.text_fit import fit
+from bot.runtime.worker_pool import Offloader, Superseded
+from bot.store.sqlite import SeatRow, Storage
+from bot.table.service import Outcome, Reminder
+from bot.tempus import images
+from bot.tempus.describe import board_alt_text
+from bot.tempus.labels import colour_name
+from lang import i18n
+from lang.messages import t
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_MAX = 100
+#: minutes of inactivity before Discord hides the thread (the longest Discord offers)
+THREAD_ARCHIVE_MINUTES = 10080
+
+
+@dataclass
+class TurnMessage:
+    """What the game's turn message shows, and what it should show."""
+
+    game_id: int
+    channel_id: int  # where the game is played (its thread, or the channel)
+    message_id: int | None = None
+    key: str | None = None
+    lines: list[str] = field(default_factory=list)
+    #: how many of ``lines`` the message shows (the rest is still to be written)
+    shown_lines: int = 0
+    #: the newest outcome still to show (None once shown: a waiting game keeps no board
+    #: data here), and the version the message shows now
+    outcome: Outcome | None = None
+    shown: int = -1
+    #: the game's language (for notices about the game when no outcome is pending)
+    locale: str | None = None
+
+
+class DiscordPublisher:
+    def __init__(self, client: discord.Client, storage: Storage, offloader: Offloader,
+                 *, outboxes: Outboxes | None = None, period: float = 5.0) -> None:
+        self.client = client
+        self.storage = storage
+        self.offloader = offloader
+        self.outboxes = outboxes or Outboxes(on_trouble=self._trouble, period=period)
+        self._turns: dict[int, TurnMessage] = {}
+        self._lobbies: dict[int, int] = {}
+        #: each started game's play channel (its thread, or its channel without one)
+        self._play: dict[int, int] = {}
+        #: each game's newest seats and owed decisions (is a private choice still current?)
+        self._latest: dict[int, tuple[list[SeatRow], dict[int, int]]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        #: DM menus and ephemeral menus sent, to retire when their decision passes
+        self.menus = PrivateMenus()
+        #: the players' recent clicks, whose tokens write boards outside the global limit
+        self.carriers = Carriers()
+        self.dms = HandDMs(client, offloader, self.menus, self._latest,
+                           lambda play, text, mention: self._post(play, text, mention=mention),
+                           period=period)
+        #: old turn messages and lobbies whose controls are to come off
+        self.old_controls = OldControls(client, self.outboxes, self.carriers,
+                                        lambda: self.pace)
+        #: called when a game moves into its thread: (game id, thread id)
+        self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
+        #: called with (outcome, seconds from commit to the board posted); for benchmarks
+        self.on_posted: Callable[[Outcome, float], None] | None = None
+
+    @property
+    def pace(self) -> GlobalPace | None:
+        """The client's global pacer (bot.publish.request_pace), if it has one."""
+        pace = getattr(self.client, "global_pace", None)
+        return pace if isinstance(pace, GlobalPace) else None
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable:
+        ch = self.client.get_channel(channel_id)
+        if ch is None:
+            ch = await self.client.fetch_channel(channel_id)
+        assert isinstance(ch, discord.abc.Messageable)
+        return ch
+
+    def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        ch = self.client.get_partial_messageable(channel_id)
+        return ch.get_partial_message(message_id)
+
+    async def publish(self, o: Outcome) -> None:
+        """Post ``o`` in the game's language (DMs: in each person's, see :meth:`_dms`)."""
+        with i18n.using(o.locale):
+            await self._publish(o)
+
+    async def _publish(self, o: Outcome) -> None:
+        if o.kind == "lobby":
+            self._lobby(o)
+            return
+        if o.kind in ("remind", "notice"):
+            await self._notice(o)
+            return
+        self._latest[o.game_id] = (o.seats, o.since)
+        self._retire_menus(o)
+        play = self._play.get(o.game_id)
+        if play is None or o.kind in ("start", "cancel"):
+            # the number columns only: the snapshot is not decoded for every outcome
+            game = await self.storage.game_ref(o.game_id)
+            if o.kind == "start" and game is not None and game.thread_id is None:
+                await self._open_thread(o)
+                game = await self.storage.game_ref(o.game_id)
+            play = game.play_channel_id if game is not None else o.channel_id
+            if game is not None:
+                # a started game's thread (or its channel, without one) never changes:
+                # the store is not asked again for every move
+                self._play[o.game_id] = play
+        if o.kind == "cancel":
+            self._play.pop(o.game_id, None)
+            await self._cancel(o, play)
+            return
+        turn = await self._turn(o.game_id, play)
+        if o.turn_key != turn.key or o.kind == "resume":
+            if turn.message_id is not None:
+                self.old_controls.tidy(play, turn.message_id, o.game_id)
+            # lines the old turn message never showed (a notice just before a move, e.g.
+            # a seat going on autopilot) open the new one instead of being lost
+            unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
+            turn.message_id, turn.key = None, o.turn_key
+            turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
+        else:
+            turn.lines += o.lines
+        turn.outcome, turn.locale = o, o.locale
+        self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
+                             kind=lambda: self._sync_kind(turn))
+        if self._urgency(o) == URGENT:
+            # the game's board may be waiting for a render slot as a computer move's; it
+            # draws the newest outcome when its turn comes, this one: a person waits on it
+            self.offloader.promote(("board", o.game_id), URGENT)
+        self.dms.queue(play, o)
+        if o.finished:
+            self._play.pop(o.game_id, None)
+            post_final(o, play, storage=self.storage, offloader=self.offloader,
+                       outboxes=self.outboxes, channel=self.channel, keep=self._keep)
+
+    # ------------------------------------------------------------------ lobby and thread
+    def _lobby(self, o: Outcome) -> None:
+        assert o.panel is not None
+        panel = o.panel
+
+        async def write() -> bool:
+            view = make_view(panel, o.game_id, o.version)
+            old = self._lobbies.get(o.game_id)
+            if old is None:
+                game = await self.storage.game(o.game_id)
+                old = game.panel_message_id if game else None
+            if old is not None:
+                try:
+                    await self._partial(o.channel_id, old).edit(content=panel.text, view=view)
+                    return False
+                except discord.NotFound:
+                    log.info("game %s: lobby message %s gone, posting anew", o.game_id, old)
+            ch = await self.channel(o.channel_id)
+            # a rematch's lobby pings the people it invites (o.mention); edits never ping
+            msg = await ch.send(panel.text, view=view, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
+            self._lobbies[o.game_id] = msg.id
+            await self.storage.set_panel_message(o.game_id, msg.id)
+            return False
+
+        self.outboxes.submit(o.channel_id, write, key=f"lobby:{o.game_id}")
+
+    async def _open_thread(self, o: Outcome) -> None:
+        """Open the game's thread on the lobby message; the channel gets the start line
+        (or, without permission, the host is told why the game stays in the channel)."""
+        await self.outboxes[o.channel_id].drain()  # the lobby message exists by now
+        game = await self.storage.game(o.game_id)
+        lobby = self._lobbies.get(o.game_id) or (game.panel_message_id if game else None)
+        name = t("thread.name", game=o.game_id)[:THREAD_NAME_MAX]
+        thread: discord.Thread | None = None
+        why = "thread.denied"
+        try:
+            ch = await self.channel(o.channel_id)
+            if lobby is not None and isinstance(ch, discord.TextChannel):
+                thread = await ch.get_partial_message(lobby).create_thread(
+                    name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            elif isinstance(ch, discord.TextChannel):
+                thread = await ch.create_thread(
+                    name=name, type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            else:  # a voice channel's chat, a forum post ...: no permission would help
+                why = "thread.no_threads_here"
+        except discord.Forbidden:
+            thread = None
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not open a thread: %s", o.game_id, exc)
+            thread = None
+        if thread is None:
+            host = game.host_id if game else 0
+            self._post(o.channel_id, t(why, host=host, game=o.game_id), mention=[host])
+            return
+        await self.storage.set_thread(o.game_id, thread.id)
+        if self.on_thread is not None:
+            await self.on_thread(o.game_id, thread.id)
+        self._lobbies.pop(o.game_id, None)
+        if lobby is not None:
+            self.old_controls.retire(o.channel_id, lobby, content=t(
+                "lobby.started_in", game=o.game_id, thread=thread.id))
+        self._post(o.channel_id, t("thread.start_line", game=o.game_id, thread=thread.id))
+
+    async def _cancel(self, o: Outcome, play: int) -> None:
+        turn = await self._turn(o.game_id, play)
+        if turn.message_id is not None:
+            self.old_controls.retire(play, turn.message_id)
+            turn.message_id = None
+        lobby = self._lobbies.pop(o.game_id, None)
+        if lobby is not None:
+            self.old_controls.retire(o.channel_id, lobby)
+        self._post(play, "\n".join(o.lines))
+
+    # ------------------------------------------------------------------ turn message
+    async def _turn(self, game_id: int, play: int) -> TurnMessage:
+        turn = self._turns.get(game_id)
+        if turn is None or turn.channel_id != play:
+            game = await self.storage.game(game_id)
+            turn = TurnMessage(game_id, play)
+            if game is not None and game.turn_key is not None:
+                # after a restart: the stored turn message, if the game is still in it
+                turn.message_id, turn.key = game.panel_message_id, game.turn_key
+                turn.shown = game.announced_version or -1
+            self._turns[game_id] = turn
+        return turn
+
+    def _sync_kind(self, turn: TurnMessage) -> str | None:
+        """What :meth:`_sync` will do next: post the new turn message or edit one, with a
+        click's token or through the channel (for the outbox's buckets)."""
+        if turn.outcome is None:
+            return None
+        if self._carrier(turn) is not None:
+            return CARRIED
+        return POST if turn.message_id is None else EDIT
+
+    def _carrier(self, turn: TurnMessage) -> Carrier | None:
+        """A click's token that may make the turn message's next write."""
+        if turn.message_id is None:
+            return self.carriers.for_post(turn.game_id, turn.channel_id)
+        return self.carriers.for_edit(turn.game_id, turn.channel_id, turn.message_id)
+
+    async def _sync(self, turn: TurnMessage) -> bool:
+        """One write that brings the turn message closer to the newest outcome: post the
+        new turn message, edit it, or take the controls off an old one."""
+        o = turn.outcome
+        if o is None or (turn.message_id is not None and turn.shown >= o.version):
+            return False  # shown already (a rerun with nothing newer)
+        # only the newest board of a game is drawn, and of the newest outcome when its
+        # drawing starts: under load a board waits seconds for a render slot while the
+        # computers play on, and the outcome of the time of asking would often be of a
+        # turn that is over by then, drawn only to be thrown away. A board superseded
+        # while it waits raises Superseded: the outbox runs this again with the newest
+        async with self.offloader.newest(("board", turn.game_id),
+                                         level=self._urgency(o)) as run:
+            o = turn.outcome
+            if o is None or (turn.message_id is not None and turn.shown >= o.version):
+                return False
+            assert o.public_view is not None
+            key = turn.key
+            png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
+                                 o.last_move, False, o.locale, o.lines)
+        with i18n.using(o.locale):  # the outbox task has no language of its own
+            # the picture in words: render's description, else a short one of our own
+            alt = alt or board_alt_text(o.public_view, o.lines)
+            return await self._write(turn, o, key, png, alt)
+
+    async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
+                     png: bytes | None, alt: str) -> bool:
+        """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
+        while the turn message was of turn ``key``."""
+        assert o.public_view is not None
+        if turn.key != key:
+            # a new turn began while the board was drawn: ``turn.lines`` are its lines
+            # now, and this board is of the turn before; write the newest state instead
+            return True
+        prompt = o.panel.text if o.panel else ""
+        content = fit(turn.lines, prompt)
+        # taken from here on: a new turn that begins while this is written must not
+        # carry these lines again
+        before, taken = turn.shown_lines, len(turn.lines)
+        sending = turn.lines[before:taken]
+        turn.shown_lines = taken
+        files = [discord.File(io.BytesIO(png), filename="board.png",
+                              description=alt)
+                 ] if png else []
+        view = make_view(o.panel, o.game_id, o.version)
+        carrier = self._carrier(turn)
+
+        def wanted() -> bool:
+            """Still the newest state (a newer one is written instead; if a new turn has
+            begun meanwhile, this turn's lines open its message: while Discord's budget
+            is short, quick computer turns share one message)."""
+            return turn.outcome is o
+        try:
+            with priority(self._urgency(o), wanted):
+                if turn.message_id is None:
+                    mentions = discord.AllowedMentions(
+                        everyone=False, roles=False,
+                        users=[discord.Object(u) for u in o.mention])
+                    kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
+                    if view is not None:
+                        kwargs["view"] = view
+                    posted = await self._send(turn, carrier, content, kwargs)
+                    if turn.key != key:  # a new turn began while this one was being posted
+                        self.old_controls.tidy(turn.channel_id, posted, o.game_id)
+                        return True
+                    turn.message_id = posted
+                else:
+                    try:
+                        await self._edit(turn, carrier, turn.message_id, content=content,
+                                         attachments=files, view=view)
+                    except discord.NotFound:  # deleted by someone: post it anew next time
+                        turn.message_id = None
+                        return True
+        except Superseded:
+            if turn.key == key:
+                turn.shown_lines = before  # written with the newest state next
+            else:  # a new turn began and left these lines to this message: carry them
+                turn.lines = [*sending, *turn.lines]
+            raise
+        turn.shown = o.version
+        await self.storage.set_turn_message(o.game_id, turn.message_id, turn.key,
+                                            o.version)
+        if self.on_posted is not None:
+            self.on_posted(o, time.perf_counter() - o.committed_at)
+        if turn.outcome is o:
+            turn.outcome = None  # written: its views and panel need not stay in memory
+            return False
+        return turn.outcome is not None and turn.outcome.version > turn.shown
+
+    async def _send(self, turn: TurnMessage, carrier: Carrier | None, content: str,
+                    kwargs: dict[str, Any]) -> int:
+        """Post a new turn message, with a click's token if there is one; its id."""
+        if carrier is None:
+            ch = await self.channel(turn.channel_id)
+            return (await ch.send(content, **kwargs)).id
+        with self.carriers.carrying(turn.game_id, carrier):
+            return await carrier.post(content, **kwargs)
+
+    async def _edit(self, turn: TurnMessage, carrier: Carrier | None, message_id: int,
+                    **fields: Any) -> None:
+        if carrier is None:
+            await self._partial(turn.channel_id, message_id).edit(**fields)
+            return
+        with self.carriers.carrying(turn.game_id, carrier):
+            await carrier.edit(message_id, **fields)
+
+    @staticmethod
+    def _urgency(o: Outcome) -> int:
+        """How soon this board must go out: a person just acted or is now asked to
+        (URGENT), or only computers are at it (NORMAL)."""
+        people = {i for i, s in enumerate(o.seats) if s.user_id is not None and not s.is_ai}
+        if (o.actor is not None and o.actor in people) or people & set(o.since):
+            return URGENT
+        return NORMAL
+
+    def _spawn(self, coro: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._keep(task)
+
+    def _keep(self, task: asyncio.Task[Any]) -> None:
+        """Hold a background task until it is done (``drain`` waits for it)."""
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _retire_menus(self, o: Outcome) -> None:
+        """Retire the game's private menus that are no longer current, in the background
+        (their edits never hold up the board; a click on one is refused meanwhile)."""
+        edits = self.menus.stale(o.game_id, o.seats, o.since)
+        if not edits:
+            return
+
+        async def run() -> None:
+            with priority(BACKGROUND):
+                for edit in edits:
+                    try:
+                        await edit()
+                    except Exception as exc:  # any refusal: the menu stays as it is
+                        log.info("game %s: could not retire a private menu: %s",
+                                 o.game_id, exc)
+        self._spawn(run(), f"tempus-retire-{o.game_id}")
+
+    def _post(self, channel_id: int, content: str, *, mention: list[int] | None = None,
+              files: Callable[[], list[discord.File]] | None = None) -> None:
+        """A one-off message (a notice, the start line, the result): never coalesced."""
+        async def write() -> bool:
+            ch = await self.channel(channel_id)
+            allowed = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in mention or []])
+            await ch.send(content, files=files() if files else [], allowed_mentions=allowed)
+            return False
+
+        self.outboxes.submit(channel_id, write, kind=POST)
+
+    # ------------------------------------------------------------------ turn clock
+    async def _notice(self, o: Outcome) -> None:
+        """A reminder (by DM, else a mention in the game's thread) or a notice there."""
+        try:
+            game = await self.storage.game(o.game_id)
+        except Exception:  # a damaged game's notice still reaches its channel
+            game = None
+        play = game.play_channel_id if game is not None else o.play_channel_id or o.channel_id
+        if o.lines:
+            self._post(play, "\n".join(o.lines), mention=o.mention)
+        for r in o.reminders:
+            link = await self.turn_link(o.game_id, o.guild_id, play)
+            with i18n.using(i18n.user_locale(r.user_id, o.locale)):  # the person's language
+                text = "\n".join([t(f"clock.remind_dm.{r.stage}", game=o.game_id,
+                                    channel=play, colour=colour_name(r.seat),
+                                    when=int(r.due_at), link=link),
+                                  t("clock.remind_off_hint")])
+            if not await self.dms.send(r.user_id, o.game_id, text):
+                self._remind_in_thread(play, r)
+
+    def _remind_in_thread(self, play: int, r: Reminder) -> None:
+        """The reminder as a mention in the game's thread: public, so in the game's
+        language (the current one, see :meth:`publish`)."""
+        self._post(play, t("clock.remind_public", user=r.user_id, colour=colour_name(r.seat),
+                           when=int(r.due_at)), mention=[r.user_id])
+
+    async def turn_link(self, game_id: int, guild_id: int | None, play: int) -> str:
+        """A link to the game's turn message (or to its thread, if there is none yet)."""
+        turn = self._turns.get(game_id)
+        message = turn.message_id if turn is not None and turn.channel_id == play else None
+        if message is None:
+            game = await self.storage.game(game_id)
+            message = game.panel_message_id if game is not None and game.turn_key else None
+        where = "@me" if guild_id is None else str(guild_id)
+        tail = f"/{message}" if message is not None else ""
+        return f"https://discord.com/channels/{where}/{play}{tail}"
+
+    async def _trouble(self, channel_id: int, exc: BaseException) -> None:
+        """Discord has refused this channel's writes several times in a row (the outbox goes
+        on retrying): tell the people of the games played there, once per run, by DM, and
+        how to play on meanwhile (``/tempus board`` brings the controls privately)."""
+        log.warning("channel %s: Discord is refusing posts (%s)", channel_id, exc)
+        for turn in [x for x in self._turns.values() if x.channel_id == channel_id]:
+            try:
+                seats = await self.storage.seats(turn.game_id)
+            except Exception:
+                log.exception("game %s: cannot read its seats", turn.game_id)
+                continue
+            for seat in seats:
+                if seat.user_id is None:
+                    continue
+                try:
+                    dm = await self.dms.channel(seat.user_id)
+                    game_lang = turn.locale
+                    with i18n.using(i18n.user_locale(seat.user_id, game_lang)):
+                        text = t("notice.posts_refused", game=turn.game_id, channel=channel_id)
+                    await dm.send(text)
+                except discord.HTTPException as dm_exc:
+                    log.warning("game %s: could not tell %s: %s", turn.game_id,
+                                seat.user_id, dm_exc)
+
+    async def drain(self) -> None:
+        """Until everything queued so far is written (boards, DMs, menus; old controls
+        too, unless Discord's global budget is short)."""
+        while True:
+            await self.outboxes.drain()
+            await self.dms.outboxes.drain()
+            tasks = list(self._background)
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+                continue
+            if any(b.pending for b in (*self.outboxes.boxes(), *self.dms.outboxes.boxes())):
+                continue
+            # old controls come off only when the budget has room: wait for them only then
+            pace = self.pace
+            if not self.old_controls.waiting or (pace is not None and pace.busy()):
+                return
+            await asyncio.sleep(TIDY_POLL / 5)
+
+    def forget_idle(self) -> int:
+        """Drop the outboxes of channels and DMs with nothing going on, and clicks whose
+        tokens have run out (bot.runtime.memory)."""
+        return (self.outboxes.forget_idle() + self.dms.outboxes.forget_idle()
+                + self.carriers.forget_idle())
+
+    async def close(self) -> None:
+        for task in self._background:
+            task.cancel()
+        await self.old_controls.close()
+        await self.outboxes.close()
+        await self.dms.outboxes.close()

@@ -1,0 +1,1 @@
+"""The process itself: settings, worker pools, memory upkeep, locks and JSON text."""

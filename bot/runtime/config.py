@@ -1,0 +1,79 @@
+"""Settings from the environment (and command-line flags on top)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from bot.cluster.ownership import Ownership, parse_shards
+from bot.runtime.worker_pool import default_workers
+from bot.store.opening import is_postgres_url
+from lang.messages import t
+
+
+@dataclass
+class Settings:
+    token: str | None = None
+    #: a SQLite file, or a ``postgresql://`` URL (several processes sharing the games)
+    db: str = "tempus.db"
+    #: the gateway shards this process runs (None: all of them) and how many there are
+    #: over all processes (None: as Discord recommends)
+    shard_ids: list[int] | None = None
+    shard_count: int | None = None
+    #: worker processes for rendering (0: threads); one per CPU core unless set
+    workers: int = field(default_factory=default_workers)
+    #: worker processes for computer players' thinking, apart from rendering so that a
+    #: long search never delays a board post (0: threads)
+    ai_workers: int = 1
+    #: seconds a computer player waits before each action, so people can follow
+    ai_delay: float = 0.8
+    ai_budget_s: float | None = None
+    #: register the slash commands with Discord at start-up
+    sync_commands: bool = True
+    #: the per-channel write bucket the outbox paces itself to: 5 writes per this many
+    #: seconds (Discord: 5 s; a time-scaled test Discord uses less)
+    outbox_period: float = 5.0
+    #: games unused this many seconds are unloaded from memory (bot.runtime.memory), checked
+    #: every ``memory_every`` seconds (0: never)
+    unload_after: float = 300.0
+    memory_every: float = 60.0
+    #: only for tests: where the Discord REST API and gateway are
+    api_base: str | None = None
+    gateway: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+        shards = e.get("TEMPUS_SHARDS") or None
+        count = e.get("TEMPUS_SHARD_COUNT") or None
+        shard_ids = parse_shards(shards) if shards else None
+        try:
+            shard_count = int(count) if count else None
+        except ValueError:
+            raise ValueError(f"TEMPUS_SHARD_COUNT={count!r} is not a number") from None
+        ownership = Ownership.of(shard_ids, shard_count)  # a count is needed, ids below it
+        db = e.get("TEMPUS_DB") or "tempus.db"
+        if not ownership.everything and not is_postgres_url(db):
+            # refused before connecting to Discord: a process running some shards shares
+            # the games with the others through PostgreSQL (bot.cluster.coordinator)
+            raise ValueError(t("cluster.shards_need_postgres", shards=shards, db=db))
+        return cls(
+            token=e.get("DISCORD_TOKEN") or None,
+            db=db,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+            workers=int(e.get("TEMPUS_WORKERS") or default_workers()),
+            ai_workers=int(e.get("TEMPUS_AI_WORKERS", e.get("TEMPUS_WORKERS", "1"))),
+            ai_delay=float(e.get("TEMPUS_AI_DELAY", "0.8")),
+            ai_budget_s=float(e["TEMPUS_AI_BUDGET"]) if e.get("TEMPUS_AI_BUDGET") else None,
+            sync_commands=e.get("TEMPUS_SYNC_COMMANDS", "1") != "0",
+            outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
+            unload_after=float(e.get("TEMPUS_UNLOAD_AFTER") or 300.0),
+            memory_every=float(e.get("TEMPUS_MEMORY_EVERY") or 60.0),
+            api_base=e.get("TEMPUS_DISCORD_API") or None,
+            gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
+        )
+
+    @property
+    def ownership(self) -> Ownership:
+        return Ownership.of(self.shard_ids, self.shard_count)

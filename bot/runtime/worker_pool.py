@@ -1,0 +1,258 @@
+"""Running CPU-heavy work (rendering, computer players) off the event loop.
+
+With ``workers > 0`` a pool of worker processes does the work, so that neither Pillow's
+pure-Python parts nor an AI search hold the GIL while the bot must acknowledge
+interactions within Discord's 3 seconds. With ``workers == 0`` threads are used (tests,
+the console). ``workers=None`` means one process per CPU core.
+
+Three guarantees beyond a plain pool:
+
+- **Newest wins.** :meth:`Offloader.latest` takes a key (say ``("board", game_id)``):
+  a job that has not started when a newer job with the same key arrives is dropped and
+  its caller gets :class:`Superseded`, so a board that is already out of date is never
+  drawn. Jobs wait in the bot process (at most one in flight per worker), not inside
+  the pool, which is what makes dropping them possible.
+- **No orphans.** Every worker watches the process that started it and exits at once
+  when it is gone, however it ended (``SIGKILL`` included): the worker's parent changes
+  when its parent dies, which a thread in the worker notices within
+  :data:`PARENT_POLL_S`. (Linux's ``PR_SET_PDEATHSIG`` is not used: it fires when the
+  *thread* that started the worker ends, and a pool starts workers from whichever
+  thread submits work.)
+- **Boards people wait on first.** A job may carry a level (lower first: the board of a
+  game in which a person just acted before one only computers are playing); waiting jobs
+  start by level, then in arrival order, and a job gains a level for every
+  :data:`AGING` seconds it waits, so none starves. Under load, a person's board no longer
+  waits behind every computer move of a thousand games. A job waiting under a key can be
+  **promoted** (:meth:`Offloader.promote`): a game's board that began waiting as a
+  computer move's waits as a person's once a person waits on what it will draw.
+- **A dead worker is replaced.** If a worker dies (killed, out of memory), the pool is
+  started again and the job that was running tries once more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import heapq
+import itertools
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+#: How often a worker checks that the bot process is still there (seconds).
+PARENT_POLL_S = 0.25
+#: Jobs in flight at once in thread mode (``workers == 0``).
+THREAD_SLOTS = 4
+#: seconds of waiting that count as one level (bot.publish.request_pace uses the same rule)
+AGING = 5.0
+
+
+class _Gate:
+    """At most ``slots`` jobs at once; a free slot goes to the waiting job of the lowest
+    level (aged by its wait), then the earliest.
+
+    A job's rank, ``level - waited / AGING``, is ``(level * AGING + arrival - now) /
+    AGING``: as time passes every rank falls alike, so the order of waiting jobs never
+    changes and a heap keyed by ``level * AGING + arrival`` gives the next one. (Scanning
+    every waiting job at each release took a tenth of the bot's event loop with a
+    thousand boards waiting; issue 16.)"""
+
+    def __init__(self, slots: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = slots
+        self.clock = clock
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap
+        self._seq = itertools.count()
+        #: waiting jobs that may be promoted: key -> [level, arrival, future]
+        self._keyed: dict[Hashable, list[Any]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, level: int = 0, key: Hashable | None = None) -> AsyncIterator[None]:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+        else:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            arrival = self.clock()
+            heapq.heappush(self._waiting, (level * AGING + arrival, next(self._seq), future))
+            if key is not None:
+                self._keyed[key] = [level, arrival, future]
+            try:
+                await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():
+                    self._release()  # granted just as it was cancelled: pass it on
+                raise
+            finally:
+                entry = self._keyed.get(key) if key is not None else None
+                if entry is not None and entry[2] is future:
+                    del self._keyed[key]
+        try:
+            yield
+        finally:
+            self._release()
+
+    def promote(self, key: Hashable, level: int) -> bool:
+        """Let the job waiting under ``key`` wait at ``level`` if that is lower, ranked as
+        if it had asked at that level when it did ask; whether it was promoted. (A second
+        heap entry with the same future: whichever comes first grants the slot, and the
+        other is skipped, as a cancelled waiter is.)"""
+        entry = self._keyed.get(key)
+        if entry is None or entry[0] <= level or entry[2].done():
+            return False
+        entry[0] = level
+        heapq.heappush(self._waiting, (level * AGING + entry[1], next(self._seq), entry[2]))
+        return True
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if not future.done():  # (a cancelled waiter is skipped)
+                future.set_result(None)
+                return
+        self.free += 1
+
+
+class Superseded(Exception):
+    """A newer job with the same key was submitted before this one started."""
+
+
+def default_workers() -> int:
+    """One worker process per CPU core."""
+    return os.cpu_count() or 1
+
+
+def _watch_parent(parent: int, interval: float) -> None:
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)  # the bot is gone: nothing to clean up that the OS will not
+        time.sleep(interval)
+
+
+def worker_start(parent: int, interval: float = PARENT_POLL_S) -> None:
+    """Run first in every worker process: exit when ``parent`` (the bot) is gone."""
+    if os.getppid() != parent:  # it died while this worker was starting
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent, interval), daemon=True,
+                     name="parent-watch").start()
+
+
+class Offloader:
+    """Runs functions in worker processes (or threads); see the module docstring."""
+
+    def __init__(self, workers: int | None = None, *, slots: int | None = None,
+                 parent_poll: float = PARENT_POLL_S) -> None:
+        self.workers = default_workers() if workers is None else max(0, workers)
+        self.slots = slots or (self.workers if self.workers > 0 else THREAD_SLOTS)
+        self._parent_poll = parent_poll
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        if self.workers > 0:
+            self._pool = self._new_pool()
+        self._gate: _Gate | None = None
+        self._gate_loop: asyncio.AbstractEventLoop | None = None
+        self._newest: dict[Hashable, int] = {}
+        self._tickets = itertools.count(1)
+        self.superseded = 0
+        self.restarts = 0
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        ctx = multiprocessing.get_context("spawn")
+        return concurrent.futures.ProcessPoolExecutor(
+            self.workers, mp_context=ctx, initializer=worker_start,
+            initargs=(os.getpid(), self._parent_poll))
+
+    def _slots(self) -> _Gate:
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate_loop is not loop:
+            self._gate, self._gate_loop = _Gate(self.slots), loop
+        return self._gate
+
+    async def run(self, fn: Callable[..., T], *args: Any, level: int = 0) -> T:
+        """``fn(*args)`` in a worker; waits its turn behind earlier jobs of its level or
+        a lower one (a person waits on it: 0)."""
+        async with self._slots().slot(level):
+            return await self._call(fn, *args)
+
+    async def latest(self, key: Hashable, fn: Callable[..., T], *args: Any,
+                     level: int = 0) -> T:
+        """Like :meth:`run`, but raises :class:`Superseded` instead of running ``fn`` if
+        another job with the same ``key`` was submitted before this one could start.
+        A job that has started always finishes and returns its result."""
+        async with self.newest(key, level) as run:
+            return await run(fn, *args)
+
+    @contextlib.asynccontextmanager
+    async def newest(self, key: Hashable, level: int = 0
+                     ) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+        """:meth:`latest` for a job whose arguments are chosen when its turn comes: waits
+        for a slot (raising :class:`Superseded` if another job with ``key`` asked after
+        this one meanwhile) and yields the function that runs a job in it. Under load a
+        job waits seconds for its slot; what it should draw may have changed by then
+        (a game's newest state), and drawing the state of the time of asking would be
+        work thrown away."""
+        ticket = next(self._tickets)
+        self._newest[key] = ticket
+        try:
+            async with self._slots().slot(level, key):
+                if self._newest.get(key) != ticket:
+                    self.superseded += 1
+                    raise Superseded(key)
+                yield self._call
+        finally:
+            if self._newest.get(key) == ticket:
+                del self._newest[key]
+
+    def promote(self, key: Hashable, level: int) -> bool:
+        """The job waiting for a slot under ``key`` (:meth:`newest`) now waits at ``level``
+        if that is lower: what it will draw has become more urgent (a game's board waited
+        as a computer move's, and now a person waits on it). Whether it was promoted."""
+        gate = self._gate
+        if gate is None or self._gate_loop is not asyncio.get_running_loop():
+            return False
+        return gate.promote(key, level)
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        pool = self._pool
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process died; starting new workers and trying again")
+            self._replace(pool)
+            if self._pool is None:
+                raise
+            return await loop.run_in_executor(self._pool, fn, *args)
+
+    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._pool is not broken:  # another job already replaced it
+            return
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
+        self.restarts += 1
+
+    async def warm_up(self) -> None:
+        """Start the worker processes (imports included) before the first real job."""
+        if self._pool is not None:
+            from bot.tempus import images
+
+            await asyncio.gather(*(self.run(images.warm) for _ in range(self.workers)))
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the running workers (for diagnostics and tests)."""
+        pool = self._pool
+        procs = getattr(pool, "_processes", None) or {}
+        return sorted(procs)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,1 @@
+"""Durable storage: rows, errors, protocol; SQLite, PostgreSQL; migrations, lock, check."""

@@ -1,0 +1,1 @@
+"""The table service: games loaded, changed through one commit path, announced."""

@@ -1,0 +1,246 @@
+"""What the table service works with and hands out: tables, outcomes, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import json
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import engine
+from bot.store.sqlite import (
+    DeadlineRow,
+    GameRow,
+    SeatRow,
+    Storage,
+    StorageUnavailable,
+)
+from bot.table.ui import (
+    Panel,
+)
+from bot.tempus import panels
+from engine.actions import Action
+from engine.events import Event, visible
+from engine.game import to_act
+from engine.hexgrid import parse_label
+from engine.state import State
+from engine.undo import Timeline, turn_key
+from lang import i18n
+from lang.messages import t
+
+
+class TableError(Exception):
+    """A refusal with a player-readable message from the catalogue."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        self.key = key
+        self.kwargs = kwargs
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        """The message in the current language: the language of whoever reads it (the
+        refusal may be raised while a public post is built in the game's language)."""
+        return t(self.key, **self.kwargs)
+
+
+# ---------------------------------------------------------------- storage failures (issue 16)
+class StorageRefusal(TableError):
+    """The store could not take or give the data (disk full, locked, read-only, file
+    gone ...): nothing was changed; the same request may succeed once it recovers."""
+
+    def __init__(self, cause: StorageUnavailable) -> None:
+        super().__init__(cause.key)
+        self.reason = cause.reason
+
+
+class Refusing:
+    """The storage with :class:`StorageUnavailable` turned into a :class:`StorageRefusal`
+    for the player, on every call, so no call site can forget it."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._storage, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        @functools.wraps(attr)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attr(*args, **kwargs)
+            except StorageUnavailable as exc:
+                raise StorageRefusal(exc) from exc
+
+        return call
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A game that could not be loaded (damaged options or log, a log that does not
+    replay): kept out of play until the operator repairs it, so the others go on."""
+
+    game_id: int
+    channel_id: int | None
+    guild_id: int | None
+    reason: str
+
+    def notice(self) -> str:
+        """The one public line for the game's channel."""
+        return t("notice.set_aside", game=self.game_id)
+
+
+class Sink(Protocol):
+    async def publish(self, outcome: Outcome) -> None: ...
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A player owes a decision and its deadline is near (``stage``: see bot.timing.pace)."""
+
+    user_id: int
+    seat: int
+    colour: str
+    due_at: float
+    stage: int
+
+
+@dataclass
+class Outcome:
+    """What happened, for announcing: built from views only (never from the raw state)."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    version: int
+    kind: str  # lobby | start | play | cancel
+    lines: list[str]
+    #: where the game is played: its thread, or the channel itself
+    play_channel_id: int = 0
+    #: which turn or phase the position belongs to (a new one starts a new turn message)
+    turn_key: str = ""
+    panel: Panel | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    public_view: dict[str, Any] | None = None
+    private_lines: dict[int, list[str]] = field(default_factory=dict)
+    hand_views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    secret_panels: dict[int, Panel] = field(default_factory=dict)
+    mention: list[int] = field(default_factory=list)
+    highlight: tuple[int, ...] = ()
+    #: the last action's overlay for the board picture (see render.positions.last_move_of)
+    last_move: tuple[int, ...] | None = None
+    record: dict[str, Any] | None = None
+    finished: bool = False
+    actor: int | None = None
+    committed_at: float = field(default_factory=time.perf_counter)
+    #: the language of the game's public posts (the server's, stored at create); DMs follow
+    #: each person's own (lang.i18n.user_locale)
+    locale: str = i18n.DEFAULT
+    #: for each seat owing a decision, the version since which it owes it (private menus
+    #: made before that, or for a seat not in here, are no longer current)
+    since: dict[int, int] = field(default_factory=dict)
+    #: kind "remind": who to remind (by DM, else in the game's thread)
+    reminders: list[Reminder] = field(default_factory=list)
+
+    def merge(self, later: Outcome) -> Outcome:
+        """This outcome followed by ``later`` as one announcement."""
+        private = {s: [*self.private_lines.get(s, []), *later.private_lines.get(s, [])]
+                   for s in {*self.private_lines, *later.private_lines}}
+        return Outcome(
+            game_id=self.game_id, channel_id=self.channel_id, guild_id=self.guild_id,
+            version=later.version, kind=later.kind, lines=[*self.lines, *later.lines],
+            play_channel_id=later.play_channel_id, turn_key=later.turn_key,
+            panel=later.panel, seats=later.seats, public_view=later.public_view,
+            private_lines=private, hand_views={**self.hand_views, **later.hand_views},
+            secret_panels={**self.secret_panels, **later.secret_panels},
+            mention=later.mention, highlight=later.highlight or self.highlight,
+            last_move=later.last_move or self.last_move,
+            record=later.record, finished=later.finished, actor=later.actor,
+            committed_at=self.committed_at, locale=later.locale, since=later.since,
+            reminders=[*self.reminders, *later.reminders],
+        )
+
+
+@dataclass
+class Reply:
+    """The answer to one use of a control: a short text, or a private menu to show."""
+
+    text: str = ""
+    menu: Panel | None = None
+    outcome: Outcome | None = None
+    version: int = 0  # the version the menu's controls are made at
+
+
+@dataclass
+class Table:
+    game: GameRow
+    seats: list[SeatRow]
+    state: State | None = None
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    since: dict[int, int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the steps that could still be taken back (engine.undo)
+    timeline: Timeline = field(default_factory=Timeline)
+    #: entries in the stored action log (moves plus undos)
+    log_len: int = 0
+    #: each seat's turn clock (bot.timing.deadlines), as stored
+    clock: dict[int, DeadlineRow] = field(default_factory=dict)
+    #: seats whose time ran out: a computer decides for them while they still owe a
+    #: decision in this turn (seat -> the turn key)
+    covering: dict[int, str] = field(default_factory=dict)
+    #: when this process last used the table (time.monotonic): idle ones are unloaded
+    touched: float = field(default_factory=time.monotonic)
+    #: stored actions never announced (the process stopped in between), found when the
+    #: table was loaded, in order: (seat, action, its events), or (seat, action, None) for
+    #: an undo of an announced step; the repost after a restart tells them
+    unannounced: list[tuple[int, Action, list[Event] | None]] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id`` (also one they left: they may not take another)."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+def next_since(prev: dict[int, int], state: State, actor: int | None, version: int
+               ) -> dict[int, int]:
+    """For each seat owing a decision: the version since which it has owed it."""
+    return {s: prev[s] if s in prev and s != actor else version for s in set(to_act(state))}
+
+
+def with_seat(seats: list[SeatRow], seat: int, **changes: Any) -> list[SeatRow]:
+    """The seats with ``seat`` changed (what the table will look like after a commit)."""
+    return [replace(s, **changes) if s.seat == seat else s for s in seats]
+
+
+def key_text(state: State) -> str:
+    return json.dumps(turn_key(state), separators=(",", ":"))
+
+
+def owes_hand_choice(state: State, seat: int) -> bool:
+    d = engine.decision_for(state, seat)
+    return d is not None and d.kind in panels.HAND_KINDS
+
+
+def event_hexes(events: list[Event]) -> tuple[int, ...]:
+    out: list[int] = []
+    for e in visible(events, None):
+        for key in ("src", "dst", "hex", "target", "own", "centre"):
+            v = e.data.get(key)
+            if isinstance(v, str):
+                with contextlib.suppress(ValueError):
+                    out.append(parse_label(v))
+    return tuple(dict.fromkeys(out))

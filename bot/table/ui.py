@@ -1,0 +1,85 @@
+"""A Discord-free model of message controls: buttons, selects, panels.
+
+The table service describes what a player may click as a :class:`Panel`; the Discord layer
+turns it into components (ids from :mod:`bot.tempus.codec`), the offline console into numbered
+menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options a select,
+100 characters for labels, values and ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_OPTIONS = 25
+
+# Ops: what a control does when used.
+ACT = "act"  # arg (button) or the chosen value (select) is an encoded action
+CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no cards)
+MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
+UNDO = "undo"  # take back the last step of this turn
+HELP = "help"  # the "?" button: /tempus help, privately
+QUIT = "quit"  # leave a running game for good (from the confirmation /tempus leave shows)
+JOIN, LEAVE, ADDBOT, START, CANCEL = "join", "leave", "addbot", "start", "cancel"
+LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    op: str
+    arg: str = ""
+    style: str = "secondary"  # primary, secondary, success, danger
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    label: str
+    value: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    placeholder: str
+    op: str
+    arg: str
+    options: tuple[Option, ...]
+    min_values: int = 1
+    max_values: int = 1
+
+
+Row = tuple[Button, ...] | Select
+
+
+@dataclass
+class Panel:
+    """Text plus controls; ``image`` names a picture the publisher renders from a view."""
+
+    text: str
+    rows: list[Row] = field(default_factory=list)
+    image: str | None = None  # "board" | "hand" | "crop"
+    image_view: dict[str, Any] | None = None
+    highlight: tuple[int, ...] = ()
+    #: for a "crop" picture: the hexes the menu is about (e.g. the stack that moves)
+    focus: tuple[int, ...] = ()
+
+    def controls(self) -> list[Button | Select]:
+        out: list[Button | Select] = []
+        for row in self.rows:
+            if isinstance(row, Select):
+                out.append(row)
+            else:
+                out.extend(row)
+        return out
+
+
+def button_rows(buttons: list[Button]) -> list[Row]:
+    return [tuple(buttons[i:i + MAX_BUTTONS_PER_ROW])
+            for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)]
+
+
+def clip(text: str, n: int = 100) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"

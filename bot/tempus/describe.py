@@ -1,0 +1,103 @@
+"""Texts built from views: status, hands, final scores (never from the raw state)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.store.sqlite import SeatRow
+from bot.tempus.event_text import waiting_text
+from bot.tempus.labels import card_text, card_type_name, colour_name, era_name, terrain_name
+from engine.content import CONTENT
+from engine.rules import PROTECTION_COUNTS_CITIES
+from lang.messages import join_names, t
+
+#: rounds in a game: the leading cube moves one era per round, Starting box to Flight
+ROUNDS = CONTENT.flight
+
+
+def cities_built(v: dict[str, Any], seat: int) -> int:
+    return sum(1 for o in v["city_owner"] if o == seat)
+
+
+def protection_text(v: dict[str, Any]) -> str:
+    """Which R-COMBAT-2 protection count applies to the game of view ``v``: rules 1 always
+    counted hexes with only a city; rules 2 counts token hexes only, unless R-OPT-1 is on
+    (the same test as ``State.cities_count_for_protection``)."""
+    if int(v.get("rules_version", 1)) < 2:
+        return t("status.protection.rules1")
+    opt1 = bool(v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
+    return t("lobby.opt1.on" if opt1 else "lobby.opt1.off")
+
+
+def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
+                hints: bool = True) -> str:
+    """The position in text; ``hints``: the game's hint option (a line when it is off)."""
+    phase = v["phase"]
+    phase_text = t(f"status.phase.{phase}", turn=v.get("action_round", 0))
+    lines = [t("status.head", game=game_id, round=v["era_number"], rounds=ROUNDS,
+               phase=phase_text)]
+    for i, p in enumerate(v["players"]):
+        lines.append(t(
+            "status.player",
+            mark=t("status.start_mark") if i == v["start_player"] else "",
+            colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
+            era=era_name(p["era"]), markers=p["markers"], hand=p["hand_size"],
+            supply=p["supply"], cities=cities_built(v, i), vp=p["victory_points"]))
+    lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
+    lines.append(t("status.rules", version=v.get("rules_version", 1),
+                   option=protection_text(v)))
+    if not hints:
+        lines.append(t("status.hints_off"))
+    waiting = waiting_text(v)
+    if waiting:
+        lines.append(t("status.waiting", waiting=waiting))
+    return "\n".join(lines)
+
+
+def board_alt_text(v: dict[str, Any], changed: Sequence[str], limit: int = 1024) -> str:
+    """The board picture in words (Discord's attachment description): whose turn it is, the
+    scores and what changed. Built from the public view only."""
+    waiting = ", ".join(d["prompt"] for d in v.get("decisions", []))
+    scores = ", ".join(f"{p['colour']} {p['victory_points']}" for p in v["players"])
+    parts = [t("alt.board", era_number=v["era_number"], scores=scores)]
+    if waiting:
+        parts.append(t("alt.waiting", waiting=waiting))
+    if changed:
+        parts.append(t("alt.changed", changed=" ".join(changed[-4:])))
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def hand_text(game_id: int, v: dict[str, Any]) -> str:
+    seat = v["seat"]
+    hand = v["players"][seat]["hand"]
+    if not hand:
+        return t("hand.empty", game=game_id)
+    era = CONTENT.eras[min(v["players"][seat]["era"], CONTENT.flight - 1)]
+    lines = [t("hand.title", game=game_id, n=len(hand), limit=era.limit)]
+    for c in hand:
+        lines.append(t("hand.card", name=card_type_name(c),
+                       terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)))
+    return "\n".join(lines)
+
+
+def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> list[str]:
+    """The ranking with the tie-breaks of R-END-3: points, cards in hand, cities."""
+    players = v["players"]
+    cities = [cities_built(v, i) for i in range(len(players))]
+    keys = {i: (p["victory_points"], p["hand_size"], cities[i]) for i, p in enumerate(players)}
+    order = sorted(keys, key=lambda i: keys[i], reverse=True)
+    lines = [t("end.title", game=game_id)]
+    rank = 0
+    for pos, i in enumerate(order):
+        if pos == 0 or keys[i] != keys[order[pos - 1]]:
+            rank = pos + 1
+        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=seats[i].name,
+                       vp=players[i]["victory_points"], hand=players[i]["hand_size"],
+                       cities=cities[i]))
+    winners = v.get("winners") or [order[0]]
+    names = join_names([f"{colour_name(w)} ({seats[w].name})" for w in winners])
+    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=names))
+    lines.append(t("end.tiebreak"))
+    return lines

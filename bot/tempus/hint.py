@@ -1,0 +1,237 @@
+"""``/tempus hint``: the move the strongest computer player would make now for your seat.
+
+The work is split so that the slow part runs off the event loop:
+
+* :func:`think` (in a worker: ``await offloader.run(think, view, seed, budget_s)``) asks
+  ``engine.ai.choose_action(view, "hard", seed, budget_s)`` and, when that starts a Move
+  or Grow action, lets the planner fill in the steps. It returns plain JSON.
+* :func:`hint_text` turns that into a short private reply in the current language: the
+  move, then one or two sentences of why (:mod:`bot.tempus.hint` reads only the same view).
+
+Both take the seat's **view** (R-INFO): the hint can never depend on cards the player
+cannot see, and the same view with the same seed always gives the same hint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from typing import Any
+
+from bot.runtime.worker_pool import Offloader
+from bot.tempus.labels import action_label, terrain_name
+from engine import actions as A
+from engine import game as G
+from engine.actions import action_from_json
+from engine.ai import choose_action
+from engine.ai import search as ai_search
+from engine.ai.planner import PlannerPlayer
+from engine.ai.sampling import determinise
+from engine.combat import combat_strengths
+from engine.content import CONTENT
+from engine.errors import IllegalAction
+from engine.hexgrid import label
+from engine.progress import new_era_index, progress_points
+from engine.state import State
+from engine.views import view as make_view
+from lang.messages import t
+
+log = logging.getLogger(__name__)
+
+LEVEL = "hard"
+#: seconds of search per hint; with start-up and the reply the answer comes within ~2 s
+BUDGET_S = 1.5
+#: steps of a Move or Grow action spelled out after the hint
+MAX_PLAN = 6
+#: the options key a host sets to switch hints off (default on)
+OPTION = "hints"
+
+
+def seed_for(game_seed: object, version: int, seat: int) -> int:
+    """A hint's seed: fixed for one position (asking twice gives the same answer) and
+    one-way, so nothing about the game's seed (hence the deck order) reaches the search."""
+    digest = hashlib.sha256(f"tempus-hint:{game_seed}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31
+
+
+def think(view: dict[str, Any], seed: int, budget_s: float | None = BUDGET_S,
+          iterations: int | None = None) -> dict[str, Any]:
+    """The strongest computer player's choice for ``view["seat"]`` (run it in a worker).
+
+    Returns ``{"action": ..., "plan": [...], "candidates": n, "rollouts": n}`` (JSON)."""
+    seat = int(view["seat"])
+    ai_search.LAST_STATS.clear()
+    action = choose_action(view, LEVEL, seed, budget_s=budget_s, iterations=iterations)
+    stats = dict(ai_search.LAST_STATS)
+    return {"action": action.to_json(), "plan": [a.to_json() for a in _plan(view, seat,
+                                                                              action, seed)],
+            "candidates": len(stats.get("candidates", ())), "rollouts": stats.get("rollouts", 0),
+            "legal": _legal_count(view, seat)}
+
+
+def _legal_count(view: dict[str, Any], seat: int) -> int:
+    from engine.legal import legal_actions
+
+    return len(legal_actions(determinise(view, random.Random(0)), seat))
+
+
+def _plan(view: dict[str, Any], seat: int, action: A.Action, seed: int) -> list[A.Action]:
+    """After Begin Move / Begin Grow: the steps the planner would take (from the view)."""
+    if not isinstance(action, A.BeginMove | A.BeginGrow):
+        return []
+    rng = random.Random(f"tempus-hint-plan/{seed}")
+    state = determinise(view, rng)
+    planner = PlannerPlayer(random.Random(rng.random()))
+    steps: list[A.Action] = []
+    try:
+        state, _ = G.apply(state, seat, action)
+        while len(steps) < MAX_PLAN:
+            d = G.decision_for(state, seat)
+            if d is None or d.kind not in (G.MOVING, G.GROWING):
+                break
+            step = planner.act(state, seat)
+            steps.append(step)
+            if isinstance(step, A.EndMove | A.EndGrow):
+                break
+            state, _ = G.apply(state, seat, step)
+    except IllegalAction:
+        log.warning("hint plan stopped at an illegal step")
+    return steps
+
+
+# ------------------------------------------------------------------ words
+def hint_text(view: dict[str, Any], result: dict[str, Any]) -> str:
+    """The private reply for a :func:`think` result, in the current language."""
+    seat = int(view["seat"])
+    action = action_from_json(result["action"])
+    plan = [action_from_json(a) for a in result.get("plan", ())]
+    lines = [t("hint.title", action=action_label(action))]
+    shown = [a for a in plan if not isinstance(a, A.EndMove | A.EndGrow)]
+    if shown:
+        lines.append(t("hint.plan", steps="; ".join(action_label(a) for a in shown)))
+    state = determinise(view, random.Random(0))
+    why = [why_text(state, seat, action, plan)]
+    if result.get("legal", 2) <= 1:
+        why.append(t("hint.only"))
+    elif result.get("candidates", 0) > 1:
+        why.append(t("hint.search", n=result["candidates"], rollouts=result["rollouts"]))
+    else:
+        why.append(t("hint.planner"))
+    lines.append(" ".join(why))
+    lines.append(t("hint.footer"))
+    return "\n".join(lines)
+
+
+def why_text(state: State, seat: int, action: A.Action, plan: list[A.Action]) -> str:
+    """One sentence on why ``action`` (and its planned steps) is good, from the seat's own
+    knowledge (``state`` is a determinisation of its view)."""
+    a = action
+    if isinstance(a, A.BeginMove | A.MoveToken):
+        moves = [x for x in [a, *plan] if isinstance(x, A.MoveToken)]
+        return _why_move(state, seat, moves)
+    if isinstance(a, A.BeginGrow | A.GrowToken):
+        sites = {h for h, o in enumerate(state.owner)
+                 if o == seat and state.terrain[h] == "G"
+                 and state.count[h] < state.stack_limit(seat, h)}
+        return t("hint.why.grow", n=len(sites))
+    if isinstance(a, A.EndMove):
+        return t("hint.why.end_move")
+    if isinstance(a, A.EndGrow):
+        return t("hint.why.end_grow")
+    if isinstance(a, A.DrawCards):
+        return t("hint.why.draw", terrain=terrain_name(_next_terrain(state)),
+                 hand=len(state.players[seat].hand), limit=state.era(seat).limit)
+    if isinstance(a, A.BuildCity):
+        return t("hint.why.city", value=a.value, n=state.count[a.hex])
+    if isinstance(a, A.Attack):
+        dfn = state.city_value[a.dst] if state.city_owner[a.dst] >= 0 else state.count[a.dst]
+        text = t("hint.why.attack", att=state.count[a.src], dfn=dfn, dst=label(a.dst))
+        return f"{text} {t('hint.why.attack_leader')}" if a.leader is not None else text
+    if isinstance(a, A.EndTurn):
+        return t("hint.why.end_turn")
+    if isinstance(a, A.PlayGovernment):
+        return t(f"hint.why.card.GOV.{a.mode}")
+    if isinstance(a, A.PlaySanitation):
+        return t("hint.why.card.SAN", hex=label(a.hex))
+    if isinstance(a, A.PlayTransport | A.PlayHealthCare | A.PlayReligion):
+        return t(f"hint.why.card.{CONTENT.cards[a.card].type}")
+    if isinstance(a, A.CommitAttackCards):
+        if not a.cards:
+            return t("hint.why.attack_cards_none")
+        att, dfn = combat_strengths(state, list(a.cards), [])
+        return t("hint.why.attack_cards", att=att, dfn=dfn)
+    if isinstance(a, A.DefendCards):
+        if not a.cards:
+            return t("hint.why.defend_none")
+        c = state.combat
+        assert c is not None and c.attack_cards is not None
+        att, dfn = combat_strengths(state, [], list(a.cards))
+        return t("hint.why.defend_cards", att=att, dfn=dfn, n=len(c.attack_cards))
+    if isinstance(a, A.NameCityTerrain):
+        n = sum(1 for c in state.players[seat].hand if CONTENT.cards[c].terrain == a.terrain)
+        return t("hint.why.city_terrain", n=n)
+    if isinstance(a, A.Occupy):
+        c = state.combat
+        assert c is not None
+        return t("hint.why.occupy", n=a.count, left=state.count[c.src] - a.count,
+                 src=label(c.src))
+    if isinstance(a, A.Discard):
+        return t("hint.why.discard")
+    if isinstance(a, A.ProgressCards):
+        if not a.cards:
+            return t("hint.why.progress_none")
+        points = progress_points(state, seat, list(a.cards), new_era_index(state))
+        return t("hint.why.progress", points=points)
+    if isinstance(a, A.PlaceTile):
+        return t("hint.why.tile")
+    if isinstance(a, A.PlaceStartToken):
+        terrain = state.terrain[a.hex]
+        first = CONTENT.eras[1].terrain
+        if terrain == "G":
+            return t("hint.why.start_grass")
+        if terrain == first:
+            return t("hint.why.start_terrain", terrain=terrain_name(first))
+        return t("hint.why.start")
+    return t("hint.why.move")
+
+
+def _next_terrain(state: State) -> str | None:
+    return CONTENT.eras[min(new_era_index(state), CONTENT.flight)].terrain
+
+
+def _why_move(state: State, seat: int, moves: list[A.MoveToken]) -> str:
+    terrain = _next_terrain(state)
+    if any(state.terrain[m.dst] == terrain for m in moves):
+        return t("hint.why.move_terrain", terrain=terrain_name(terrain))
+    if any(state.terrain[m.dst] == "G" and state.owner[m.dst] != seat for m in moves):
+        return t("hint.why.move_grass")
+    fresh = {m.dst for m in moves if state.owner[m.dst] < 0 and state.terrain[m.dst] != "M"}
+    if fresh:
+        return t("hint.why.move_spread", n=len(fresh))
+    return t("hint.why.move")
+
+
+# ------------------------------------------------------------------ the command
+async def hint_for_user(table: Any, user_id: int, offloader: Offloader,
+                        budget_s: float = BUDGET_S) -> str:
+    """``/tempus hint`` for ``user_id`` at a table of :class:`bot.table.service.TableService`
+    (the search runs in ``offloader``, the computer players' workers)."""
+    state = table.state
+    seat = table.seat_of(user_id)
+    if state is None:
+        return t("help.lobby", game=table.id)
+    if seat is None:
+        return t("hint.spectator", game=table.id)
+    if not table.game.options.get(OPTION, True):
+        return t("hint.off")
+    if G.decision_for(state, seat) is None:
+        return t("hint.none")
+    v = make_view(state, seat)
+    seed = seed_for(table.game.options.get("seed"), table.version, seat)
+    try:
+        result = await offloader.run(think, v, seed, budget_s)
+    except Exception:
+        log.exception("game %s: a hint for seat %s failed", table.id, seat)
+        return t("hint.failed")
+    return hint_text(v, result)

@@ -1,0 +1,67 @@
+"""Readable names for cards, terrains, eras, colours, hexes and actions, in the current
+language (built on the message catalogue; the English names in ``data/`` match it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import actions as A
+from engine.content import CONTENT
+from engine.hexgrid import label
+from lang.messages import t
+
+
+def terrain_name(letter: str | None) -> str:
+    return t(f"terrain.{letter}") if letter in CONTENT.terrain_names else t("terrain.sea")
+
+
+def era_name(index: int) -> str:
+    """The era track row ``index`` (0 = the Starting box, 10 = Flight)."""
+    return t(f"era.{index}")
+
+
+def colour_name(seat: int) -> str:
+    """A seat's colour, which is also how messages name the player."""
+    return t(f"colour.{seat}")
+
+
+def card_type_name(card: int) -> str:
+    return t(f"card.{CONTENT.cards[card].type}.name")
+
+
+def card_name(card: int) -> str:
+    return f"{card_type_name(card)} ({terrain_name(CONTENT.cards[card].terrain)})"
+
+
+def card_text(card: int) -> str:
+    return t(f"card.{CONTENT.cards[card].type}.text")
+
+
+def card_list(cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(card_name(c) for c in cards) if cards else t("act.no_cards")
+
+
+def action_label(action: A.Action) -> str:
+    """A short sentence for ``action`` (select options, autocomplete, acknowledgements)."""
+    kw: dict[str, Any] = {}
+    for name in ("src", "dst", "hex", "centre", "target", "own"):
+        if hasattr(action, name):
+            kw[name] = label(getattr(action, name))
+    for name in ("rotation", "value", "count"):
+        if hasattr(action, name):
+            kw[name] = getattr(action, name)
+    if hasattr(action, "card"):
+        kw["card"] = card_name(action.card)  # type: ignore[attr-defined]
+    if hasattr(action, "cards"):
+        kw["cards"] = card_list(action.cards)  # type: ignore[attr-defined]
+    if isinstance(action, A.NameCityTerrain):
+        kw["terrain"] = terrain_name(action.terrain)
+    if isinstance(action, A.Attack) and action.leader is not None:
+        return t("act.attack_leader", card=card_name(action.leader), **kw)
+    if isinstance(action, A.PlayGovernment):
+        return t(f"act.play_government.{action.mode}", **kw)
+    return t(f"act.{action.type}", **kw)
+
+
+def clip(text: str, n: int = 100) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"

@@ -1,0 +1,601 @@
+"""What a player may click now: public panels and private menus, built from the engine.
+
+The **public panel** goes under every board posted in the channel. It is the same for
+everyone and uses only public facts (the board, markers, hand sizes): the legal actions it
+offers (move sources, attack targets, city sites ...) do not depend on anyone's hand, and
+everything that does (card plays, secret card choices) sits behind a button that opens a
+**private menu** for the clicking player only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.store.sqlite import SeatRow
+from bot.table.ui import (
+    ACT,
+    CARDS,
+    HELP,
+    MAX_OPTIONS,
+    MAX_ROWS,
+    MENU,
+    UNDO,
+    Button,
+    Option,
+    Panel,
+    Row,
+    Select,
+    button_rows,
+    clip,
+)
+from bot.tempus.codec import encode_action
+from bot.tempus.event_text import decision_text
+from bot.tempus.labels import (
+    action_label,
+    card_name,
+    card_text,
+    card_type_name,
+    colour_name,
+    era_name,
+    terrain_name,
+)
+from engine import actions as A
+from engine import game as G
+from engine.combat import card_strength, combat_strengths
+from engine.content import CONTENT
+from engine.errors import IllegalAction
+from engine.game import Decision, decisions
+from engine.hexgrid import label, parse_label, tile_hexes
+from engine.legal import legal_actions
+from engine.progress import new_era_index, progress_points
+from engine.state import State
+from engine.turn import sanitation_at_occupy
+from engine.views import view
+from lang.messages import t
+
+#: rows a public panel may fill with choices: the last row is kept for the buttons every
+#: turn message may carry (Undo, "?" help, issue 12)
+PUBLIC_ROWS = MAX_ROWS - 1
+#: decisions whose choices are cards from the hand: made in private menus only
+HAND_KINDS = (G.ATTACK_CARDS, G.DEFEND_CARDS, G.DISCARDING, G.PROGRESS_CARDS)
+CARD_PLAYS = (A.PlayReligion, A.PlaySanitation, A.PlayTransport, A.PlayHealthCare,
+              A.PlayGovernment)
+
+
+def who(seats: Sequence[SeatRow], seat: int) -> str:
+    """``<@id> (Red)`` for people (the publisher decides who is pinged), name for computers."""
+    s = seats[seat]
+    name = s.name if s.user_id is None else f"<@{s.user_id}>"
+    return f"{name} ({colour_name(seat)})"
+
+
+def hex_order(h: int) -> tuple[int, int]:
+    return (h % CONTENT.columns, h // CONTENT.columns)
+
+
+def hex_description(state: State, h: int) -> str:
+    parts = [terrain_name(state.terrain[h])]
+    if state.owner[h] >= 0:
+        parts.append(t("hex.tokens", colour=colour_name(state.owner[h]), n=state.count[h]))
+    if state.city_owner[h] >= 0:
+        parts.append(t("hex.city", colour=colour_name(state.city_owner[h]),
+                       value=state.city_value[h]))
+    return ", ".join(parts)
+
+
+def chunked_selects(options: list[Option], placeholder: Callable[[str, str], str], op: str,
+                    arg: str, rows: int) -> tuple[list[Row], bool]:
+    """Spread options over up to ``rows`` selects of 25; returns (rows, truncated)."""
+    out: list[Row] = []
+    fitting = options[: rows * MAX_OPTIONS]
+    for i in range(0, len(fitting), MAX_OPTIONS):
+        chunk = tuple(fitting[i:i + MAX_OPTIONS])
+        out.append(Select(clip(placeholder(chunk[0].label, chunk[-1].label), 150), op, arg,
+                          chunk))
+    return out, len(options) > len(fitting)
+
+
+def _hex_options(state: State, hexes: list[int]) -> list[Option]:
+    return [Option(label(h), label(h), clip(hex_description(state, h)))
+            for h in sorted(set(hexes), key=hex_order)]
+
+
+def _action_options(actions: list[A.Action], describe: Callable[[A.Action], str] | None = None
+                    ) -> list[Option]:
+    return [Option(clip(action_label(a)), encode_action(a),
+                   clip(describe(a)) if describe else "") for a in actions]
+
+
+# ------------------------------------------------------------------ public panel
+def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
+    """Controls and prompts for the decisions owed now (public facts only)."""
+    ds = decisions(state)
+    if not ds:
+        return Panel(t("prompt.over"))
+    if ds[0].kind == G.PROGRESS_CARDS or (len(ds) > 1 and ds[0].kind == G.DISCARDING):
+        return _simultaneous(state, seats, ds)
+    d = ds[0]
+    if seats[d.seat].is_ai:
+        return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
+                                                f"({colour_name(d.seat)})"))
+    return _PUBLIC[d.kind](state, seats, d)
+
+
+def with_undo(panel: Panel, colour: str | None = None) -> Panel:
+    """``panel`` with an Undo button (in the last button row, or a row of its own); with
+    ``colour`` when the player who may undo is not the one deciding now."""
+    undo = Button(t("btn.undo_for", colour=colour) if colour else t("btn.undo"), UNDO, "",
+                  "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], undo)
+    elif len(rows) < MAX_ROWS:
+        rows.append((undo,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def with_help(panel: Panel) -> Panel:
+    """``panel`` with the "?" button (``/tempus help`` for whoever clicks, privately), in
+    the last button row or a row of its own, if there is room."""
+    button = Button(t("btn.help"), HELP, "", "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], button)
+    elif len(rows) < MAX_ROWS:
+        rows.append((button,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]) -> bool:
+    """Whether beginning this action leaves no step to take (it would only use a marker)."""
+    try:
+        after, _ = G.apply(state, seat, begin)
+    except IllegalAction:
+        return True
+    return not any(isinstance(a, step) for a in legal_actions(after, seat))
+
+
+def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
+    names = ", ".join(who(seats, d.seat) for d in ds)
+    if ds[0].kind == G.PROGRESS_CARDS:
+        index = new_era_index(state)
+        text = t("prompt.progress_cards", who=names, era=era_name(index),
+                 terrain=terrain_name(CONTENT.eras[index].terrain))
+    else:
+        text = "\n".join(t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
+                         for d in ds)
+    rows: list[Row] = []
+    if any(not seats[d.seat].is_ai for d in ds):
+        rows.append((Button(t("btn.secret"), MENU, "secret", "primary"),))
+    return Panel(text, rows)
+
+
+def _hand_button(state: State, seat: int) -> list[Button]:
+    return [Button(t("btn.cards"), MENU, "cards")] if state.players[seat].hand else []
+
+
+def _column(h: int) -> str:
+    return label(h)[0]
+
+
+def hex_selects(options: list[Option], hexes: list[int],
+                placeholder: Callable[[str, str], str], op: str, arg: str, kind: str
+                ) -> list[Row]:
+    """Selects for a public panel's hex choice (``options[i]`` is about ``hexes[i]``, in
+    :func:`hex_order`) within :data:`PUBLIC_ROWS`. When there are more than fit (the first
+    tile may go almost anywhere) one select picks a column first: it opens the private
+    menu ``column:{kind}:{letter}`` with that column's hexes, so every choice stays
+    reachable and the last row stays free for Undo and "?"."""
+    if len(options) <= PUBLIC_ROWS * MAX_OPTIONS:
+        rows, _ = chunked_selects(options, placeholder, op, arg, PUBLIC_ROWS)
+        return rows
+    cols: dict[str, list[int]] = {}
+    for h in hexes:
+        cols.setdefault(_column(h), []).append(h)
+    opts = [Option(t("opt.column", col=c), f"{kind}:{c}",
+                   clip(t("opt.column.desc", n=len(hs), first=label(hs[0]), last=label(hs[-1]))))
+            for c, hs in cols.items()]
+    rows, _ = chunked_selects(opts, lambda a, b: t("ph.column", first=_column(hexes[0]),
+                                                   last=_column(hexes[-1])),
+                              MENU, "column", PUBLIC_ROWS)
+    return rows
+
+
+def column_menu(state: State, seat: int, param: str) -> Panel:
+    """The hexes of one column for a choice too long for the public panel (see
+    :func:`hex_selects`): ``tile:C`` (tile centres, each opening its preview) or
+    ``token:C`` (starting-token hexes)."""
+    kind, _, col = param.partition(":")
+    if len(col) != 1 or not col.isascii() or not col.isalpha():
+        raise MenuError("error.no_options")
+    col = col.upper()
+    legal = legal_actions(state, seat)
+    if kind == "tile":
+        hexes = sorted({a.centre for a in legal if isinstance(a, A.PlaceTile)
+                        and _column(a.centre) == col}, key=hex_order)
+        opts, op = _hex_options(state, hexes), MENU
+        arg, ph = "tile", (lambda a, b: t("ph.tile", first=a, last=b))
+    elif kind == "token":
+        acts = sorted((a for a in legal if isinstance(a, A.PlaceStartToken)
+                       and _column(a.hex) == col), key=lambda a: hex_order(a.hex))
+        opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+                for a in acts]
+        op, arg, ph = ACT, "", (lambda a, b: t("ph.token", first=a, last=b))
+    else:
+        raise MenuError("error.no_options")
+    if not opts:
+        raise MenuError("error.no_options")
+    rows, _ = chunked_selects(opts, ph, op, arg, MAX_ROWS - 1)
+    return Panel(t("menu.column", col=col), [*rows, _back()])
+
+
+def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    centres = sorted({a.centre for a in legal_actions(state, d.seat)  # type: ignore[attr-defined]
+                      if isinstance(a, A.PlaceTile)}, key=hex_order)
+    rows = hex_selects(_hex_options(state, centres), centres,
+                       lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", "tile")
+    text = t("prompt.place_tile", who=who(seats, d.seat), tile=state.tile_stack[0],
+             left=len(state.tile_stack))
+    return Panel(text, rows)
+
+
+def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.PlaceStartToken)]
+    acts.sort(key=lambda a: hex_order(a.hex))
+    opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+            for a in acts]
+    rows = hex_selects(opts, [a.hex for a in acts], lambda a, b: t("ph.token", first=a, last=b),
+                       ACT, "", "token")
+    left = CONTENT.starting_tokens - len(state.start_hexes)
+    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows)
+
+
+def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    seat = d.seat
+    legal = legal_actions(state, seat)
+    kinds = {type(a) for a in legal}
+    buttons: list[Button] = []
+    for cls, step, key, idle_key in ((A.BeginMove, A.MoveToken, "btn.move", "btn.move_idle"),
+                                     (A.BeginGrow, A.GrowToken, "btn.grow", "btn.grow_idle")):
+        if cls in kinds:
+            # an action that cannot change anything says so, and goes after the useful ones
+            idle = _does_nothing(state, seat, cls(), step)
+            buttons.append(Button(t(idle_key if idle else key), ACT, encode_action(cls()),
+                                  "secondary" if idle else "primary"))
+    if A.DrawCards in kinds:
+        buttons.append(Button(t("btn.draw"), ACT, encode_action(A.DrawCards()), "primary"))
+    if any(isinstance(a, A.Attack) and a.leader is None for a in legal):
+        buttons.append(Button(t("btn.attack"), MENU, "attack", "danger"))
+    if A.BuildCity in kinds:
+        buttons.append(Button(t("btn.city"), MENU, "city", "success"))
+    buttons.sort(key=lambda b: b.style == "secondary")
+    buttons += _hand_button(state, seat)
+    if A.EndTurn in kinds:
+        buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
+    p = state.players[seat]
+    options = ", ".join(b.label for b in buttons)
+    if state.turn_actions > 0:
+        text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
+                 round=state.era_number, turn=state.action_round, markers=p.markers,
+                 options=options)
+    else:
+        text = t("prompt.turn_done", who=who(seats, seat), options=options)
+    return Panel(text, button_rows(buttons))
+
+
+def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    legal = legal_actions(state, d.seat)
+    sources = sorted({a.src for a in legal if isinstance(a, A.MoveToken)}, key=hex_order)
+    rows: list[Row] = []
+    if sources:
+        rows, _ = chunked_selects(_hex_options(state, sources),
+                                  lambda a, b: t("ph.move_src"), MENU, "dest", 3)
+    buttons = [Button(t("btn.end_move"), ACT, encode_action(A.EndMove()))]
+    buttons += _hand_button(state, d.seat)
+    rows += button_rows(buttons)
+    return Panel(t("prompt.move", who=who(seats, d.seat), n=state.steps_left), rows)
+
+
+def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.GrowToken)]
+    acts.sort(key=lambda a: hex_order(a.hex))
+    opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+            for a in acts]
+    rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow"), ACT, "", 3)
+    buttons = [Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow()))]
+    buttons += _hand_button(state, d.seat)
+    rows += button_rows(buttons)
+    return Panel(t("prompt.grow", who=who(seats, d.seat), n=state.steps_left), rows)
+
+
+def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    """The defender names the terrain in a private menu: it shows how many of their own
+    cards match each terrain, which the channel must not see."""
+    assert state.combat is not None
+    return Panel(t("prompt.name_city_terrain", who=who(seats, d.seat),
+                   hex=label(state.combat.dst)),
+                 [(Button(t("btn.city_terrain"), MENU, "terrain", "primary"),)])
+
+
+def city_terrain_menu(state: State, seat: int) -> Panel:
+    """Each terrain the city may count as, with the defender's matching cards."""
+    acts = [a for a in legal_actions(state, seat) if isinstance(a, A.NameCityTerrain)]
+    if not acts:
+        raise MenuError("error.no_options")
+    hand = state.players[seat].hand
+    buttons = []
+    for a in acts:
+        n = sum(1 for c in hand if CONTENT.cards[c].terrain == a.terrain)
+        buttons.append(Button(t("btn.terrain_match", terrain=terrain_name(a.terrain), n=n),
+                              ACT, encode_action(a), "primary" if n else "secondary"))
+    return Panel(t("menu.city_terrain"), button_rows(buttons)[:MAX_ROWS - 1] + [_back()])
+
+
+def _back(spec: str = "") -> tuple[Button]:
+    """Back to the menu ``spec`` (empty: close this private menu)."""
+    return (Button(t("btn.back"), MENU, spec or "close"),)
+
+
+def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    c = state.combat
+    if d.kind == G.ATTACK_CARDS:
+        text = t("prompt.attack_cards", who=who(seats, d.seat))
+    elif d.kind == G.DEFEND_CARDS:
+        assert c is not None and c.attack_cards is not None
+        text = t("prompt.defend_cards", who=who(seats, d.seat),
+                 attacker=colour_name(c.attacker), n=len(c.attack_cards))
+    else:
+        text = t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
+    return Panel(text, [(Button(t("btn.secret"), MENU, "secret", "primary"),)])
+
+
+def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+    assert state.combat is not None
+    acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.Occupy)]
+    buttons = [Button(t("btn.occupy", n=a.count), ACT, encode_action(a),
+                      "primary" if a.count else "secondary") for a in acts]
+    if sanitation_at_occupy(state):
+        # R-CARD-SAN / R-COMBAT-8 (rules 2): Sanitation may raise the won hex before the
+        # move-in. Shown whenever the winner holds cards (public), whichever they are.
+        buttons += _hand_button(state, d.seat)
+    return Panel(t("prompt.occupy", who=who(seats, d.seat), src=label(state.combat.src),
+                   dst=label(state.combat.dst)), button_rows(buttons)[:PUBLIC_ROWS])
+
+
+_PUBLIC: dict[str, Callable[[State, Sequence[SeatRow], Decision], Panel]] = {
+    G.PLACE_TILE: _tile,
+    G.PLACE_START_TOKEN: _token,
+    G.TURN: _turn,
+    G.MOVING: _move,
+    G.GROWING: _grow,
+    G.NAME_CITY_TERRAIN: _city_terrain,
+    G.ATTACK_CARDS: _secret_prompt,
+    G.DEFEND_CARDS: _secret_prompt,
+    G.DISCARDING: _secret_prompt,
+    G.OCCUPY: _occupy,
+}
+
+
+# ------------------------------------------------------------------ private menus
+class MenuError(ValueError):
+    """The menu cannot be shown (its message is a catalogue key)."""
+
+
+def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
+    """The private menu ``spec`` (``attack``, ``dest:C4``, ``tile:C4:2`` ...) for ``seat``."""
+    name, _, param = spec.partition(":")
+    if name == "hand":
+        return hand_panel(state, seat, game_id)
+    if name == "close":
+        return Panel(t("menu.closed"))
+    if name == "secret":
+        return secret_panel(state, seat)
+    legal = legal_actions(state, seat)
+    if name == "attack":
+        acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
+        panel = _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        panel = _with_rows(panel, t("attack.ties"), [_back()],
+                           highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
+        return _crop(panel, state, tuple(a.src for a in acts))  # type: ignore[attr-defined]
+    if name == "terrain":
+        return city_terrain_menu(state, seat)
+    if name == "city":
+        acts = [a for a in legal if isinstance(a, A.BuildCity)]
+        return _with_rows(_action_menu(acts, t("ph.city"),
+                                       lambda a: hex_description(state, a.hex)), "", [_back()])
+    if name == "dest":
+        src = _hex(param)
+        acts = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
+        acts.sort(key=lambda a: hex_order(a.dst))
+        opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
+                for a in acts]
+        panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
+                              t("act.move_token", src=label(src), dst="…"),
+                              highlight=tuple(a.dst for a in acts))
+        return _crop(_with_rows(panel, "", [_back()]), state, (src,))
+    if name == "cards":
+        return cards_menu(state, seat, legal)
+    if name == "card":
+        card = _int(param)
+        acts = [a for a in _card_plays(legal) if _card_of(a) == card]
+        if not acts:  # not a card this player can play now (or no card at all)
+            raise MenuError("error.no_options")
+        panel = _options_menu(_action_options(acts),
+                              lambda a, b: t("ph.card_target", card=card_name(card), first=a,
+                                             last=b), card_name(card))
+        return _with_rows(panel, "", [_back("cards")])
+    if name == "column":
+        return column_menu(state, seat, param)
+    if name == "tile":
+        centre_text, _, rot_text = param.partition(":")
+        return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))
+    raise MenuError("error.no_options")
+
+
+def _int(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 6):
+        raise MenuError("error.no_options")
+    return int(text)
+
+
+def _hex(text: str) -> int:
+    try:
+        return parse_label(text)
+    except ValueError as exc:
+        raise MenuError("error.no_options") from exc
+
+
+def _attack_desc(state: State, a: A.Action) -> str:
+    """Both strengths before any card (R-COMBAT-6) and who wins a tie (R-COMBAT-7)."""
+    assert isinstance(a, A.Attack)
+    city = state.city_owner[a.dst] >= 0
+    defence = state.city_value[a.dst] if city else state.count[a.dst]
+    key = "attack.worth_city" if city else "attack.worth"
+    return t(key, att=state.count[a.src], dfn=defence,
+             terrain=terrain_name(state.terrain[a.dst]),
+             owner=colour_name(state.city_owner[a.dst] if city else state.owner[a.dst]))
+
+
+def _with_rows(panel: Panel, line: str, rows: list[Row],
+               highlight: tuple[int, ...] | None = None) -> Panel:
+    """``panel`` with a line of text and rows added (as many rows as fit)."""
+    room = MAX_ROWS - len(panel.rows)
+    text = f"{panel.text}\n{line}" if line else panel.text
+    return Panel(text, [*panel.rows, *rows[:room]], image=panel.image,
+                 image_view=panel.image_view,
+                 highlight=panel.highlight if highlight is None else highlight)
+
+
+def _crop(panel: Panel, state: State, focus: tuple[int, ...]) -> Panel:
+    """``panel`` with a small picture of the area concerned: ``focus`` ringed, the panel's
+    highlighted targets outlined (public facts only: the spectator view)."""
+    return Panel(panel.text, panel.rows, image="crop", image_view=view(state, None),
+                 highlight=panel.highlight, focus=focus)
+
+
+def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], text: str,
+                  highlight: tuple[int, ...] = ()) -> Panel:
+    if not opts:
+        raise MenuError("error.no_options")
+    rows, cut = chunked_selects(opts, placeholder, ACT, "", MAX_ROWS - 1)
+    if cut:
+        text += "\n" + t("menu.truncated", n=(MAX_ROWS - 1) * MAX_OPTIONS)
+    return Panel(text, rows, highlight=highlight)
+
+
+def _action_menu(acts: list[A.Action], title: str, describe: Callable[[A.Action], str]
+                 ) -> Panel:
+    return _options_menu(_action_options(acts, describe), lambda a, b: title, title)
+
+
+def _card_plays(legal: list[A.Action]) -> list[A.Action]:
+    return [a for a in legal if isinstance(a, CARD_PLAYS)
+            or (isinstance(a, A.Attack) and a.leader is not None)]
+
+
+def _card_of(a: A.Action) -> int:
+    return a.leader if isinstance(a, A.Attack) else a.card  # type: ignore[attr-defined,return-value]
+
+
+def hand_lines(hand: list[int]) -> list[str]:
+    return [t("hand.card", name=card_type_name(c),
+              terrain=terrain_name(CONTENT.cards[c].terrain), text=card_text(c)) for c in hand]
+
+
+def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
+    """The hand with every card play possible now (one select, or card first, then target)."""
+    hand = state.players[seat].hand
+    text = "\n".join(hand_lines(hand))
+    plays = _card_plays(legal)
+    if not plays:
+        return Panel(text + "\n" + t("menu.no_card_play"), [_back()])
+    if len(plays) <= MAX_OPTIONS:
+        rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
+    else:
+        cards = sorted({_card_of(a) for a in plays})
+        opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
+        rows = [Select(t("ph.card"), MENU, "card", opts)]
+    return Panel(text, [*rows, _back()])
+
+
+def secret_panel(state: State, seat: int) -> Panel:
+    """The private card choice the seat owes now: attack, defence, discard or progress."""
+    d = G.decision_for(state, seat)
+    if d is None or d.kind not in HAND_KINDS:
+        raise MenuError("error.no_options")
+    hand = state.players[seat].hand
+    seat_view = view(state, seat)
+    lines = [decision_text(d, seat_view)]
+    c = state.combat
+    if d.kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
+        att, dfn = combat_strengths(state, [], [])
+        lines.append(t("secret.combat", att=att, dfn=dfn, src=label(c.src), dst=label(c.dst),
+                       terrain=terrain_name(c.terrain)))
+    if d.kind == G.PROGRESS_CARDS:
+        era = new_era_index(state)
+        terrain = CONTENT.eras[era].terrain
+        base = progress_points(state, seat, [], era)
+        cities = sum(1 for o in state.city_owner if o == seat)
+        tokens = sum(state.count[h] for h, o in enumerate(state.owner)
+                     if o == seat and state.terrain[h] == terrain)
+        lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
+                       terrain=terrain_name(terrain)))
+    lines += hand_lines(hand)
+    worth = _card_worth(state, seat, d.kind)
+    opts = tuple(Option(clip(f"{card_name(c)} · {worth(c)}" if worth else card_name(c)),
+                        str(c), clip(card_text(c))) for c in hand)
+    if d.kind == G.DISCARDING:
+        n = state.discards[seat]
+        rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
+    else:
+        rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
+        rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
+    return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
+
+
+def _card_worth(state: State, seat: int, kind: str) -> Callable[[int], str] | None:
+    """What each card would add to the choice owed now: "+1 here" in this fight, "+2 points"
+    in this progress phase; None when cards have no worth to show (a discard)."""
+    c = state.combat
+    if kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
+        defending = kind == G.DEFEND_CARDS
+        return lambda card: t("worth.fight", n=card_strength(card, c.terrain, defending))
+    if kind == G.PROGRESS_CARDS:
+        era = new_era_index(state)
+        base = progress_points(state, seat, [], era)
+        return lambda card: t("worth.progress",
+                              n=progress_points(state, seat, [card], era) - base)
+    return None
+
+
+def hand_panel(state: State, seat: int, game_id: int = 0) -> Panel:
+    """``/tempus hand``: the cards (text and picture), plus the secret choice if one is owed."""
+    d = G.decision_for(state, seat)
+    if d is not None and d.kind in HAND_KINDS:
+        return secret_panel(state, seat)
+    hand = state.players[seat].hand
+    if not hand:
+        return Panel(t("hand.empty", game=game_id))
+    p = state.era(seat)
+    text = "\n".join([t("hand.title", game=game_id, n=len(hand), limit=p.limit), *hand_lines(hand)])
+    return Panel(text, image="hand", image_view=view(state, seat))
+
+
+def tile_preview(state: State, seat: int, centre: int, rotation: int) -> Panel:
+    """The board as it would look with the tile placed (no secrets: setup is public)."""
+    action = A.PlaceTile(centre, rotation % 6)
+    try:
+        new, _ = G.apply(state, seat, action)
+    except Exception as exc:  # IllegalAction, or not this seat's decision
+        raise MenuError("error.no_options") from exc
+    placed = new.placements[-1]
+    cells = tuple(h for h, _ in tile_hexes(placed[1], placed[2]) or ())
+    rows: list[Row] = [(
+        Button(t("btn.rotate"), MENU, f"tile:{label(centre)}:{(rotation + 1) % 6}"),
+        Button(t("btn.place"), ACT, encode_action(action), "success"),
+        Button(t("btn.back"), MENU, "close"),
+    )]
+    return Panel(action_label(action), rows, image="board", image_view=view(new, None),
+                 highlight=cells)

@@ -1,0 +1,1 @@
+"""Playing offline in a terminal through the same table service."""

@@ -1,0 +1,1 @@
+"""Time: the scheduler, time sources, the turn clock, deadlines and paces."""

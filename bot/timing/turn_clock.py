@@ -1,0 +1,130 @@
+"""The turn clock of every game: which deadlines a change implies, and arming them.
+
+The table service asks :meth:`TurnClock.plan` for a game's clocks before each commit (they
+are stored in the same transaction, see :mod:`bot.timing.deadlines`), then hands them back with
+:meth:`TurnClock.committed`, which keeps them with the table and (re)arms the one
+:class:`~bot.timing.scheduler.Scheduler`: per waiting seat a single entry, for its next reminder or
+its deadline. When an entry is due the scheduler calls :meth:`_fire`, which passes it to
+the service (``on_remind`` / ``on_deadline``): the service re-checks under the game's lock
+that the seat still owes that decision before it does anything.
+
+After a restart :meth:`resume` re-arms every stored clock; a deadline that passed while
+the bot was down is moved a short grace period past the start-up and reported, so it
+fires once and people are told. A seat a computer was covering (its deadline passed
+before the restart, in the same turn) stays covered: no new deadline, no second strike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from bot.store.sqlite import ACTIVE, DeadlineRow, SeatRow, Storage
+from bot.table.model import key_text
+from bot.tempus import computer_levels as players
+from bot.timing import deadlines
+from bot.timing.pace import PACES, Pace, next_event
+from bot.timing.scheduler import Scheduler
+from lang import i18n
+
+if TYPE_CHECKING:
+    from bot.table.service import Table
+
+#: deadlines missed in a row before the seat stays on autopilot
+STRIKES = 3
+
+SeatHook = Callable[[int, int], Awaitable[None]]
+
+
+class TurnClock:
+    def __init__(self, scheduler: Scheduler, *, strikes: int = STRIKES,
+                 level: str | None = None) -> None:
+        self.scheduler = scheduler
+        self.clock = scheduler.clock
+        self.strikes = strikes
+        #: the computer level that decides for a seat whose time ran out
+        self.level = level or players.default_level()
+        #: set by the table service: called as (game id, seat)
+        self.on_remind: SeatHook | None = None
+        self.on_deadline: SeatHook | None = None
+        scheduler.fire = self._fire
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    @staticmethod
+    def pace_of(table: Table) -> Pace:
+        """The table's pace; tables from before the turn clock have none."""
+        return PACES.get(str(table.game.options.get("pace", "none")), PACES["none"])
+
+    # ------------------------------------------------------------------ planning
+    def plan(self, table: Table, since: Mapping[int, int], *,
+             seats: Sequence[SeatRow] | None = None, person: int | None = None,
+             computer: Mapping[int, str] | None = None, over: bool = False,
+             clock: Mapping[int, DeadlineRow] | None = None) -> list[DeadlineRow]:
+        """The game's clocks after a change (to store with it); ``over``: the game ends;
+        ``clock``: the clocks before the change, if not the table's."""
+        if over:
+            return []
+        rows = deadlines.plan(table.clock if clock is None else clock, since,
+                              seats if seats is not None else table.seats,
+                              self.pace_of(table), self.now(), person=person,
+                              computer=computer or {})
+        return list(rows.values())
+
+    def repace(self, table: Table, p: Pace) -> list[DeadlineRow]:
+        rows = deadlines.repace(table.clock, table.since, table.seats, p, self.now(),
+                                computer=table.covering)
+        return list(rows.values())
+
+    def committed(self, table: Table, rows: Sequence[DeadlineRow] | None) -> None:
+        """The change is stored: keep its clocks (None: unchanged) and arm them."""
+        if rows is not None:
+            table.clock = {r.seat: r for r in rows}
+        self.arm(table)
+
+    def arm(self, table: Table) -> None:
+        """One scheduler entry per seat with a running clock: its next reminder or its
+        deadline; every other seat of the game has none."""
+        p = self.pace_of(table)
+        active = table.game.status == ACTIVE
+        for seat in {*range(len(table.seats)), *table.clock}:
+            row = table.clock.get(seat)
+            key = (table.id, seat)
+            if active and row is not None and row.due_at is not None \
+                    and row.started_at is not None:
+                when, kind = next_event(row.started_at, row.due_at, row.reminded, p)
+                self.scheduler.schedule(key, when, kind)
+            else:
+                self.scheduler.cancel(key)
+        self.scheduler.start()
+
+    def disarm(self, game_id: int) -> None:
+        self.scheduler.cancel_game(game_id)
+
+    async def resume(self, table: Table, storage: Storage) -> list[int]:
+        """Re-arm a game's stored clocks after a restart; returns the seats whose deadline
+        passed while the bot was down (now due after the grace period). The seats a
+        computer covered in the current turn go on being covered (``table.covering``).
+        The seated people's languages are read back too (their DMs follow them)."""
+        stored = {r.seat: r for r in await storage.deadlines(table.id)}
+        cover = (deadlines.covered(stored, table.since, key_text(table.state))
+                 if table.state is not None else {})
+        cover = {s: k for s, k in cover.items() if not table.seats[s].is_ai}
+        rows, late = deadlines.restart(stored, table.since, table.seats, self.pace_of(table),
+                                       self.now(), computer=cover)
+        if rows != stored:
+            await storage.set_deadlines(table.id, list(rows.values()))
+        table.clock = rows
+        table.covering = cover
+        self.arm(table)
+        await i18n.load_user_locales(storage, [s.user_id for s in table.seats])
+        return late
+
+    # ------------------------------------------------------------------ firing
+    async def _fire(self, key: Hashable, kind: str, due: float) -> None:
+        assert isinstance(key, tuple)
+        game_id, seat = key
+        hook = self.on_remind if kind == "remind" else self.on_deadline
+        if hook is not None:
+            await hook(game_id, seat)

@@ -1,0 +1,1 @@
+"""Words in every language: the gettext catalogues and what reads them (below render)."""

@@ -1,0 +1,120 @@
+"""/tempus hint: the strongest computer player's move for your seat, legal for every
+decision kind, explained in English and Polish, and computed from your view only: the
+same view gives the same hint whatever the hidden cards (other hands, deck order,
+face-down cards) are."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.runtime.worker_pool import Offloader
+from bot.tempus.hint import hint_for_user, hint_text, seed_for, think
+from engine import actions as A
+from engine import game as G
+from engine.actions import action_from_json
+from engine.game import apply, decisions
+from engine.legal import legal_actions
+from engine.state import State
+from engine.views import view
+from lang import i18n
+from tests.bot.positions import ALL_KINDS, by_kind, shuffle_hidden
+
+#: the search stops after this many rollouts (long before the time budget): deterministic
+ITERATIONS = 24
+BUDGET = 60.0
+
+
+def quick(v: dict[str, Any], seed: int = 3) -> dict[str, Any]:
+    return think(v, seed, BUDGET, ITERATIONS)
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_hint_is_legal_and_explained(kind: str) -> None:
+    state, seat = by_kind()[kind]
+    v = view(state, seat)
+    result = quick(v)
+    action = action_from_json(result["action"])
+    assert action in legal_actions(state, seat)
+    s = state
+    s, _ = apply(s, seat, action)
+    for step in result["plan"]:  # the spelled-out Move / Grow steps are legal in turn
+        s, _ = apply(s, seat, action_from_json(step))
+    for lang, head in (("en", "**Hint:** "), ("pl", "**Podpowiedź:** ")):
+        with i18n.using(lang):
+            text = hint_text(v, result)
+        lines = text.split("\n")
+        assert lines[0].startswith(head) and len(lines) in (3, 4)
+        assert "{" not in text and len(text) <= 2000
+
+
+def _table(state: State, *, hints: bool = True, seed: int = 99, version: int = 12) -> Any:
+    seats = {100 + s: s for s in range(state.num_players)}
+    return SimpleNamespace(id=1, state=state, version=version,
+                           game=SimpleNamespace(options={"seed": seed, "hints": hints}),
+                           seat_of=seats.get)
+
+
+@pytest.mark.parametrize("kind", [G.TURN, G.MOVING, G.ATTACK_CARDS, G.DEFEND_CARDS,
+                                  G.DISCARDING, G.PROGRESS_CARDS])
+def test_same_view_same_hint_whatever_the_hidden_cards(kind: str) -> None:
+    """Two states that differ only in what the seat cannot see give the same hint."""
+    state, seat = by_kind()[kind]
+    other = shuffle_hidden(state, seat, seed=11)
+    assert other.to_json() != state.to_json()
+    assert view(other, seat) == view(state, seat)
+    assert quick(view(other, seat)) == quick(view(state, seat))
+
+
+@pytest.mark.asyncio
+async def test_the_command_path_uses_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/tempus hint`` builds the seat's view itself: states differing in hidden cards give
+    the same reply (the search capped so that it does not depend on the clock)."""
+    import bot.tempus.hint as hint_module
+
+    monkeypatch.setattr(hint_module, "think",
+                        lambda v, seed, budget: think(v, seed, BUDGET, ITERATIONS))
+    state, seat = by_kind()[G.TURN]
+    other = shuffle_hidden(state, seat, seed=3)
+    pool = Offloader(0)
+    uid = 100 + seat
+    a = await hint_for_user(_table(state), uid, pool)
+    b = await hint_for_user(_table(other), uid, pool)
+    assert a == b and a.startswith("**Hint:** ")
+
+
+@pytest.mark.asyncio
+async def test_hints_off_spectators_and_nothing_to_decide() -> None:
+    state, seat = by_kind()[G.TURN]
+    pool = Offloader(0)
+    waiting = next(s for s in range(state.num_players)
+                   if s not in {d.seat for d in decisions(state)})
+    with i18n.using("en"):
+        assert "off" in await hint_for_user(_table(state, hints=False), 100 + seat, pool)
+        assert "no seat" in await hint_for_user(_table(state), 999, pool)
+        assert "nothing to decide" in await hint_for_user(_table(state), 100 + waiting, pool)
+    with i18n.using("pl"):
+        assert "wyłączone" in await hint_for_user(_table(state, hints=False), 100 + seat, pool)
+
+
+def test_seed_is_per_position_and_one_way() -> None:
+    assert seed_for(5, 10, 1) == seed_for(5, 10, 1)
+    assert len({seed_for(5, 10, 1), seed_for(5, 11, 1), seed_for(5, 10, 2),
+                seed_for(6, 10, 1)}) == 4
+
+
+@pytest.mark.asyncio
+async def test_hint_runs_in_a_worker_process() -> None:
+    """The bot runs hints in the computer players' worker processes: think() and its
+    result must cross a process boundary."""
+    state, seat = by_kind()[G.MOVING]
+    pool = Offloader(1)
+    try:
+        result = await pool.run(think, view(state, seat), 1, BUDGET, ITERATIONS)
+    finally:
+        pool.close()
+    assert action_from_json(result["action"]) in legal_actions(state, seat)
+    assert isinstance(action_from_json(result["action"]), A.MoveToken | A.EndMove
+                      | A.PlayTransport | A.PlayReligion | A.PlaySanitation)
