@@ -151,3 +151,26 @@ def test_links_stay_inside_the_repository(doc):
         if anchor and dest.suffix == ".md":
             heads = re.findall(r"^#+ (.+)$", dest.read_text(encoding="utf-8"), re.M)
             assert anchor in {_slug(h) for h in heads}, f"{doc}: no heading for {target}"
+
+
+_PACKAGE_LINE = re.compile(r"^(?:### )?`((?:engine|render|lang|bot)(?:/[a-z_]+)*)/`")
+_MODULE_ITEM = re.compile(r"^- `([a-z0-9_]+\.py)`:")
+
+
+def test_architecture_names_every_module():
+    """docs/architecture.md gives one line per module: a module added, moved or removed
+    shows here until its line is written."""
+    listed = set()
+    package = None
+    for line in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines():
+        m = _PACKAGE_LINE.match(line)
+        if m:
+            package = m.group(1)
+            continue
+        m = _MODULE_ITEM.match(line)
+        if m and package is not None:
+            listed.add(f"{package}/{m.group(1)}")
+    modules = {str(p.relative_to(ROOT)) for top in ("engine", "render", "lang", "bot")
+               for p in (ROOT / top).rglob("*.py")}
+    assert sorted(modules - listed - {m for m in modules if m.endswith("/__init__.py")}) == []
+    assert sorted(listed - modules) == []
