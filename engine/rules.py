@@ -1,4 +1,4 @@
-"""Rules versions and table options: which reading of RULES.md a game is played under.
+"""Rules versions and table options: which reading of docs/rules.md a game is played under.
 
 A game is replayed under the rules it was started with, so a revision of a ruling never
 changes a stored game. New games use :data:`RULES_VERSION`; a game stored before rules
@@ -10,7 +10,7 @@ Versions:
    and shrank to the excess when a token left; R-COMBAT-2 counted a hex with only the
    player's city as occupied; Sanitation could not be played for the move-in after a won
    fight. No table options.
-2. Issue 15 (RULES.md "Ruling (revised)"): R-CARD-SAN raises only the card player's own
+2. docs/rules.md, "Ruling (revised)": R-CARD-SAN raises only the card player's own
    limit, the whole raise is gone once a token leaves, and it may be played for the
    move-in of R-COMBAT-8; R-COMBAT-2 counts only hexes with the player's tokens, unless
    the table option R-OPT-1 is on.
