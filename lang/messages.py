@@ -31,7 +31,7 @@ forms of a translation differ from the English. Changing an English text: edit t
 ``msgid`` in the template and run ``python -m lang.tool update`` (Babel's update): the
 translations of changed texts become fuzzy until a translator checks them.
 **Adding a language**: ``python -m lang.tool init de`` (Babel's init), translate,
-done: the tests cover every language found under ``bot/locale``.
+done: the tests cover every language found under ``lang/locale``.
 
 Game content (terrain, era, card and colour names) keeps its English in ``data/`` and its
 translations here (``terrain.G``, ``era.3``, ``card.EDU.name``, ``colour.0``); a test

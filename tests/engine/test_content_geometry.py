@@ -1,4 +1,5 @@
-"""Data files and hex geometry (docs/components.md; R-SETUP-1, R-CARD-4, R-ERA-1, R-ERA-2, R-MOVE-9)."""
+"""Data files and hex geometry (docs/components.md; R-SETUP-1, R-CARD-4, R-ERA-1, R-ERA-2,
+R-MOVE-9)."""
 
 from collections import Counter
 
