@@ -337,7 +337,7 @@ def test_both_backends_offer_the_same_methods() -> None:
 async def test_both_schemas_have_the_same_tables_and_columns(tmp_path: Path,
                                                              pg_url: str) -> None:
     """A table or column added by a SQLite migration needs its PostgreSQL migration too
-    (bot/store/postgres.py's docstring says how)."""
+    (bot/store/migrations/__init__.py says how)."""
     lite = await SqliteStorage.open(str(tmp_path / "s.db"))
     try:
         tables = [r[0] for r in await (await lite._db.execute(
