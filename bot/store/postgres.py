@@ -38,6 +38,7 @@ import asyncpg
 from bot.cluster import pg_notify as notify_pg
 from bot.runtime.json_text import compact
 from bot.store import migrations
+from bot.store import statements as q
 from bot.store.errors import (
     BUSY,
     CORRUPT,
@@ -138,18 +139,16 @@ async def migrate(con: asyncpg.Connection) -> int:
     advisory lock; returns how many migrations this call applied."""
     async with con.transaction():
         await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await con.execute("CREATE TABLE IF NOT EXISTS schema_version "
-                          "(version INTEGER NOT NULL)")
-        current = await con.fetchval("SELECT max(version) FROM schema_version") or 0
+        await con.execute(q.CREATE_SCHEMA_VERSION.postgresql)
+        current = await con.fetchval(q.SCHEMA_VERSION.postgresql) or 0
         if current > PG_SCHEMA_VERSION:
             raise StorageError(f"database schema {current} is newer than this bot "
                                f"({PG_SCHEMA_VERSION}); upgrade the bot")
         for number in range(current + 1, PG_SCHEMA_VERSION + 1):
             await con.execute(PG_MIGRATIONS[number - 1])
         if current < PG_SCHEMA_VERSION:
-            await con.execute("DELETE FROM schema_version")
-            await con.execute("INSERT INTO schema_version (version) VALUES ($1)",
-                              PG_SCHEMA_VERSION)
+            for sql in q.SET_SCHEMA_VERSION:
+                await con.execute(sql.postgresql, *sql.args({"version": PG_SCHEMA_VERSION}))
         return PG_SCHEMA_VERSION - current
 
 
@@ -230,7 +229,7 @@ class PgStorage(SqlStorage):
             exists = await con.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
             if not exists:
                 return 0
-            return int(await con.fetchval("SELECT max(version) FROM schema_version") or 0)
+            return int(await con.fetchval(q.SCHEMA_VERSION.postgresql) or 0)
 
     async def integrity_problems(self) -> list[str]:
         """Data-page checksum failures PostgreSQL has counted in this database (reported

@@ -21,7 +21,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +30,7 @@ import aiosqlite
 
 from bot.runtime.json_text import compact
 from bot.store import migrations
+from bot.store import statements as q
 from bot.store.errors import (
     BUSY,
     CORRUPT,
@@ -84,6 +85,20 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
     return None if reason is None else StorageUnavailable(reason, str(exc))
 
 
+@contextlib.contextmanager
+def _failures_mapped() -> Iterator[None]:
+    """Failures of the store raised as :class:`StorageUnavailable` (and logged); any other
+    error as it is."""
+    try:
+        yield
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        mapped = unavailable(exc)
+        if mapped is None:
+            raise
+        log.warning("storage: %s", mapped)
+        raise mapped from exc
+
+
 def _text(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
@@ -103,6 +118,8 @@ def _file_identity(path: str) -> tuple[int, int] | None:
 def _bind(params: dict[str, Any]) -> dict[str, Any]:
     """Parameters as SQLite takes them: JSON columns as their text, a list as a JSON array
     (the statements read it with ``json_each``)."""
+    if not any(isinstance(v, Json | list | tuple) for v in params.values()):
+        return params
     out = params.copy()
     for name, value in params.items():
         if isinstance(value, Json):
@@ -276,24 +293,17 @@ class SqliteStorage(SqlStorage):
         store become :class:`StorageUnavailable` after a rollback, so nothing of it is
         kept."""
         async with self._lock:
-            try:
+            with _failures_mapped():
                 self._check_file()
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._db
                     self._check_file()
                     await self._db.execute("COMMIT")
-                    if self._wal_identity is None and self._abspath is not None:
-                        self._wal_identity = _file_identity(self._abspath + "-wal")
+                    self._note_wal()
                 except BaseException:
                     await self._rollback()
                     raise
-            except (sqlite3.Error, UnicodeDecodeError) as exc:
-                mapped = unavailable(exc)
-                if mapped is None:
-                    raise
-                log.warning("storage: %s", mapped)
-                raise mapped from exc
 
     async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
@@ -316,9 +326,13 @@ class SqliteStorage(SqlStorage):
             return result
 
         result = await self._on_thread(run)
+        self._note_wal()
+        return result
+
+    def _note_wal(self) -> None:
+        """Remember our write-ahead log once the first commit made it (:meth:`_retire_wal`)."""
         if self._wal_identity is None and self._abspath is not None:
             self._wal_identity = _file_identity(self._abspath + "-wal")
-        return result
 
     async def _on_thread(self, job: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``job`` on the connection's thread as one hand-over, after every call handed
@@ -330,16 +344,10 @@ class SqliteStorage(SqlStorage):
         would sit idle while every other game queued for it)."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        try:
+        with _failures_mapped():
             # aiosqlite (pinned) has no public "run this on the connection's thread"; its
             # _execute queues the job before its first await, so jobs keep their order
             return await self._db._execute(job, self._db._conn)
-        except (sqlite3.Error, UnicodeDecodeError) as exc:
-            mapped = unavailable(exc)
-            if mapped is None:
-                raise
-            log.warning("storage: %s", mapped)
-            raise mapped from exc
 
     async def _fetch(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
         """The rows of one query, read in one hand-over (:meth:`_on_thread`)."""
@@ -360,14 +368,8 @@ class SqliteStorage(SqlStorage):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            try:
+            with _failures_mapped():
                 yield self._db
-            except (sqlite3.Error, UnicodeDecodeError) as exc:
-                mapped = unavailable(exc)
-                if mapped is None:
-                    raise
-                log.warning("storage: %s", mapped)
-                raise mapped from exc
 
     async def schema_version(self) -> int:
         async with self._reading() as db:
@@ -375,9 +377,9 @@ class SqliteStorage(SqlStorage):
                 "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")
             if await cur.fetchone() is None:
                 return 0
-            cur = await db.execute("SELECT version FROM schema_version")
+            cur = await db.execute(q.SCHEMA_VERSION.sqlite)
             row = await cur.fetchone()
-            return int(row[0]) if row else 0
+            return int(row[0] or 0) if row else 0
 
     async def migrate(self) -> None:
         """Apply every migration newer than the database, each in its own transaction."""
@@ -387,12 +389,11 @@ class SqliteStorage(SqlStorage):
                                f"({SCHEMA_VERSION}); upgrade the bot")
         for number in range(current + 1, SCHEMA_VERSION + 1):
             async with self._tx() as db:
-                await db.execute("CREATE TABLE IF NOT EXISTS schema_version "
-                                 "(version INTEGER NOT NULL)")
+                await db.execute(q.CREATE_SCHEMA_VERSION.sqlite)
                 for stmt in _statements(MIGRATIONS[number - 1]):
                     await db.execute(stmt)
-                await db.execute("DELETE FROM schema_version")
-                await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                for sql in q.SET_SCHEMA_VERSION:
+                    await db.execute(sql.sqlite, {"version": number})
 
     async def integrity_problems(self) -> list[str]:
         """SQLite's ``PRAGMA integrity_check``: nothing when the file is sound."""

@@ -70,6 +70,14 @@ def _in_list(column: str, param: str, pg_type: str) -> tuple[str, str]:
             f"{column} = ANY(:{param}::{pg_type}[])")
 
 
+# ------------------------------------------------------------------------- schema version
+# the number of the newest migration applied (bot/store/migrations), in a table of one row
+CREATE_SCHEMA_VERSION = Sql("CREATE TABLE IF NOT EXISTS schema_version "
+                            "(version INTEGER NOT NULL)")
+SCHEMA_VERSION = Sql("SELECT max(version) FROM schema_version")
+SET_SCHEMA_VERSION = (Sql("DELETE FROM schema_version"),
+                      Sql("INSERT INTO schema_version (version) VALUES (:version)"))
+
 # ------------------------------------------------------------------------- games
 GAME_COLUMNS = ("id, guild_id, channel_id, host_id, status, options, version, state, "
                 "panel_message_id, announced_version, thread_id, turn_key")
