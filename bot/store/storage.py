@@ -15,7 +15,7 @@ processes, cannot both apply a change on top of the same version.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.runtime.json_text import compact
@@ -51,7 +51,7 @@ class Connection(Protocol):
     async def fetch(self, sql: Sql, /, **params: Any) -> list[Row]: ...
 
 
-Body = Callable[[Connection], Awaitable[T]]
+Body = Callable[[Connection], Coroutine[Any, Any, T]]
 
 
 def _host(host_id: int | None) -> tuple[str, dict[str, Any]]:
