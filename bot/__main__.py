@@ -19,9 +19,9 @@ import os
 import sys
 
 from bot.runtime.config import Settings
+from bot.store import StorageUnavailable
 from bot.store.file_lock import StoreInUse, holder
 from bot.store.opening import is_postgres_url, without_password
-from bot.store.sqlite import StorageUnavailable
 from lang.messages import t
 
 #: exit status when the database cannot be used (in use by another process, unwritable)

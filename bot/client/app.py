@@ -30,8 +30,8 @@ from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
 from bot.runtime.memory import MemoryKeeper
 from bot.runtime.worker_pool import Offloader
+from bot.store import Storage
 from bot.store.opening import open_storage
-from bot.store.sqlite import Storage
 from bot.table.service import TableError, TableService
 from bot.table.ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
 from bot.tempus import images

@@ -31,7 +31,7 @@ from bot.client.components import make_view
 from bot.client.translator import ls
 from bot.history import ledger as hist
 from bot.history.ratings import Skill
-from bot.store.sqlite import ACTIVE, CANCELLED, FINISHED, GameRow
+from bot.store import ACTIVE, CANCELLED, FINISHED, GameRow
 from bot.table.service import TableError
 from bot.table.ui import Panel
 from bot.tempus import images

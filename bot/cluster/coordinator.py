@@ -36,7 +36,7 @@ import asyncpg
 
 from bot.cluster.ownership import Ownership
 from bot.cluster.pg_notify import Listener
-from bot.store.sqlite import ACTIVE, BUSY, StorageUnavailable
+from bot.store import ACTIVE, BUSY, StorageUnavailable
 from lang.messages import t
 
 log = logging.getLogger(__name__)

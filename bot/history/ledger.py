@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.history import ratings as R
-from bot.store.sqlite import (
+from bot.store import (
     ACTIVE,
     CANCELLED,
     FINISHED,

@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.store.sqlite import MenuRow, SeatRow, Storage
+from bot.store import MenuRow, SeatRow, Storage
 from lang import i18n
 from lang.messages import t
 

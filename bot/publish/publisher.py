@@ -45,7 +45,7 @@ from bot.publish.private_menus import PrivateMenus
 from bot.publish.request_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, priority
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader, Superseded
-from bot.store.sqlite import SeatRow, Storage
+from bot.store import SeatRow, Storage
 from bot.table.service import Outcome, Reminder
 from bot.tempus import images
 from bot.tempus.describe import board_alt_text

@@ -20,19 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.runtime.config import Settings
+from bot.store.errors import GameUnreadable, StorageError, StorageUnavailable
 from bot.store.opening import is_postgres_url
-from bot.store.sqlite import (
-    ACTIVE,
-    CANCELLED,
-    FINISHED,
-    LOBBY,
-    SCHEMA_VERSION,
-    GameRef,
-    GameUnreadable,
-    SqliteStorage,
-    StorageError,
-    StorageUnavailable,
-)
+from bot.store.rows import ACTIVE, CANCELLED, FINISHED, LOBBY, GameRef
+from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
 from engine.actions import action_from_json
 from engine.game import apply_in_place
 from engine.record import Record

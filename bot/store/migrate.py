@@ -44,7 +44,8 @@ from typing import Any
 
 import engine
 from bot.store.opening import is_postgres_url
-from bot.store.sqlite import LOBBY, SCHEMA_VERSION, SqliteStorage
+from bot.store.rows import LOBBY
+from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
 from engine.actions import action_from_json
 from engine.record import Record
 from engine.state import State
@@ -147,7 +148,7 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     old = await con.fetch("SELECT seq, seat, action, version FROM actions WHERE game_id = $1 "
                           "ORDER BY seq", gid)
     ours = [(a["seq"], a["seat"], a["action"], a["version"]) for a in g["actions"]]
-    theirs = [(r["seq"], r["seat"], r["action"], r["version"]) for r in old]
+    theirs = [(r["seq"], r["seat"], json.loads(r["action"]), r["version"]) for r in old]
     if there is not None:
         # the same game (copied before) or another one that got the same number there
         if (there["channel_id"], there["created_at"]) != (g["channel_id"],
@@ -195,7 +196,7 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
         [(gid, a["seq"], a["seat"], a["action"], _when(a["at"]), a["version"])
          for a in g["actions"][len(theirs):]])
     # verify what PostgreSQL now holds, before committing it
-    log = [dict(r) for r in await con.fetch(
+    log = [{"seat": r["seat"], "action": json.loads(r["action"])} for r in await con.fetch(
         "SELECT seat, action FROM actions WHERE game_id = $1 ORDER BY seq", gid)]
     if log or (g["status"] != LOBBY and state is not None):
         seats = await con.fetch("SELECT seat FROM seats WHERE game_id = $1", gid)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.store.sqlite import SqliteStorage, Storage
+from bot.store.protocol import Storage
 
 
 def is_postgres_url(url_or_path: str) -> bool:
@@ -28,4 +28,6 @@ async def open_storage(url_or_path: str) -> Storage:
         from bot.store.postgres import PgStorage
 
         return await PgStorage.open(url_or_path)
+    from bot.store.sqlite import SqliteStorage
+
     return await SqliteStorage.open(url_or_path)

@@ -1,215 +1,103 @@
-"""PostgreSQL storage (asyncpg): the same :class:`~bot.store.sqlite.Storage` as SQLite, shared by
-several bot processes.
+"""PostgreSQL storage (asyncpg): the same storage as SQLite, shared by several bot
+processes.
 
 Why a second backend: past one process (gateway sharding), every process must see every
 game, and the database is where actions are serialised. Each write is one transaction whose
-first statement is ``UPDATE games SET version = version + 1 ... WHERE id = $1 AND version =
-$2``: the row lock it takes makes a concurrent writer wait, and that writer's ``WHERE
-version = $2`` then matches nothing, so of two actions made on the same version exactly one
-is stored and the other gets :class:`~bot.store.sqlite.VersionConflict`. The in-process
-``asyncio.Lock`` of the table service only saves round trips; it is not the guarantee.
+first statement is ``UPDATE games SET version = version + 1 ... WHERE id = :game_id AND
+version = :version``: the row lock it takes makes a concurrent writer wait, and that
+writer's version check then matches nothing, so of two actions made on the same version
+exactly one is stored and the other gets :class:`~bot.store.errors.VersionConflict`. The
+in-process ``asyncio.Lock`` of the table service only saves round trips; it is not the
+guarantee.
 
-A write made for a game this process does not own (see :mod:`bot.cluster.ownership`) also sends a
-``NOTIFY`` inside the same transaction (:attr:`PgStorage.notify_when`), so the owner hears
-of it exactly when it is committed and never of a rolled-back one.
+The storage methods themselves are bot/store/storage.py's, written once for both
+databases; this module holds what is PostgreSQL's own: the connection pool, transactions,
+the mapping of its errors to :class:`~bot.store.errors.StorageUnavailable`, and two things
+only several processes need. A write made for a game this process does not own (see
+:mod:`bot.cluster.ownership`) also sends a ``NOTIFY`` inside the same transaction
+(:attr:`PgStorage.notify_when`), so the owner hears of it exactly when it is committed and
+never of a rolled-back one; and the writes of one server's ratings are serialised
+(:meth:`PgStorage._ratings_taken`).
 
-Schema: :data:`PG_MIGRATIONS`, one script per entry, applied in order at start-up, all of
-them in one transaction under ``pg_advisory_xact_lock``: of two processes starting at once,
-the second waits and then finds nothing left to do. How to extend it: when a migration is
-appended to ``bot.store.sqlite.MIGRATIONS`` (SQLite), append its PostgreSQL equivalent here as a
-new entry (never edit a released entry) with the usual type mapping: Discord ids ``BIGINT``,
-JSON ``JSONB`` (``TEXT`` for the opaque state snapshot), times ``TIMESTAMPTZ``,
-``AUTOINCREMENT`` an identity column, triggers as PL/pgSQL functions; then implement any new
-storage methods in :class:`PgStorage`. The numbering of the two lists is independent.
-``tests/bot/store/test_storage_backends.py`` compares the two schemas (tables and columns) and the
-two classes' public methods, so a table added to one backend only fails the tests.
+Schema: the numbered files of bot/store/migrations/postgresql (:data:`PG_MIGRATIONS`),
+applied in order at start-up, all of them in one transaction under
+``pg_advisory_xact_lock``: of two processes starting at once, the second waits and then
+finds nothing left to do. bot/store/migrations/__init__.py says how to extend them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import UTC
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.cluster import pg_notify as notify_pg
 from bot.runtime.json_text import compact
-from bot.store.sqlite import (
+from bot.store import migrations
+from bot.store import statements as q
+from bot.store.errors import (
     BUSY,
     CORRUPT,
     FULL,
     IO,
     OFFLINE,
     READONLY,
-    ActionRow,
-    ChannelBusy,
-    DeadlineRow,
-    Deadlines,
-    GameRef,
-    GameRow,
-    GameUnreadable,
-    MenuRow,
-    RatingRow,
-    ResultRow,
-    SeatRow,
     StorageError,
     StorageUnavailable,
-    VersionConflict,
 )
+from bot.store.rows import Row
+from bot.store.statements import Json, Sql
+from bot.store.storage import Body, Connection, SqlStorage
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 #: key of the advisory lock that serialises schema migrations across processes
 MIGRATION_LOCK = 0x74656D70  # "temp"
+#: first key of the advisory locks that serialise one server's rating writes
+_RATINGS_LOCK = 0x72617465  # "rate"
 
-PG_MIGRATIONS: list[str] = [
-    # 1: the SQLite schema up to its migration 4 (games with thread and turn message, seats
-    # with autopilot, the append-only versioned action log)
-    """
-    CREATE TABLE games (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        game TEXT NOT NULL DEFAULT 'tempus',
-        guild_id BIGINT,
-        channel_id BIGINT NOT NULL,
-        host_id BIGINT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
-        options JSONB NOT NULL,
-        version INTEGER NOT NULL DEFAULT 0,
-        state TEXT,
-        panel_message_id BIGINT,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        announced_version INTEGER,
-        thread_id BIGINT,
-        turn_key TEXT
-    );
-    CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'active');
-    CREATE INDEX games_status ON games (status);
-    CREATE INDEX games_thread ON games (thread_id);
-    CREATE TABLE seats (
-        game_id BIGINT NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        user_id BIGINT,
-        ai_level TEXT,
-        name TEXT NOT NULL,
-        autopilot TEXT,
-        PRIMARY KEY (game_id, seat),
-        CHECK ((user_id IS NULL) <> (ai_level IS NULL))
-    );
-    CREATE TABLE actions (
-        game_id BIGINT NOT NULL REFERENCES games (id),
-        seq INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action JSONB NOT NULL,
-        at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        version INTEGER,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        RAISE EXCEPTION 'the action log is append-only'
-            USING ERRCODE = 'integrity_constraint_violation';
-    END
-    $$;
-    CREATE TRIGGER actions_no_change BEFORE UPDATE OR DELETE ON actions
-        FOR EACH ROW EXECUTE FUNCTION actions_append_only();
-    CREATE TRIGGER actions_no_truncate BEFORE TRUNCATE ON actions
-        FOR EACH STATEMENT EXECUTE FUNCTION actions_append_only();
-    """,
-    # 2: SQLite's migration 5, after the game (bot/history/ledger.py): results per seat of finished
-    # games and ratings per server, caches derived from the action logs. The times stay
-    # SQLite's ISO text (UTC, milliseconds; see PgStorage.finished_at) in byte order
-    # (COLLATE "C", as SQLite compares), so both backends store and order the same strings.
-    """
-    CREATE TABLE results (
-        game_id BIGINT NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        guild_id BIGINT NOT NULL,
-        channel_id BIGINT NOT NULL,
-        user_id BIGINT,
-        ai_level TEXT,
-        name TEXT NOT NULL,
-        rank INTEGER NOT NULL,
-        vp INTEGER NOT NULL,
-        won BOOLEAN NOT NULL,
-        opening TEXT NOT NULL,
-        finished_at TEXT COLLATE "C" NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_guild ON results (guild_id, finished_at, game_id);
-    CREATE INDEX results_user ON results (guild_id, user_id);
-    CREATE TABLE ratings (
-        guild_id BIGINT NOT NULL,
-        user_id BIGINT NOT NULL,
-        mu DOUBLE PRECISION NOT NULL,
-        sigma DOUBLE PRECISION NOT NULL,
-        games INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
-    );
-    CREATE TABLE rated_games (
-        game_id BIGINT PRIMARY KEY REFERENCES games (id),
-        guild_id BIGINT NOT NULL,
-        finished_at TEXT COLLATE "C" NOT NULL
-    );
-    """,
-    # 3: SQLite's migration 6, the turn clock (bot/timing/turn_clock.py): one row per seat of an
-    # active game that owes a decision with a deadline or has missed one (since: the game
-    # version since which it owes it; started_at/due_at: Unix seconds, NULL due_at: no
-    # deadline now; reminded: reminders sent; strikes: deadlines missed in a row), always
-    # rewritten in the transaction of the change that implied it; per-person settings;
-    # seats.left_game (the person left mid-game, a computer plays the seat to the end)
-    """
-    CREATE TABLE deadlines (
-        game_id BIGINT NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        since INTEGER,
-        started_at DOUBLE PRECISION,
-        due_at DOUBLE PRECISION,
-        reminded INTEGER NOT NULL DEFAULT 0,
-        strikes INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX deadlines_due ON deadlines (due_at) WHERE due_at IS NOT NULL;
-    CREATE TABLE user_settings (
-        user_id BIGINT PRIMARY KEY,
-        reminders BOOLEAN NOT NULL DEFAULT TRUE
-    );
-    ALTER TABLE seats ADD COLUMN left_game BOOLEAN NOT NULL DEFAULT FALSE;
-    """,
-    # 4: SQLite's migration 7: the turn a computer covers for a seat whose time ran out
-    # (survives a restart), each person's client language, and the live DM menus (retired
-    # as "no longer current" after a restart too)
-    """
-    ALTER TABLE deadlines ADD COLUMN covering TEXT;
-    ALTER TABLE user_settings ADD COLUMN locale TEXT;
-    CREATE TABLE private_menus (
-        message_id BIGINT PRIMARY KEY,
-        channel_id BIGINT NOT NULL,
-        game_id BIGINT NOT NULL REFERENCES games (id),
-        user_id BIGINT NOT NULL,
-        version INTEGER NOT NULL,
-        content TEXT NOT NULL,
-        locale TEXT NOT NULL
-    );
-    CREATE INDEX private_menus_game ON private_menus (game_id);
-    """,
-]
+PG_MIGRATIONS: list[str] = migrations.scripts(migrations.POSTGRESQL)
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 
 
-def _host(host_id: int | None) -> tuple[tuple[str, ...], tuple[Any, ...]]:
-    """The :meth:`PgStorage._bump` extra that makes ``host_id`` the game's host."""
-    return (("host_id = $3",), (host_id,)) if host_id is not None else ((), ())
-
-
 async def _init_connection(con: asyncpg.Connection) -> None:
-    await con.set_type_codec("jsonb", encoder=compact, decoder=json.loads, schema="pg_catalog")
+    # JSONB: written from Python values, read as its text, which bot/store/rows.py decodes
+    # as it does SQLite's
+    await con.set_type_codec("jsonb", encoder=compact, decoder=str, schema="pg_catalog")
+
+
+def _args(sql: Sql, params: dict[str, Any]) -> list[Any]:
+    """PostgreSQL's positional arguments (a JSON column's value as such: the codec
+    encodes it)."""
+    return [v.value if isinstance(v, Json) else v for v in sql.args(params)]
+
+
+def _changed(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    tail = status.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+class _Transaction:
+    """:class:`~bot.store.storage.Connection` on a pooled asyncpg connection in a
+    transaction."""
+
+    def __init__(self, con: asyncpg.Connection) -> None:
+        self.con = con
+
+    async def execute(self, sql: Sql, /, **params: Any) -> int:
+        return _changed(await self.con.execute(sql.postgresql, *_args(sql, params)))
+
+    async def executemany(self, sql: Sql, params: Any) -> None:
+        await self.con.executemany(sql.postgresql, [_args(sql, p) for p in params])
+
+    async def fetch(self, sql: Sql, /, **params: Any) -> list[Row]:
+        return await self.con.fetch(sql.postgresql, *_args(sql, params))
 
 
 #: SQLSTATE classes and codes that mean "the database, not the request, is the problem"
@@ -251,79 +139,32 @@ async def migrate(con: asyncpg.Connection) -> int:
     advisory lock; returns how many migrations this call applied."""
     async with con.transaction():
         await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await con.execute("CREATE TABLE IF NOT EXISTS schema_version "
-                          "(version INTEGER NOT NULL)")
-        current = await con.fetchval("SELECT max(version) FROM schema_version") or 0
+        await con.execute(q.CREATE_SCHEMA_VERSION.postgresql)
+        current = await con.fetchval(q.SCHEMA_VERSION.postgresql) or 0
         if current > PG_SCHEMA_VERSION:
             raise StorageError(f"database schema {current} is newer than this bot "
                                f"({PG_SCHEMA_VERSION}); upgrade the bot")
         for number in range(current + 1, PG_SCHEMA_VERSION + 1):
             await con.execute(PG_MIGRATIONS[number - 1])
         if current < PG_SCHEMA_VERSION:
-            await con.execute("DELETE FROM schema_version")
-            await con.execute("INSERT INTO schema_version (version) VALUES ($1)",
-                              PG_SCHEMA_VERSION)
+            for sql in q.SET_SCHEMA_VERSION:
+                await con.execute(sql.postgresql, *sql.args({"version": PG_SCHEMA_VERSION}))
         return PG_SCHEMA_VERSION - current
 
 
-def _game(row: asyncpg.Record) -> GameRow:
-    """A game from its row: options that are not a JSON object raise
-    :class:`GameUnreadable`; a damaged snapshot reads as none (``state_error`` says why), as
-    the log rebuilds it (the same rules as SQLite; JSONB itself cannot hold invalid JSON)."""
-    game_id = row["id"]
-    options = row["options"]
-    if not isinstance(options, dict):
-        raise GameUnreadable(game_id, "options is not a JSON object")
-    state, state_error = None, None
-    if row["state"]:
-        try:
-            state = json.loads(row["state"])
-        except ValueError as exc:
-            state_error = f"state is not valid JSON ({exc})"
-        else:
-            if not isinstance(state, dict):
-                state, state_error = None, "state is not a JSON object"
-    return GameRow(
-        id=game_id,
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        host_id=row["host_id"],
-        status=row["status"],
-        options=options,
-        version=row["version"],
-        state=state,
-        panel_message_id=row["panel_message_id"],
-        announced_version=row["announced_version"],
-        thread_id=row["thread_id"],
-        turn_key=row["turn_key"],
-        state_error=state_error,
-    )
-
-
-_GAME_COLUMNS = ("id, guild_id, channel_id, host_id, status, options, version, state, "
-                 "panel_message_id, announced_version, thread_id, turn_key")
-_REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
-                "panel_message_id, thread_id")
-_RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, rank, vp, "
-                   "won, opening, finished_at")
-
-
-def _iso(when: Any) -> str:
-    """A timestamp as SQLite's storage writes it (``bot.store.sqlite._now``)."""
-    return when.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
-class PgStorage:
-    """:class:`~bot.store.sqlite.Storage` on an asyncpg connection pool.
+class PgStorage(SqlStorage):
+    """:class:`~bot.store.protocol.Storage` on an asyncpg connection pool.
 
     Failures of the database (server unreachable or restarting, disk full, a read-only
     standby, lock or statement timeouts ...) surface as
-    :class:`~bot.store.sqlite.StorageUnavailable` with a ``reason``, as on SQLite; the
+    :class:`~bot.store.errors.StorageUnavailable` with a ``reason``, as on SQLite; the
     transaction is rolled back. One case differs: when the connection breaks while the
     ``COMMIT`` is under way, the server may or may not have committed. The caller treats it
     as not done; if it was done, the game's version has moved on, so the next write on the
-    old version gets :class:`~bot.store.sqlite.VersionConflict` and the table service reloads
+    old version gets :class:`~bot.store.errors.VersionConflict` and the table service reloads
     the game (nothing applied twice, nothing lost)."""
+
+    _CHANNEL_TAKEN = (asyncpg.UniqueViolationError,)
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -337,7 +178,7 @@ class PgStorage:
                    read_only: bool = False, timeout: float = 10.0) -> PgStorage:
         """Connect (and migrate, unless ``read_only``: then every transaction is read-only,
         for ``python -m bot check-db`` beside a running bot). Raises
-        :class:`~bot.store.sqlite.StorageUnavailable` when the server cannot be reached."""
+        :class:`~bot.store.errors.StorageUnavailable` when the server cannot be reached."""
         settings = {"default_transaction_read_only": "on"} if read_only else None
         try:
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
@@ -388,7 +229,7 @@ class PgStorage:
             exists = await con.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
             if not exists:
                 return 0
-            return int(await con.fetchval("SELECT max(version) FROM schema_version") or 0)
+            return int(await con.fetchval(q.SCHEMA_VERSION.postgresql) or 0)
 
     async def integrity_problems(self) -> list[str]:
         """Data-page checksum failures PostgreSQL has counted in this database (reported
@@ -414,471 +255,40 @@ class PgStorage:
                 out.extend((table, f"{r[0]}/{r[1]}", "games", 0) for r in rows)
         return out
 
-    # ------------------------------------------------------------------ reading
-    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+    # ------------------------------------------------------------------ the storage's own
+    async def _read(self, sql: Sql, /, **params: Any) -> list[Row]:
         async with self._con() as con:
-            return await con.fetch(sql, *args)
+            return await con.fetch(sql.postgresql, *_args(sql, params))
 
-    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+    async def _write(self, body: Body[T]) -> T:
+        async with self._tx() as con:
+            return await body(_Transaction(con))
+
+    async def _write_one(self, sql: Sql, /, **params: Any) -> int:
+        # a statement on its own is a transaction of its own: no BEGIN/COMMIT round trips
         async with self._con() as con:
-            return await con.fetchrow(sql, *args)
+            return _changed(await con.execute(sql.postgresql, *_args(sql, params)))
 
-    async def _one(self, where: str, *args: Any) -> GameRow | None:
-        row = await self._fetchrow(f"SELECT {_GAME_COLUMNS} FROM games {where}", *args)
-        return None if row is None else _game(row)
+    async def _bumped(self, con: Connection, game_id: int, version: int,
+                      guild_id: int | None) -> None:
+        if self.notify_when is not None and self.notify_when(guild_id):
+            assert isinstance(con, _Transaction)
+            await notify_pg.notify(con.con, game_id, version)
 
-    async def game(self, game_id: int) -> GameRow | None:
-        return await self._one("WHERE id = $1", game_id)
-
-    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
-        return await self._one("WHERE (channel_id = $1 OR thread_id = $1) "
-                               "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1",
-                               channel_id)
-
-    async def games_with_status(self, status: str) -> list[GameRow]:
-        """Every game of ``status``; raises :class:`GameUnreadable` if any one is damaged
-        (use :meth:`game_refs` and :meth:`game` to read them one by one)."""
-        rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
-        return [_game(r) for r in rows]
-
-    async def game_refs(self, status: str) -> list[GameRef]:
-        """The games of ``status``, by their number columns only."""
-        rows = await self._fetch(
-            f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 ORDER BY id", status)
-        return [GameRef(*r) for r in rows]
-
-    async def game_refs_behind(self, status: str) -> list[GameRef]:
-        """The games of ``status`` announced once but not at their current version."""
-        rows = await self._fetch(
-            f"SELECT {_REF_COLUMNS} FROM games WHERE status = $1 "
-            "AND announced_version < version ORDER BY id", status)
-        return [GameRef(*r) for r in rows]
-
-    async def game_ref(self, game_id: int) -> GameRef | None:
-        row = await self._fetchrow(f"SELECT {_REF_COLUMNS} FROM games WHERE id = $1", game_id)
-        return None if row is None else GameRef(*row)
-
-    async def open_game_ref(self, channel_id: int) -> GameRef | None:
-        """The open (lobby or active) game of a channel, by its number columns only."""
-        row = await self._fetchrow(
-            f"SELECT {_REF_COLUMNS} FROM games WHERE (channel_id = $1 OR thread_id = $1) "
-            "AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1", channel_id)
-        return None if row is None else GameRef(*row)
-
-    async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._fetch(
-            "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
-            "WHERE game_id = $1 ORDER BY seat", game_id)
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
-
-    async def actions(self, game_id: int) -> list[ActionRow]:
-        """The log of a game; raises :class:`GameUnreadable` if an entry is not a JSON
-        object."""
-        rows = await self._fetch(
-            "SELECT seq, seat, action, version FROM actions WHERE game_id = $1 ORDER BY seq",
-            game_id)
-        for r in rows:
-            if not isinstance(r[2], dict):
-                raise GameUnreadable(game_id, f"action {r[0]} is not a JSON object")
-        return [ActionRow(r[0], r[1], r[2], r[3]) for r in rows]
-
-    # ------------------------------------------------------------------ writing
-    async def _bump(self, con: asyncpg.Connection, game_id: int, version: int,
-                    sets: tuple[str, ...] = (), args: tuple[Any, ...] = ()) -> int:
-        """Raise the version from ``version`` (or fail) and set more columns: ``sets`` are
-        ``column = $n`` clauses numbered from $3."""
-        extra = "".join(f", {s}" for s in sets)
-        guild = await con.fetchrow(
-            f"UPDATE games SET version = version + 1, updated_at = now(){extra} "
-            "WHERE id = $1 AND version = $2 RETURNING guild_id", game_id, version, *args)
-        if guild is None:
-            raise VersionConflict(f"game {game_id} is no longer at version {version}")
-        if self.notify_when is not None and self.notify_when(guild[0]):
-            await notify_pg.notify(con, game_id, version + 1)
-        return version + 1
-
-    async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
-                          host_name: str | None, options: dict[str, Any]) -> GameRow:
-        """A new lobby; the host takes seat 0 unless ``host_name`` is None."""
-        try:
-            async with self._tx() as con:
-                row = await con.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, host_id, status, options) "
-                    f"VALUES ($1, $2, $3, 'lobby', $4) RETURNING {_GAME_COLUMNS}",
-                    guild_id, channel_id, host_id, options)
-                if host_name is not None:
-                    await con.execute(
-                        "INSERT INTO seats (game_id, seat, user_id, ai_level, name) "
-                        "VALUES ($1, 0, $2, NULL, $3)", row["id"], host_id, host_name)
-        except asyncpg.UniqueViolationError as exc:
-            raise ChannelBusy(str(exc)) from None
-        return _game(row)
-
-    async def add_seat(self, game_id: int, version: int, user_id: int | None,
-                       ai_level: str | None, name: str) -> int:
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version)
-            n = await con.fetchval("SELECT count(*) FROM seats WHERE game_id = $1", game_id)
-            await con.execute(
-                "INSERT INTO seats (game_id, seat, user_id, ai_level, name) "
-                "VALUES ($1, $2, $3, $4, $5)", game_id, n, user_id, ai_level, name)
-        return new
-
-    async def remove_seat(self, game_id: int, version: int, seat: int) -> int:
-        """Remove a lobby seat; later seats move up one place (one by one, in order, since
-        the primary key is checked row by row)."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version)
-            await con.execute("DELETE FROM seats WHERE game_id = $1 AND seat = $2",
-                              game_id, seat)
-            later = await con.fetch("SELECT seat FROM seats WHERE game_id = $1 AND seat > $2 "
-                                    "ORDER BY seat", game_id, seat)
-            for (s,) in later:
-                await con.execute("UPDATE seats SET seat = $1 WHERE game_id = $2 AND seat = $3",
-                                  s - 1, game_id, s)
-        return new
-
-    async def start(self, game_id: int, version: int, options: dict[str, Any],
-                    state: dict[str, Any], deadlines: Deadlines = None) -> int:
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version,
-                                   ("status = 'active'", "options = $3", "state = $4"),
-                                   (options, compact(state)))
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def set_status(self, game_id: int, version: int, status: str,
-                         deadlines: Deadlines = None) -> int:
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version, ("status = $3",), (status,))
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def set_autopilot(self, game_id: int, version: int, seat: int,
-                            level: str | None, deadlines: Deadlines = None) -> int:
-        """Let a computer of ``level`` play a person's seat (None: the person again)."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version)
-            await con.execute("UPDATE seats SET autopilot = $1 WHERE game_id = $2 AND seat = $3 "
-                              "AND user_id IS NOT NULL", level, game_id, seat)
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def append_action(self, game_id: int, version: int, seq: int, seat: int,
-                            action: dict[str, Any], state: dict[str, Any], status: str,
-                            deadlines: Deadlines = None) -> int:
-        """One accepted action: log it, store the new snapshot and (if given) the game's
-        turn clocks, in one transaction."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version, ("state = $3", "status = $4"),
-                                   (compact(state), status))
-            await con.execute(
-                "INSERT INTO actions (game_id, seq, seat, action, version) "
-                "VALUES ($1, $2, $3, $4, $5)", game_id, seq, seat, action, new)
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def set_options(self, game_id: int, version: int, options: dict[str, Any],
-                          deadlines: Deadlines = None) -> int:
-        """New game options (e.g. the pace) and the turn clocks they imply."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version, ("options = $3",), (options,))
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
-                           name: str, deadlines: Deadlines = None, *,
-                           host_id: int | None = None) -> int:
-        """Another person takes over a person's seat (any autopilot or leave ends);
-        ``host_id``: the game's new host (the host's seat changed hands)."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version, *_host(host_id))
-            done = await con.execute(
-                "UPDATE seats SET user_id = $1, name = $2, autopilot = NULL, left_game = FALSE "
-                "WHERE game_id = $3 AND seat = $4 AND user_id IS NOT NULL",
-                user_id, name, game_id, seat)
-            if done != "UPDATE 1":
-                raise StorageError(f"game {game_id} has no person's seat {seat}")
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
-                         deadlines: Deadlines = None, *, host_id: int | None = None) -> int:
-        """The person leaves mid-game: a computer of ``level`` plays the seat to the end;
-        ``host_id``: the game's new host (the host left)."""
-        async with self._tx() as con:
-            new = await self._bump(con, game_id, version, *_host(host_id))
-            await con.execute("UPDATE seats SET autopilot = $1, left_game = TRUE "
-                              "WHERE game_id = $2 AND seat = $3 AND user_id IS NOT NULL",
-                              level, game_id, seat)
-            await self._write_deadlines(con, game_id, deadlines)
-        return new
-
-    # ------------------------------------------------------------------ turn clocks
-    # The same statements as SQLite's (bot.store.sqlite.SqliteStorage): the game's rows are
-    # replaced in the transaction of the change that implied them.
-    @staticmethod
-    async def _write_deadlines(con: asyncpg.Connection, game_id: int,
-                               rows: Deadlines) -> None:
-        """Replace the game's turn clocks by ``rows`` (None: leave them as they are); the
-        caller's transaction makes it part of the change that implied them.
-
-        A clock that is still the same one (same decision ``since``, start and deadline)
-        keeps the higher reminder count: a process that planned this change from a copy
-        read before the owner noted a reminder (``update_deadline``) must not put the
-        lower count back, or the owner sends that reminder again. The upsert waits for an
-        ``update_deadline`` in progress on the row and then sees its count."""
-        if rows is None:
-            return
-        await con.execute("DELETE FROM deadlines WHERE game_id = $1 "
-                          "AND NOT (seat = ANY($2::integer[]))",
-                          game_id, [r.seat for r in rows])
-        if rows:
-            await con.executemany(
-                "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, "
-                "strikes, covering) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                "ON CONFLICT (game_id, seat) DO UPDATE SET "
-                "reminded = CASE WHEN deadlines.since IS NOT NULL "
-                "AND deadlines.since = excluded.since "
-                "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
-                "AND deadlines.due_at IS NOT DISTINCT FROM excluded.due_at "
-                "THEN GREATEST(deadlines.reminded, excluded.reminded) "
-                "ELSE excluded.reminded END, "
-                "since = excluded.since, started_at = excluded.started_at, "
-                "due_at = excluded.due_at, strikes = excluded.strikes, "
-                "covering = excluded.covering",
-                [(game_id, r.seat, r.since, r.started_at, r.due_at, r.reminded, r.strikes,
-                  r.covering) for r in rows])
-
-    async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
-        async with self._tx() as con:
-            await self._write_deadlines(con, game_id, deadlines)
-
-    async def deadlines(self, game_id: int) -> list[DeadlineRow]:
-        rows = await self._fetch(
-            "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
-            "FROM deadlines WHERE game_id = $1 ORDER BY seat", game_id)
-        return [DeadlineRow(*r) for r in rows]
-
-    async def update_deadline(self, game_id: int, seat: int, since: int | None, *,
-                              due_at: float | None, reminded: int) -> bool:
-        """Note a reminder sent or a deadline moved (not a game change: no version bump),
-        only while the seat owes the same decision; False if it no longer does."""
-        async with self._con() as con:
-            done = await con.execute(
-                "UPDATE deadlines SET due_at = $1, reminded = $2 WHERE game_id = $3 "
-                "AND seat = $4 AND since IS NOT DISTINCT FROM $5::integer",
-                due_at, reminded, game_id, seat, since)
-        return done == "UPDATE 1"
-
-    async def reminders_on(self, user_id: int) -> bool:
-        """Whether the person wants turn reminders (the default: yes)."""
-        async with self._con() as con:
-            on = await con.fetchval("SELECT reminders FROM user_settings WHERE user_id = $1",
-                                    user_id)
-        return on is None or bool(on)
-
-    async def set_reminders(self, user_id: int, on: bool) -> None:
-        await self._execute(
-            "INSERT INTO user_settings (user_id, reminders) VALUES ($1, $2) "
-            "ON CONFLICT (user_id) DO UPDATE SET reminders = excluded.reminders",
-            user_id, bool(on))
-
-    async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]:
-        """The stored client language of each of ``user_ids`` that has one."""
-        ids = sorted(set(user_ids))
-        if not ids:
-            return {}
-        rows = await self._fetch(
-            "SELECT user_id, locale FROM user_settings WHERE locale IS NOT NULL AND "
-            "user_id = ANY($1::bigint[])", ids)
-        return {r[0]: r[1] for r in rows}
-
-    async def set_user_locale(self, user_id: int, locale: str) -> None:
-        await self._execute(
-            "INSERT INTO user_settings (user_id, locale) VALUES ($1, $2) "
-            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
-            user_id, locale)
-
-    # ------------------------------------------------------------------ private menus
-    async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:
-        """The live DM menus (of one game, or all), oldest first."""
-        cols = "message_id, channel_id, game_id, user_id, version, content, locale"
-        if game_id is None:
-            rows = await self._fetch(f"SELECT {cols} FROM private_menus ORDER BY message_id")
-        else:
-            rows = await self._fetch(f"SELECT {cols} FROM private_menus WHERE game_id = $1 "
-                                     "ORDER BY message_id", game_id)
-        return [MenuRow(*r) for r in rows]
-
-    async def put_private_menu(self, row: MenuRow) -> None:
-        """A DM menu was sent, or edited in place to a newer one (same message)."""
-        await self._execute(
-            "INSERT INTO private_menus (message_id, channel_id, game_id, user_id, version, "
-            "content, locale) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-            "ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, "
-            "game_id = excluded.game_id, user_id = excluded.user_id, "
-            "version = excluded.version, content = excluded.content, "
-            "locale = excluded.locale",
-            row.message_id, row.channel_id, row.game_id, row.user_id, row.version,
-            row.content, row.locale)
-
-    async def drop_private_menus(self, message_ids: Sequence[int]) -> None:
-        """The menus were used or retired."""
-        if message_ids:
-            await self._execute("DELETE FROM private_menus WHERE message_id = ANY($1::bigint[])",
-                                list(message_ids))
-
-    async def _execute(self, sql: str, *args: Any) -> None:
-        async with self._con() as con:
-            await con.execute(sql, *args)
-
-    async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
-        await self._execute("UPDATE games SET state = $1, updated_at = now() WHERE id = $2",
-                            compact(state), game_id)
-
-    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        """Where the game is played from now on (not a game change: no version bump)."""
-        await self._execute("UPDATE games SET thread_id = $1 WHERE id = $2", thread_id, game_id)
-
-    async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
-                               announced: int | None = None) -> None:
-        """The turn message, the turn it shows and the newest version it shows."""
-        await self._execute(
-            "UPDATE games SET panel_message_id = $1, turn_key = $2, announced_version = "
-            "GREATEST(COALESCE(announced_version, 0), COALESCE($3::integer, 0)) WHERE id = $4",
-            message_id, turn_key, announced, game_id)
-
-    async def set_panel_message(self, game_id: int, message_id: int | None,
-                                announced: int | None = None) -> None:
-        """The message holding the game's controls; ``announced``: the version it shows."""
-        await self._execute(
-            "UPDATE games SET panel_message_id = $1, announced_version = "
-            "GREATEST(COALESCE(announced_version, 0), COALESCE($2::integer, 0)) WHERE id = $3",
-            message_id, announced, game_id)
-
-    # ------------------------------------------------------------------ --- history
-    # Derived tables for bot/history/ledger.py (see bot.store.sqlite.SqliteStorage): results per
-    # seat of
-    # finished games and ratings; everything here can be dropped and rebuilt from the logs.
-
-    async def latest_game_in_channel(self, channel_id: int,
-                                     statuses: tuple[str, ...]) -> GameRow | None:
-        """The newest game of the channel with one of ``statuses``."""
-        return await self._one("WHERE (channel_id = $1 OR thread_id = $1) "
-                               "AND status = ANY($2::text[]) ORDER BY id DESC LIMIT 1",
-                               channel_id, list(statuses))
-
-    async def games_without_results(self) -> list[GameRow]:
-        """Finished games whose results are not derived yet, oldest first."""
-        rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id")
-        return [_game(r) for r in rows]
-
-    async def finished_at(self, game_id: int) -> str | None:
-        """When the game's last action was logged, as SQLite writes times (ISO, UTC,
-        milliseconds): the history tables compare these strings."""
-        async with self._con() as con:
-            when = await con.fetchval("SELECT max(at) FROM actions WHERE game_id = $1", game_id)
-        return None if when is None else _iso(when)
-
-    async def save_results(self, rows: list[ResultRow]) -> None:
-        async with self._tx() as con:
-            await con.executemany(
-                f"INSERT INTO results ({_RESULT_COLUMNS}) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-                "ON CONFLICT (game_id, seat) DO UPDATE SET guild_id = $3, channel_id = $4, "
-                "user_id = $5, ai_level = $6, name = $7, rank = $8, vp = $9, won = $10, "
-                "opening = $11, finished_at = $12",
-                [(r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name,
-                  r.rank, r.vp, bool(r.won), r.opening, r.finished_at) for r in rows])
-
-    async def results(self, guild_id: int, *, game_ids: list[int] | None = None,
-                      user_id: int | None = None) -> list[ResultRow]:
-        """Result rows of a server in game order (finish time, then id), seats in order."""
-        sql = f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = $1"
-        args: list[Any] = [guild_id]
-        if game_ids is not None:
-            if not game_ids:
-                return []
-            args.append(list(game_ids))
-            sql += f" AND game_id = ANY(${len(args)}::bigint[])"
-        if user_id is not None:
-            args.append(user_id)
-            sql += (" AND game_id IN (SELECT game_id FROM results WHERE guild_id = $1 "
-                    f"AND user_id = ${len(args)})")
-        sql += " ORDER BY finished_at, game_id, seat"
-        rows = await self._fetch(sql, *args)
-        return [ResultRow(*r) for r in rows]
-
-    async def result_game_ids(self, guild_id: int, channel_id: int | None, limit: int,
-                              offset: int = 0) -> list[int]:
-        """Finished games of a server (or one channel of it), newest first."""
-        sql = "SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = $1"
-        args: list[Any] = [guild_id]
-        if channel_id is not None:
-            args.append(channel_id)
-            sql += f" AND channel_id = ${len(args)}"
-        sql += (" ORDER BY finished_at DESC, game_id DESC "
-                f"LIMIT ${len(args) + 1} OFFSET ${len(args) + 2}")
-        rows = await self._fetch(sql, *args, limit, offset)
-        return [r[0] for r in rows]
-
-    async def ratings(self, guild_id: int) -> dict[int, RatingRow]:
-        rows = await self._fetch(
-            "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = $1",
-            guild_id)
-        return {r[1]: RatingRow(*r) for r in rows}
-
-    async def rated_games(self, guild_id: int) -> list[tuple[str, int]]:
-        """``(finished_at, game_id)`` of the games the stored ratings include, in order."""
-        rows = await self._fetch(
-            "SELECT finished_at, game_id FROM rated_games WHERE guild_id = $1 "
-            "ORDER BY finished_at, game_id", guild_id)
-        return [(r[0], r[1]) for r in rows]
-
-    async def store_ratings(self, guild_id: int, rows: list[RatingRow],
-                            rated: list[tuple[int, str]], *, replace: bool) -> None:
-        """Write ratings and the games they now include, in one transaction; ``replace``
-        first drops the server's ratings (a recomputation from scratch).
-
-        Several processes may bring one server's ratings up to date at once (each one's
-        ``bot.history.ledger.sync`` lock is its own). The writes of a server are serialised by an
-        advisory lock, and an incremental write (not ``replace``) that includes a game
+    async def _ratings_taken(self, con: Connection, guild_id: int,
+                             rated: list[tuple[int, str]], replace: bool) -> bool:
+        """Several processes may bring one server's ratings up to date at once (each one's
+        ``bot.history.ledger.sync`` lock is its own). The writes of a server are serialised
+        by an advisory lock, and an incremental write (not ``replace``) that includes a game
         another process has rated meanwhile is dropped: it was computed from ratings that
         are no longer current, and applying it would count that game twice or undo the
         other's work. The next sync applies whatever is still missing."""
-        async with self._tx() as con:
-            await con.execute("SELECT pg_advisory_xact_lock($1, $2)", _RATINGS_LOCK,
+        assert isinstance(con, _Transaction)
+        await con.con.execute("SELECT pg_advisory_xact_lock($1, $2)", _RATINGS_LOCK,
                               guild_id & 0x7FFFFFFF)
-            if replace:
-                await con.execute("DELETE FROM ratings WHERE guild_id = $1", guild_id)
-                await con.execute("DELETE FROM rated_games WHERE guild_id = $1", guild_id)
-            elif rated and await con.fetchval(
-                    "SELECT EXISTS (SELECT 1 FROM rated_games WHERE game_id = ANY($1::bigint[]))",
-                    [g for g, _ in rated]):
-                log.info("ratings of server %s: another process rated these games first",
-                         guild_id)
-                return
-            await con.executemany(
-                "INSERT INTO ratings (guild_id, user_id, mu, sigma, games) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, user_id) DO UPDATE "
-                "SET mu = $3, sigma = $4, games = $5",
-                [(guild_id, r.user_id, r.mu, r.sigma, r.games) for r in rows])
-            await con.executemany(
-                "INSERT INTO rated_games (game_id, guild_id, finished_at) VALUES ($1, $2, $3) "
-                "ON CONFLICT (game_id) DO UPDATE SET guild_id = $2, finished_at = $3",
-                [(g, guild_id, at) for g, at in rated])
-
-    async def clear_history(self) -> None:
-        """Drop every derived row (results and ratings); they are rebuilt from the logs."""
-        async with self._tx() as con:
-            for table in ("rated_games", "ratings", "results"):
-                await con.execute(f"DELETE FROM {table}")
-
-
-#: first key of the advisory locks that serialise one server's rating writes
-_RATINGS_LOCK = 0x72617465  # "rate"
+        if replace or not rated or not await con.con.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM rated_games WHERE game_id = ANY($1::bigint[]))",
+                [g for g, _ in rated]):
+            return False
+        log.info("ratings of server %s: another process rated these games first", guild_id)
+        return True

@@ -10,9 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.store.sqlite import (
-    ACTIVE,
-)
+from bot.store import ACTIVE
 from bot.table.base import TableBase
 from bot.table.model import (
     Outcome,

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.runtime.keyed_lock import KeyedLocks
 from bot.runtime.worker_pool import Offloader
-from bot.store.sqlite import Storage
+from bot.store import Storage
 from bot.table.model import Outcome, SetAside, Sink, Table
 from bot.timing.turn_clock import TurnClock
 

@@ -12,13 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.publish.private_menus import Position, PrivateMenus
-from bot.store.sqlite import (
-    ACTIVE,
-    LOBBY,
-    DeadlineRow,
-    SeatRow,
-    VersionConflict,
-)
+from bot.store import ACTIVE, LOBBY, DeadlineRow, SeatRow, VersionConflict
 from bot.table.base import TableBase
 from bot.table.model import (
     Outcome,

@@ -9,9 +9,7 @@ import asyncio
 import hashlib
 import logging
 
-from bot.store.sqlite import (
-    ACTIVE,
-)
+from bot.store import ACTIVE
 from bot.table.base import TableBase
 from bot.table.model import (
     StorageRefusal,

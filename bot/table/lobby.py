@@ -10,13 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
-from bot.store.sqlite import (
-    ACTIVE,
-    CANCELLED,
-    LOBBY,
-    ChannelBusy,
-    VersionConflict,
-)
+from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, VersionConflict
 from bot.table import rematch
 from bot.table.base import TableBase
 from bot.table.model import (

@@ -12,13 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import engine
-from bot.store.sqlite import (
-    DeadlineRow,
-    GameRow,
-    SeatRow,
-    Storage,
-    StorageUnavailable,
-)
+from bot.store import DeadlineRow, GameRow, SeatRow, Storage, StorageUnavailable
 from bot.table.ui import (
     Panel,
 )

@@ -11,13 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.store.sqlite import (
-    ACTIVE,
-    FINISHED,
-    LOBBY,
-    SeatRow,
-    VersionConflict,
-)
+from bot.store import ACTIVE, FINISHED, LOBBY, SeatRow, VersionConflict
 from bot.table import rematch
 from bot.table.base import TableBase
 from bot.table.model import (

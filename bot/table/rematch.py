@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.store.sqlite import FINISHED, LOBBY, SeatRow
+from bot.store import FINISHED, LOBBY, SeatRow
 from bot.timing.pace import PACES
 from lang.messages import t
 

@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.store.sqlite import (
-    ACTIVE,
-    LOBBY,
-    SeatRow,
-    VersionConflict,
-)
+from bot.store import ACTIVE, LOBBY, SeatRow, VersionConflict
 from bot.table.base import TableBase
 from bot.table.model import (
     Outcome,

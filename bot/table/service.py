@@ -32,13 +32,7 @@ from typing import Any
 import engine
 from bot.runtime.keyed_lock import KeyedLocks
 from bot.runtime.worker_pool import Offloader
-from bot.store.sqlite import (
-    ACTIVE,
-    LOBBY,
-    GameRow,
-    GameUnreadable,
-    Storage,
-)
+from bot.store import ACTIVE, LOBBY, GameRow, GameUnreadable, Storage
 from bot.table.announce import AnnounceMixin
 from bot.table.clocks import ClockMixin
 from bot.table.computers import ComputerMixin

@@ -10,14 +10,7 @@ import logging
 from dataclasses import fields, replace
 
 import engine
-from bot.store.sqlite import (
-    ACTIVE,
-    CANCELLED,
-    FINISHED,
-    LOBBY,
-    ActionRow,
-    GameRow,
-)
+from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, ActionRow, GameRow
 from bot.table.base import TableBase
 from bot.table.model import (
     Outcome,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.tempus.event_text import waiting_text
 from bot.tempus.labels import card_text, card_type_name, colour_name, era_name, terrain_name
 from engine.content import CONTENT

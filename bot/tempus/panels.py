@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.table.ui import (
     ACT,
     CARDS,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
-from bot.store.sqlite import DeadlineRow, SeatRow
+from bot.store import DeadlineRow, SeatRow
 from bot.timing.pace import LAST, Pace, reminder_stage
 
 Rows = dict[int, DeadlineRow]

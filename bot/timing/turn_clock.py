@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bot.store.sqlite import ACTIVE, DeadlineRow, SeatRow, Storage
+from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import key_text
 from bot.tempus import computer_levels as players
 from bot.timing import deadlines

@@ -29,8 +29,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from bot.store import ACTIVE
 from bot.store.opening import open_storage
-from bot.store.sqlite import ACTIVE
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action

@@ -14,7 +14,7 @@ import pytest
 
 from bot.client.commands import PLAY_WORDS
 from bot.history.ledger import OPENING_KINDS
-from bot.store.sqlite import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
+from bot.store import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from bot.tempus import computer_levels as players
 from bot.tempus.event_text import RENDER
 from bot.tempus.panels import HAND_KINDS

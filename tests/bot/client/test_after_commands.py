@@ -28,7 +28,8 @@ from bot.client.commands_after import (
 )
 from bot.history import ledger as hist
 from bot.history.ratings import Skill
-from bot.store.sqlite import CANCELLED, SqliteStorage
+from bot.store import CANCELLED
+from bot.store.sqlite import SqliteStorage
 from bot.table.rematch import INVITED, REMATCH, REMATCH_OF
 from bot.table.service import TableError, TableService
 from bot.tempus import result_post as results

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client.components import TempusButton, TempusSelect, make_view
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.tempus import panels
 from bot.tempus.codec import ComponentId, decode_action, encode_action, parse_component_id
 from engine.game import decisions

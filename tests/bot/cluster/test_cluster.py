@@ -33,9 +33,10 @@ from bot.cluster.coordinator import Cluster, attach
 from bot.cluster.ownership import Ownership, parse_shards, shard_of
 from bot.history import ledger as history
 from bot.runtime.config import Settings
+from bot.store import ACTIVE, FINISHED, Storage
 from bot.store.opening import is_postgres_url
 from bot.store.postgres import PgStorage
-from bot.store.sqlite import ACTIVE, FINISHED, SqliteStorage, Storage
+from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
 from bot.table.ui import ACT
 from bot.tempus.codec import encode_action

@@ -9,7 +9,8 @@ import pytest
 
 from bot.history import ledger as hist
 from bot.history import ratings as R
-from bot.store.sqlite import ACTIVE, CANCELLED, FINISHED, SCHEMA_VERSION, SqliteStorage
+from bot.store import ACTIVE, CANCELLED, FINISHED
+from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
 from engine import actions as A
 from engine.game import apply_in_place
 from engine.rules import RULES_VERSION

@@ -17,7 +17,8 @@ from bot.publish.private_menus import (
     current,
     retirer,
 )
-from bot.store.sqlite import SeatRow, SqliteStorage
+from bot.store import SeatRow
+from bot.store.sqlite import SqliteStorage
 from lang import i18n
 from lang.messages import t
 

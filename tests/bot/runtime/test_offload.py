@@ -285,7 +285,7 @@ def test_the_publisher_promotes_a_games_waiting_board_when_a_person_comes_to_wai
     outcome when its slot comes) now waits as a person's."""
     from bot.publish.publisher import DiscordPublisher, TurnMessage
     from bot.publish.request_pace import NORMAL, URGENT
-    from bot.store.sqlite import SeatRow
+    from bot.store import SeatRow
     from bot.table.model import Outcome
 
     async def main() -> None:

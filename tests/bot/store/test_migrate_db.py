@@ -15,9 +15,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.history import ledger as hist
+from bot.store import ACTIVE, CANCELLED, LOBBY
 from bot.store.migrate import COPIED, FAILED, KEPT, SAME, UPDATED, migrate_db
 from bot.store.postgres import PgStorage
-from bot.store.sqlite import ACTIVE, CANCELLED, LOBBY, SqliteStorage
+from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableService
 from engine.undo import is_undo
 from tests.bot.helpers import CollectSink

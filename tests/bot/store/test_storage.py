@@ -11,23 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.file_lock import holder
-from bot.store.sqlite import (
+from bot.store import (
     ACTIVE,
     BUSY,
     CANCELLED,
     CORRUPT,
     IO,
     READONLY,
-    SCHEMA_VERSION,
     ChannelBusy,
     GameUnreadable,
-    SqliteStorage,
     StorageUnavailable,
     StoreInUse,
     VersionConflict,
-    unavailable,
 )
+from bot.store.file_lock import holder
+from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage, unavailable
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -133,7 +131,8 @@ async def test_a_second_opener_of_the_same_file_is_refused_with_the_holders_pid(
         assert info.value.pid == os.getpid()
         assert holder(path) is not None
         # another process: the same lock, the same answer
-        code = ("import asyncio, sys; from bot.store.sqlite import SqliteStorage, StoreInUse\n"
+        code = ("import asyncio, sys; from bot.store import StoreInUse\n"
+                "from bot.store.sqlite import SqliteStorage\n"
                 "try:\n asyncio.run(SqliteStorage.open(sys.argv[1]))\n"
                 "except StoreInUse as e:\n print(e.pid); sys.exit(3)\n")
         out = subprocess.run([sys.executable, "-c", code, path], capture_output=True,

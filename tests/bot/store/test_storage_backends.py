@@ -19,18 +19,18 @@ import pytest
 import pytest_asyncio
 
 from bot.cluster import pg_notify as notify_pg
-from bot.store.opening import is_postgres_url, open_storage
-from bot.store.postgres import PG_SCHEMA_VERSION, PgStorage
-from bot.store.sqlite import (
+from bot.store import (
     ACTIVE,
     CANCELLED,
     FINISHED,
     LOBBY,
     ChannelBusy,
-    SqliteStorage,
     Storage,
     VersionConflict,
 )
+from bot.store.opening import is_postgres_url, open_storage
+from bot.store.postgres import PG_SCHEMA_VERSION, PgStorage
+from bot.store.sqlite import SqliteStorage
 
 
 @dataclass
@@ -314,8 +314,9 @@ async def test_postgres_notifies_foreign_commits_only_when_committed(pg_url: str
 
 
 def _public_methods(cls: type) -> dict[str, inspect.Signature]:
-    return {name: inspect.signature(fn) for name, fn in vars(cls).items()
-            if callable(fn) and not name.startswith("_") and name != "open"}
+    """Its own and inherited (most of them are bot/store/storage.py's, shared)."""
+    return {name: inspect.signature(fn) for name, fn in inspect.getmembers(cls, callable)
+            if not name.startswith("_") and name != "open"}
 
 
 def test_both_backends_offer_the_same_methods() -> None:
@@ -336,7 +337,7 @@ def test_both_backends_offer_the_same_methods() -> None:
 async def test_both_schemas_have_the_same_tables_and_columns(tmp_path: Path,
                                                              pg_url: str) -> None:
     """A table or column added by a SQLite migration needs its PostgreSQL migration too
-    (bot/store/postgres.py's docstring says how)."""
+    (bot/store/migrations/__init__.py says how)."""
     lite = await SqliteStorage.open(str(tmp_path / "s.db"))
     try:
         tables = [r[0] for r in await (await lite._db.execute(
@@ -463,7 +464,7 @@ async def test_a_damaged_game_spoils_itself_only(backend: Backend) -> None:
     """Options that are not an object: that game is unreadable (GameUnreadable), listing
     by refs still works; a snapshot that is not JSON reads as none with ``state_error``
     (the log rebuilds it); a log entry that is not an object: GameUnreadable."""
-    from bot.store.sqlite import GameUnreadable
+    from bot.store import GameUnreadable
 
     store = await backend.open()
     a = await store.create_game(1, 10, 100, "Ann", {"seed": 1})
@@ -500,8 +501,8 @@ async def test_postgres_failures_of_the_server_are_typed(pg_server: Any, pg_url:
     StorageUnavailable with a reason, the transaction is rolled back, and the storage works
     again once the cause is gone: a lost connection (the server ended it), a lock held past
     ``lock_timeout``, a read-only session, a server that is not there."""
+    from bot.store import BUSY, OFFLINE, READONLY, StorageUnavailable
     from bot.store.postgres import unavailable
-    from bot.store.sqlite import BUSY, OFFLINE, READONLY, StorageUnavailable
 
     store = await PgStorage.open(pg_url, min_size=1, max_size=1)
     admin = await asyncpg.connect(pg_url)
@@ -715,7 +716,7 @@ async def test_deadlines_are_written_with_the_change_that_implies_them(
     """start/append_action/set_autopilot/set_options/set_status write the game's clocks in
     their own transaction (None: leave them); a refused change (stale version) writes no
     clock; set_deadlines replaces them without a version change; each game has its own."""
-    from bot.store.sqlite import DeadlineRow
+    from bot.store import DeadlineRow
 
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})
@@ -763,7 +764,7 @@ async def test_a_change_planned_from_stale_clocks_keeps_a_reminder_noted_since(
     clock. The same through every writer (append_action, set_options, set_deadlines)."""
     from dataclasses import replace
 
-    from bot.store.sqlite import DeadlineRow
+    from bot.store import DeadlineRow
 
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})
@@ -799,7 +800,7 @@ async def test_a_change_planned_from_stale_clocks_keeps_a_reminder_noted_since(
 @pytest.mark.asyncio
 async def test_update_deadline_only_while_the_seat_owes_the_same_decision(
         backend: Backend) -> None:
-    from bot.store.sqlite import DeadlineRow
+    from bot.store import DeadlineRow
 
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})
@@ -832,7 +833,7 @@ async def test_leaving_and_replacing_a_seat(backend: Backend) -> None:
     """leave_seat: a computer plays the person's seat to the end (``left``);
     replace_seat: another person takes it (autopilot and leave end); a computer player's
     seat cannot be given to a person; each writes its clocks with it."""
-    from bot.store.sqlite import DeadlineRow, StorageError
+    from bot.store import DeadlineRow, StorageError
 
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})
@@ -883,7 +884,7 @@ async def test_host_changes_with_a_leave_or_a_replacement(backend: Backend) -> N
 async def test_covered_seats_locales_and_private_menus_are_kept(backend: Backend) -> None:
     """Migration 7 / PG 4: a clock row keeps the turn a computer covers; each person's
     client language; the live DM menus (put, replaced in place, read by game, dropped)."""
-    from bot.store.sqlite import DeadlineRow, MenuRow
+    from bot.store import DeadlineRow, MenuRow
 
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.history import ledger as hist
-from bot.store.sqlite import ACTIVE, SqliteStorage
+from bot.store import ACTIVE
+from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableService
 from bot.tempus.describe import status_text
 from engine import IllegalAction, view

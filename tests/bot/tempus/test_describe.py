@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.tempus.describe import status_text
 from engine import view
 from lang.i18n import using

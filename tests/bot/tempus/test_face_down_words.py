@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.tempus import panels
 from bot.tempus.describe import board_alt_text as bot_alt_text
 from bot.tempus.describe import status_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 
-from bot.store.sqlite import SeatRow
+from bot.store import SeatRow
 from bot.table.ui import MAX_OPTIONS, MAX_ROWS, Button, Panel, Select
 from bot.tempus import panels
 from bot.tempus.codec import ComponentId

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.store.sqlite import DeadlineRow, SeatRow
+from bot.store import DeadlineRow, SeatRow
 from bot.timing import deadlines
 from bot.timing.pace import HALF, LAST, PACES, UnknownPace, next_event, pace, reminder_stage
 from bot.timing.scheduler import Scheduler

@@ -645,7 +645,7 @@ async def test_the_host_role_passes_when_the_host_leaves_or_is_replaced(
 
 
 def test_the_next_host_is_the_next_person_still_playing() -> None:
-    from bot.store.sqlite import SeatRow
+    from bot.store import SeatRow
     from bot.table.seats import next_host
 
     seats = [SeatRow(0, 1, None, "a"), SeatRow(1, None, "random", "c"),
