@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from bot.client.app import TempusBot
 
 
+# (the parts in reverse order: discord.py lists the last base class's commands first)
 @app_commands.guild_only()  # a game needs a server channel: not offered in DMs
-class TempusCog(LobbyCommands, PlayCommands, LookCommands, TableCommands, commands.GroupCog,
+class TempusCog(TableCommands, LookCommands, PlayCommands, LobbyCommands, commands.GroupCog,
                 group_name=ls("cmd.group.name"), group_description=ls("cmd.group")):
     """``/tempus``."""
 
