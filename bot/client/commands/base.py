@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client import options
 from bot.client.commands.answers import Answer, Asker, game_choices
@@ -65,8 +66,9 @@ class BadOption(app_commands.CheckFailure):
     """An option value outside what the command declares; the message is for the user."""
 
 
-class CommandCog:
-    """The plumbing of every command (mixed into each top-level cog)."""
+class CommandCog(commands.Cog):
+    """The plumbing of every command (a base of each top-level cog and of its parts; a
+    cog class, so that discord.py's decorators type-check on the parts' methods)."""
 
     bot: TempusBot
 
