@@ -43,10 +43,10 @@ async def payloads() -> list[dict[str, Any]]:
     for extension in EXTENSIONS:
         await bot.load_extension(extension)
     out = [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
-    # never logged in: the sharded client's close() needs its start-up queue, so only
-    # what the constructor opened is closed
     for extension in EXTENSIONS:
         await bot.unload_extension(extension)
+    # never logged in: the sharded client's close() needs its start-up queue, so only
+    # what the constructor opened is closed
     bot.offloader.close()
     bot.ai_offloader.close()
     await bot.http.close()
