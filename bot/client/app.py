@@ -127,10 +127,11 @@ class TempusBot(commands.AutoShardedBot):
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
         set_handler(self.on_component)
         self.add_dynamic_items(TempusButton, TempusSelect)
-        from bot.client.commands import TempusCog
+        from bot.client.commands import EXTENSIONS
 
         await self.tree.set_translator(CatalogueTranslator())
-        await self.add_cog(TempusCog(self))
+        for extension in EXTENSIONS:  # one cog per top-level command
+            await self.load_extension(extension)
         await self.offloader.warm_up()
         if self.settings.sync_commands:
             await self.tree.sync()

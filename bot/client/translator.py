@@ -1,9 +1,10 @@
-"""Discord's own localisations for the ``/tempus`` commands, from the message catalogue.
+"""Discord's own localisations for the slash commands (``/tempus``, ``/tempus-records``),
+from the message catalogue.
 
-Every command, option and choice name and description is a :func:`ls` string: its
+Every command, group, option and choice name and description is a :func:`ls` string: its
 English text (the default Discord shows) plus the catalogue key. When the command tree is
 synced, :class:`CatalogueTranslator` answers each Discord locale that has a catalogue
-(Polish: ``pl``) with that language's text, so users see ``/tempus`` in their client's
+(Polish: ``pl``) with that language's text, so users see the commands in their client's
 language. English clients (``en-US``, ``en-GB``) get the default.
 """
 

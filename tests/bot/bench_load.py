@@ -253,7 +253,7 @@ class Table:
     async def set_up(self) -> None:
         await self.fake.slash(self.uid, self.channel, "new", seats=3)
         for _ in range(2):
-            await self.fake.slash(self.uid, self.channel, "addbot", level="normal")
+            await self.fake.slash(self.uid, self.channel, "table addbot", level="normal")
         await self.fake.slash(self.uid, self.channel, "start")
 
     async def play(self, think: tuple[float, float], until: float) -> None:

@@ -102,13 +102,15 @@ def _options(options: Any, where: str, *, top: bool, in_group: bool) -> list[str
     if not isinstance(options, list):
         return [f"{where}: options must be a list"]
     out: list[str] = []
+    kinds = [o.get("type") for o in options if isinstance(o, dict)]
+    subs = [k for k in kinds if k in (SUB_COMMAND, SUB_COMMAND_GROUP)]
     if len(options) > MAX_OPTIONS:
-        out.append(f"{where}: {len(options)} options (at most {MAX_OPTIONS})")
+        # a command holds at most 25 subcommands and groups, a group 25 subcommands
+        what = "subcommands and groups" if subs else "options"
+        out.append(f"{where}: {len(options)} {what} (at most {MAX_OPTIONS})")
     names = [o.get("name") for o in options if isinstance(o, dict)]
     for dup in {n for n in names if names.count(n) > 1}:
         out.append(f"{where}: option name {dup!r} used twice")
-    kinds = [o.get("type") for o in options if isinstance(o, dict)]
-    subs = [k for k in kinds if k in (SUB_COMMAND, SUB_COMMAND_GROUP)]
     if subs and len(subs) != len(kinds):
         out.append(f"{where}: subcommands and groups cannot be mixed with other options")
     if in_group and any(k != SUB_COMMAND for k in kinds):

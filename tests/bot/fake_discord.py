@@ -744,10 +744,13 @@ class FakeDiscord:
     async def slash(self, uid: int, channel_id: int, sub: str, *, wait: bool = True,
                     **options: Any) -> Interaction:
         """``/tempus sub option=value ...`` by user ``uid``; returns once it is answered
-        (unless ``wait`` is False). Raises :class:`CommandUnavailable` for what Discord's
-        client would not let the person send (unknown subcommand or option, a missing
-        required option, a value outside the registered choices or range, a command not
-        offered in this channel)."""
+        (unless ``wait`` is False). ``sub`` is the command path as typed: below ``/tempus``
+        (``"new"``, ``"table addbot"`` for a subcommand of a group), or from another
+        top-level command after a slash (``"/tempus-records show"``). Raises
+        :class:`CommandUnavailable` for what Discord's client would not let the person send
+        (unknown command, subcommand or option, a group or a command with subcommands
+        without its subcommand, a missing required option, a value outside the registered
+        choices or range, a command not offered in this channel)."""
         self._slash_allowed(channel_id)
         inter = await self._interact(uid, 2, self._command_data(sub, options, channel_id),
                                      channel_id)
@@ -757,6 +760,8 @@ class FakeDiscord:
 
     async def autocomplete(self, uid: int, channel_id: int, sub: str, focused: str,
                            **options: Any) -> list[dict[str, Any]]:
+        """The suggestions for option ``focused`` of the command path ``sub`` (as for
+        :meth:`slash`) while ``options`` are typed."""
         self._slash_allowed(channel_id)
         data = self._command_data(sub, options, channel_id, focused=focused)
         inter = await self._interact(uid, 4, data, channel_id)
@@ -784,18 +789,32 @@ class FakeDiscord:
 
     def _command_data(self, sub: str, options: dict[str, Any], channel_id: int,
                       focused: str | None = None) -> dict[str, Any]:
-        cmd, in_guild = self._registered("tempus", channel_id)
-        spec = next((o for o in cmd.get("options") or [] if o["name"] == sub
-                     and o["type"] == 1), None)
-        if spec is None:
-            raise CommandUnavailable(f"/tempus has no subcommand {sub!r}")
+        """The ``data`` of the interaction Discord sends for the command path ``sub``: the
+        chosen subcommand (type 1) nested in its group (type 2), if any, nested in the
+        top-level command, with the typed options innermost."""
+        words = sub.split()
+        top = words.pop(0).removeprefix("/") if sub.startswith("/") else "tempus"
+        cmd, in_guild = self._registered(top, channel_id)
+        spec, chain = cmd, []  # the group and subcommand options chosen, outermost first
+        subs = (1, 2)  # option types SUB_COMMAND, SUB_COMMAND_GROUP
+        for i, word in enumerate(words):
+            found = next((o for o in spec.get("options") or [] if o["name"] == word
+                          and o["type"] in subs), None)
+            if found is None:
+                raise CommandUnavailable(f"/{top} has no subcommand {' '.join(words[:i + 1])!r}")
+            spec = found
+            chain.append(found)
+        path = " ".join(["/" + top, *words])
+        if any(o["type"] in subs for o in spec.get("options") or []):
+            # Discord offers only the leaves: a command or group with subcommands cannot run
+            raise CommandUnavailable(f"{path} is not a command of its own: name its subcommand")
         known = {o["name"]: o for o in spec.get("options") or []}
         opts = []
         resolved: dict[str, Any] = {}
         for k, v in options.items():
             o = known.get(k)
             if o is None:
-                raise CommandUnavailable(f"/tempus {sub} has no option {k!r}")
+                raise CommandUnavailable(f"{path} has no option {k!r}")
             value, kind = _option_value(o, v, partial=k == focused)
             if isinstance(v, UserOption):  # a user option: the id plus "resolved" data
                 resolved.setdefault("users", {})[str(v.id)] = self.user(v.id)
@@ -808,14 +827,15 @@ class FakeDiscord:
         if focused is not None and focused not in options:
             o = known.get(focused)
             if o is None or not o.get("autocomplete"):
-                raise CommandUnavailable(f"/tempus {sub} {focused} does not autocomplete")
+                raise CommandUnavailable(f"{path} {focused} does not autocomplete")
             opts.append({"name": focused, "type": o["type"], "value": "", "focused": True})
         if focused is None:
             missing = [n for n, o in known.items() if o.get("required") and n not in options]
             if missing:
-                raise CommandUnavailable(f"/tempus {sub} needs {', '.join(missing)}")
-        data: dict[str, Any] = {"id": cmd["id"], "name": "tempus", "type": 1,
-                                "options": [{"name": sub, "type": 1, "options": opts}]}
+                raise CommandUnavailable(f"{path} needs {', '.join(missing)}")
+        for node in reversed(chain):
+            opts = [{"name": node["name"], "type": node["type"], "options": opts}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": top, "type": 1, "options": opts}
         if in_guild:
             data["guild_id"] = str(self.guild_of(channel_id))
         if resolved:

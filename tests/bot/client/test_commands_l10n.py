@@ -1,6 +1,7 @@
-"""Discord localisation of /tempus: every command, option and choice has its Polish name
-and description, and every payload respects Discord's limits (names 1-32 lowercase
-characters of the allowed kinds, descriptions and choice names 1-100)."""
+"""Discord localisation of /tempus and /tempus-records: every command, group, option and
+choice has its Polish name and description, and every payload respects Discord's limits
+(names 1-32 lowercase characters of the allowed kinds, descriptions and choice names
+1-100)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from discord import Locale
 
 from bot.client.app import TempusBot, TempusTree, use_interaction_locale
-from bot.client.commands import TempusCog
+from bot.client.commands import EXTENSIONS
 from bot.client.translator import CatalogueTranslator, discord_language
 from bot.runtime.config import Settings
 from lang import i18n
@@ -39,14 +40,26 @@ async def payloads() -> list[dict[str, Any]]:
     bot = TempusBot(Settings(token=None, workers=0, ai_workers=0, sync_commands=False))
     translator = CatalogueTranslator()
     await bot.tree.set_translator(translator)
-    await bot.add_cog(TempusCog(bot))
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
     out = [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
+    for extension in EXTENSIONS:
+        await bot.unload_extension(extension)
     # never logged in: the sharded client's close() needs its start-up queue, so only
     # what the constructor opened is closed
     bot.offloader.close()
     bot.ai_offloader.close()
     await bot.http.close()
     return out
+
+
+async def tempus_payload() -> dict[str, Any]:
+    (group,) = [c for c in await payloads() if c["name"] == "tempus"]
+    return group
+
+
+def walk_all(commands: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [n for c in commands for n in walk(c)]
 
 
 def walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -59,8 +72,7 @@ def walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]
 
 @pytest.mark.asyncio
 async def test_payload_limits_in_every_language() -> None:
-    (group,) = await payloads()
-    nodes = walk(group)
+    nodes = walk_all(await payloads())
     assert len(nodes) > 40
     for path, node in nodes:
         names = [node["name"], *node.get("name_localizations", {}).values()]
@@ -76,8 +88,7 @@ async def test_payload_limits_in_every_language() -> None:
 
 @pytest.mark.asyncio
 async def test_everything_has_a_polish_name_and_description() -> None:
-    (group,) = await payloads()
-    for path, node in walk(group):
+    for path, node in walk_all(await payloads()):
         assert "pl" in node.get("name_localizations", {}), path
         assert "pl" in node.get("description_localizations", {}), path
         for choice in node.get("choices", []):
@@ -89,8 +100,7 @@ async def test_everything_has_a_polish_name_and_description() -> None:
 @pytest.mark.asyncio
 async def test_names_unique_per_level_in_each_language() -> None:
     """Discord refuses two subcommands (or two options of one command) with one name."""
-    (group,) = await payloads()
-    for path, node in walk(group):
+    for path, node in walk_all(await payloads()):
         opts = node.get("options", [])
         for lang in ("default", "pl"):
             names = [o["name"] if lang == "default" else o.get("name_localizations", {})
@@ -100,7 +110,7 @@ async def test_names_unique_per_level_in_each_language() -> None:
 
 @pytest.mark.asyncio
 async def test_help_and_hint_exist_in_both_languages() -> None:
-    (group,) = await payloads()
+    group = await tempus_payload()
     subs = {o["name"]: o for o in group["options"]}
     assert subs["help"]["name_localizations"]["pl"] == "pomoc"
     assert subs["hint"]["name_localizations"]["pl"] == "podpowiedź"

@@ -44,24 +44,24 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         assert t("board.at_era", game=g, era=5) in r.text()
         width, height = png_size(r.replies[0].attachments[0].data)
         assert width >= 600 and height > width, "a board (land above, panel below)"
-        r = await fake.slash(13, fake.channel_ids[1], "history", where="server")
+        r = await fake.slash(13, fake.channel_ids[1], "/tempus-records history", where="server")
         assert f"#{g} ·" in r.text()
-        r = await fake.slash(11, ch, "show", game=f"#{g}")
+        r = await fake.slash(11, ch, "/tempus-records show", game=f"#{g}")
         assert t("result.title", game=g) in r.text()
         assert [a.filename for a in r.replies[0].attachments] == [
             f"tempus-game-{g}-chart.png", f"tempus-game-{g}-board.png"]
-        r = await fake.slash(11, ch, "show", what="record")
+        r = await fake.slash(11, ch, "/tempus-records show", what="record")
         record = json.loads(r.replies[0].attachments[0].data)
         assert record["format"] == "tempus-record" and r.ephemeral
-        r = await fake.slash(11, ch, "show", what="replay")
+        r = await fake.slash(11, ch, "/tempus-records show", what="replay")
         assert not r.ephemeral and r.replies[0].public, "the animation is for sharing"
         gif = Image.open(io.BytesIO(r.replies[0].attachments[0].data))
         assert gif.format == "GIF" and gif.n_frames > 40
-        r = await fake.slash(11, ch, "show", game="#999", what="replay")
+        r = await fake.slash(11, ch, "/tempus-records show", game="#999", what="replay")
         assert r.ephemeral and t("error.unknown_game", game=999) in r.text()
-        r = await fake.slash(12, ch, "stats", player=UserOption(11))
+        r = await fake.slash(12, ch, "/tempus-records stats", player=UserOption(11))
         assert "P11" in r.text() and t("leaderboard.title") in r.text()
-        ac = await fake.autocomplete(11, ch, "show", "game")
+        ac = await fake.autocomplete(11, ch, "/tempus-records show", "game")
         assert ac and ac[0]["value"] == f"#{g}"
         ac = await fake.autocomplete(11, ch, "board", "at", at="round-1")
         assert [c["value"] for c in ac] == ["round-1", "round-10"]
@@ -103,7 +103,7 @@ async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> 
         await fake.slash(11, ch, "new", seats=3, pace="none", city_protects=True,
                          hints=False)
         await fake.slash(12, ch, "join")
-        await fake.slash(11, ch, "addbot", level="random")
+        await fake.slash(11, ch, "table addbot", level="random")
         await fake.slash(11, ch, "start")
         rng = random.Random(1)
         people = {u: FakePlayer(fake, u, ch, rng) for u in (11, 12)}
@@ -142,17 +142,17 @@ async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> 
         r = await fake.slash(11, ch, "status")
         assert r.ephemeral and t("status.phase.over") in r.text()
         for where in (ch, thread):  # the thread lists its channel's games
-            r = await fake.slash(12, where, "history")
+            r = await fake.slash(12, where, "/tempus-records history")
             assert "#1 ·" in r.text(), where
-        r = await fake.slash(11, thread, "show")
+        r = await fake.slash(11, thread, "/tempus-records show")
         assert t("result.title", game=1) in r.text() and r.ephemeral
-        r = await fake.slash(11, ch, "show", what="record")
+        r = await fake.slash(11, ch, "/tempus-records show", what="record")
         assert json.loads(r.replies[0].attachments[0].data)["format"] == "tempus-record"
-        r = await fake.slash(12, ch, "show", what="replay")
+        r = await fake.slash(12, ch, "/tempus-records show", what="replay")
         assert r.replies[0].public
         gif = Image.open(io.BytesIO(r.replies[0].attachments[0].data))
         assert gif.format == "GIF" and gif.n_frames > 20
-        r = await fake.slash(12, ch, "stats")
+        r = await fake.slash(12, ch, "/tempus-records stats")
         assert t("stats.title", name=names[1]) in r.text()
         assert t("leaderboard.title") in r.text()
 

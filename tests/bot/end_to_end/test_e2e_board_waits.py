@@ -59,7 +59,7 @@ async def test_a_board_that_waited_for_a_render_slot_shows_the_newest_state(
         ch = fake.channel_ids[0]
         await fake.slash(11, ch, "new", seats=3)
         for level in ("normal", "easy"):
-            await fake.slash(11, ch, "addbot", level=level)
+            await fake.slash(11, ch, "table addbot", level=level)
         await fake.slash(11, ch, "start")
         await settle(bot)
 
@@ -70,9 +70,9 @@ async def test_a_board_that_waited_for_a_render_slot_shows_the_newest_state(
             return len({o.turn_key for o in published[n0:] if o.turn_key is not None})
         # the host's seat too is played by a computer: turns follow each other quickly,
         # and none of their boards can be drawn meanwhile
-        await fake.slash(11, ch, "autopilot")
+        await fake.slash(11, ch, "table autopilot")
         await fake.wait_for(lambda: turns_since() >= 3, 120)
-        await fake.slash(11, play_channel(fake, ch), "autopilot", on=False)
+        await fake.slash(11, play_channel(fake, ch), "table autopilot", on=False)
         # the computers play on until the host must decide again
         await fake.wait_for(lambda: not any(not t.done() for t in service._ai_tasks.values()),
                             120)

@@ -167,18 +167,18 @@ async def test_bad_clock_commands_get_a_clear_private_answer(tmp_path: Path) -> 
             (11, dict(seat=UserOption(14), player=UserOption(16)), "error.not_seated_other"),
         ]
         for uid, opts, key in cases:
-            inter = await fake.slash(uid, thread, "replace", **opts)
+            inter = await fake.slash(uid, thread, "table replace", **opts)
             assert inter.ephemeral, key
             head = t(key, host=11, user=opts["player"].id, game=g,
                      old=opts["seat"].id, new=opts["player"].id)
             if key == "error.not_seated_other":
                 head = t(key, user=14, game=g)
             assert head.split("<@")[0] in inter.text(), (key, inter.text())
-        forged = await fake.slash(11, thread, "pace", pace=Forged("hourly"))
+        forged = await fake.slash(11, thread, "table pace", pace=Forged("hourly"))
         assert forged.ephemeral and "hourly" in forged.text()
-        denied = await fake.slash(12, thread, "pace", pace="daily")
+        denied = await fake.slash(12, thread, "table pace", pace="daily")
         assert denied.ephemeral and "host" in denied.text()
-        same = await fake.slash(11, thread, "pace", pace="live")
+        same = await fake.slash(11, thread, "table pace", pace="live")
         assert same.ephemeral and "already" in same.text()
 
         await _settled(bot)
@@ -186,7 +186,7 @@ async def test_bad_clock_commands_get_a_clear_private_answer(tmp_path: Path) -> 
         assert len(fake.channel_messages(thread)) == before, "nothing public was posted"
 
         # a channel manager may give a seat; the new player gets the hand by DM
-        done = await fake.slash(16, thread, "replace", seat=UserOption(13),
+        done = await fake.slash(16, thread, "table replace", seat=UserOption(13),
                                 player=UserOption(14))
         assert "<@14>" in done.text()
         await _settled(bot)
@@ -291,9 +291,9 @@ async def test_remind_off_timeout_ping_and_the_host_leaving_through_discord(
         assert [x for x in _thread_lines(fake, thread, "is now the host") if "<@12>" in x]
         again = await fake.slash(11, thread, "leave")
         assert again.ephemeral and "You left" in again.text()
-        denied = await fake.slash(13, thread, "pace", pace="daily")
+        denied = await fake.slash(13, thread, "table pace", pace="daily")
         assert denied.ephemeral and "<@12>" in denied.text(), denied.text()
-        changed = await fake.slash(12, thread, "pace", pace="daily")
+        changed = await fake.slash(12, thread, "table pace", pace="daily")
         await _settled(bot)
         assert table.game.options["pace"] == "daily", changed.text()
         fake.check()

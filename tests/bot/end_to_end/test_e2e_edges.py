@@ -181,8 +181,8 @@ async def test_lobby_rules(tmp_path: Path) -> None:
         assert "already" in (await fake.slash(12, ch, "join")).text().lower()
         assert "host" in (await fake.slash(12, ch, "start")).text().lower()
         assert "at least 3" in (await fake.slash(11, ch, "start")).text().lower()
-        assert "host" in (await fake.slash(13, ch, "cancel")).text().lower()
-        await fake.slash(15, ch, "cancel")  # may manage the channel
+        assert "host" in (await fake.slash(13, ch, "table cancel")).text().lower()
+        await fake.slash(15, ch, "table cancel")  # may manage the channel
         await settle(bot)
         assert "cancel" in fake.channel_messages(ch)[-1].content.lower()
         await fake.slash(13, ch, "new", seats=3)  # the channel is free again
@@ -194,8 +194,8 @@ async def test_one_person_and_two_computers_finish_a_game(tmp_path: Path) -> Non
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=10) as bot:
         ch = fake.channel_ids[0]
         await fake.slash(11, ch, "new", seats=3)
-        await fake.slash(11, ch, "addbot", level="normal")
-        await fake.slash(11, ch, "addbot", level="easy")
+        await fake.slash(11, ch, "table addbot", level="normal")
+        await fake.slash(11, ch, "table addbot", level="easy")
         await fake.slash(11, ch, "start")
         people = {11: FakePlayer(fake, 11, ch, random.Random(5))}
         await play_until(fake, in_process(bot), ch, people)
@@ -277,9 +277,9 @@ async def test_a_computer_takes_over_an_absent_players_seat(tmp_path: Path) -> N
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=14) as bot:
         ch = fake.channel_ids[0]
         await open_game(fake, bot, ch)
-        r = await fake.slash(12, ch, "autopilot", player=UserOption(13))
+        r = await fake.slash(12, ch, "table autopilot", player=UserOption(13))
         assert "host" in r.text().lower(), "only the host, a manager or the player"
-        r = await fake.slash(11, ch, "autopilot", player=UserOption(13), level="easy")
+        r = await fake.slash(11, ch, "table autopilot", player=UserOption(13), level="easy")
         assert "computer (easy)" in r.text() and "<@13>" in r.text()
         people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in (11, 12)}
 
@@ -289,9 +289,9 @@ async def test_a_computer_takes_over_an_absent_players_seat(tmp_path: Path) -> N
         await play_until(fake, in_process(bot), ch, people, stop=enough)
         state = await game_state(bot, ch)
         assert sum(1 for h in state.owner if h == 2) > 0, "the computer placed seat 2's tokens"
-        r = await fake.slash(13, ch, "autopilot", on=False)
+        r = await fake.slash(13, ch, "table autopilot", on=False)
         assert "plays" in r.text() and "again" in r.text()
-        assert "already" in (await fake.slash(13, ch, "autopilot", on=False)).text()
+        assert "already" in (await fake.slash(13, ch, "table autopilot", on=False)).text()
         people[13] = FakePlayer(fake, 13, ch, random.Random(13))
         await play_until(fake, in_process(bot), ch, people)
         record = final_record(fake, ch)

@@ -44,7 +44,7 @@ async def test_five_seats_with_computers_at_the_default_pace(tmp_path: Path) -> 
             store.game_ref = counted_ref  # type: ignore[method-assign]
             await fake.slash(11, ch, "new", seats=5)
             for level in ("normal", "easy", "normal", "easy"):
-                await fake.slash(11, ch, "addbot", level=level)
+                await fake.slash(11, ch, "table addbot", level=level)
             await fake.slash(11, ch, "start")
             people = {11: FakePlayer(fake, 11, ch, random.Random(3))}
             await play_until(fake, in_process(bot), ch, people)

@@ -82,11 +82,11 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
                 ("help", {"topic": "nope"}, "`topic` cannot be nope"),
                 ("place", {"hex": "C4", "rotation": 9}, "from 0 to 5"),
                 ("city", {"hex": "C4", "value": "x"}, "`value` cannot be x"),
-                ("autopilot", {"on": "yes"}, "True or False"),
+                ("table autopilot", {"on": "yes"}, "True or False"),
                 ("play", {"choice": "x" * 300}, "at most 100 characters"),
                 ("place", {"hex": 12}, "`hex` cannot be 12. Use text"),
-                ("autopilot", {"player": "123"}, "Choose a member"),  # never resolved
-                ("autopilot", {"player": 5}, "Choose a member"),
+                ("table autopilot", {"player": "123"}, "Choose a member"),  # never resolved
+                ("table autopilot", {"player": 5}, "Choose a member"),
         ):
             channel = other_ch if sub == "new" else ch
             inter = await fake.slash(uid, channel, sub,

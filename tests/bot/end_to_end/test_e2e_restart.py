@@ -40,7 +40,7 @@ async def test_kill_and_restart_mid_era_then_finish(tmp_path: Path) -> None:
         async with bot_process(fake, db, log) as first:
             await fake.slash(11, ch, "new", seats=3)
             await fake.slash(12, ch, "join")
-            r = await fake.slash(11, ch, "addbot", level="easy")
+            r = await fake.slash(11, ch, "table addbot", level="easy")
             assert "easy" in r.text().lower(), r.text()
             await fake.slash(11, ch, "start")
             before = await play_until(fake, by_quiet(fake), ch, people, stop=mid_era)

@@ -71,12 +71,12 @@ async def test_a_new_turn_while_the_board_is_drawn_neither_doubles_nor_loses_lin
         ch = fake.channel_ids[0]
         await fake.slash(11, ch, "new", seats=3)
         for level in ("normal", "easy"):
-            await fake.slash(11, ch, "addbot", level=level)
+            await fake.slash(11, ch, "table addbot", level=level)
         await fake.slash(11, ch, "start")
         # the host's seat too is played by a computer: turns follow each other quickly
-        await fake.slash(11, ch, "autopilot")
+        await fake.slash(11, ch, "table autopilot")
         await fake.wait_for(lambda: len(held) >= HOLDS, 120)
-        await fake.slash(11, play_channel(fake, ch), "autopilot", on=False)
+        await fake.slash(11, play_channel(fake, ch), "table autopilot", on=False)
         await settle(bot)
 
         thread = play_channel(fake, ch)

@@ -1,20 +1,20 @@
-"""Looking back: ``/tempus board``, ``status``, ``history``, ``show`` and ``stats``.
+"""The answers of the looking commands: ``/tempus board`` and ``status``, ``/tempus-records
+history``, ``show`` and ``stats``.
 
-The handlers are plain coroutines over the table service and its storage (no discord.py),
-so tests call them directly; :class:`AfterCommands` is the thin Discord layer, mixed into
-the ``/tempus`` cog. Everything shown is built from public views (R-INFO-1); CPU work
-(replaying a log, drawing) runs through ``run`` (the bot's render workers).
+Plain coroutines over the table service and its storage (no discord.py), so tests call
+them directly; the cogs (:mod:`bot.client.commands.look`, :mod:`bot.client.commands.records`)
+are the thin Discord layer. Everything shown is built from public views (R-INFO-1); CPU
+work (replaying a log, drawing) runs through ``run`` (the bot's render workers).
 
-Discord allows 25 subcommands in a group and ``/tempus`` had 22, so the record and the
-replay animation are kinds of ``show`` (``what:record``, ``what:replay``) and ``stats``
-ends with the server's leaderboard; :func:`leaderboard_answer` and
-:func:`replay_answer` are ready for commands of their own when slots are freed.
+The record and the replay animation are kinds of ``show`` (``what:record``,
+``what:replay``) and ``stats`` ends with the server's leaderboard (they were folded in
+while ``/tempus`` was full); :func:`leaderboard_answer` and :func:`replay_answer` are
+ready for subcommands of their own in ``/tempus-records``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import weakref
@@ -24,11 +24,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-import discord
-from discord import app_commands
-
-from bot.client.components import make_view
-from bot.client.translator import ls
 from bot.history import ledger as hist
 from bot.history.ratings import Skill
 from bot.store import ACTIVE, CANCELLED, FINISHED, GameRow
@@ -52,7 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Runner = Callable[..., Awaitable[Any]]
-Choice = app_commands.Choice
 #: the last era of every game: the leader's cube moves one era a progress phase and the
 #: game ends when it reaches Flight (R-PROG-5, R-END-1)
 LAST_ERA = CONTENT.flight
@@ -427,157 +421,3 @@ def moment_choices(current: str) -> list[tuple[str, str]]:
             cur = "round" + cur.removeprefix(word)
             break
     return [(n, v) for n, v in items if not cur or cur in v or n.lower().startswith(cur)][:25]
-
-
-# ------------------------------------------------------------------ the Discord layer
-def _asker(interaction: discord.Interaction[Any]) -> Asker:
-    return Asker(interaction.user.id, interaction.guild_id, interaction.channel_id)
-
-
-def _files(answer: Answer) -> list[discord.File]:
-    return [discord.File(io.BytesIO(f.data), filename=f.filename, description=f.description)
-            for f in answer.files]
-
-
-class AfterCommands:
-    """The looking-back commands, mixed into ``TempusCog`` (discord.py collects app
-    commands from a cog's base classes). Expects ``self.bot`` and ``self.service``."""
-
-    bot: Any
-    service: Any
-
-    async def _answer(self, interaction: discord.Interaction[Any],
-                      work: Callable[[], Awaitable[Answer]]) -> None:
-        """Defer privately, run ``work``, reply privately with its text and files."""
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
-            log.warning("could not acknowledge /%s in time", interaction.command)
-            return
-        try:
-            answer = await work()
-        except TableError as exc:
-            answer = Answer(str(exc))
-        except Exception:
-            log.exception("/tempus %s in channel %s failed",
-                          getattr(interaction.command, "name", "?"), interaction.channel_id)
-            answer = Answer(t("error.internal"))
-        kwargs: dict[str, Any] = {}
-        view = make_view(answer.panel, *answer.game_version)
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            await interaction.followup.send(answer.text, files=_files(answer), ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none(),
-                                            **kwargs)
-        except discord.HTTPException:
-            log.warning("could not reply to /%s", interaction.command)
-
-    async def _replay(self, interaction: discord.Interaction[Any], game: str | None) -> None:
-        """The animation goes to the channel (for sharing): the game is checked first,
-        so a refusal can still be private."""
-        try:
-            g = await resolve(self.service, _asker(interaction), game, finished=True)
-        except TableError as exc:
-            try:
-                await interaction.response.send_message(str(exc), ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not refuse /tempus show in time")
-            return
-        try:
-            await interaction.response.defer(thinking=True)
-        except discord.HTTPException:
-            return
-        try:  # posted for everyone: in the game's language
-            with i18n.using(g.options.get("locale")):
-                answer = await replay_answer(self.service, g, self._run_cpu)
-        except TableError as exc:
-            answer = Answer(str(exc))
-        except Exception:
-            log.exception("replay of game %s failed", g.id)
-            answer = Answer(t("error.internal"))
-        try:
-            await interaction.followup.send(answer.text, files=_files(answer),
-                                            allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            log.warning("could not post the replay of game %s", g.id)
-
-    async def _run_cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self.bot.offloader.run(fn, *args)
-
-    async def _game_ac(self, interaction: discord.Interaction[Any], current: str
-                       ) -> list[Choice[str]]:
-        try:
-            items = await game_choices(self.service, _asker(interaction), current)
-        except Exception:
-            log.exception("game autocomplete failed")
-            return []
-        return [Choice(name=n, value=v) for n, v in items]
-
-    @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
-    @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"),
-                         full=ls("cmd.board.full.name"), text=ls("cmd.board.text.name"))
-    @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"),
-                           text=ls("cmd.board.text"))
-    async def board(self, interaction: discord.Interaction[Any], game: str | None = None,
-                    at: str | None = None, full: bool = False, text: bool = False) -> None:
-        await self._answer(interaction, lambda: board_answer(
-            self.service, _asker(interaction), game, at, self._run_cpu, full, text))
-
-    @board.autocomplete("game")
-    async def _board_game_ac(self, interaction: discord.Interaction[Any], current: str
-                             ) -> list[Choice[str]]:
-        return await self._game_ac(interaction, current)
-
-    @board.autocomplete("at")
-    async def _board_at_ac(self, interaction: discord.Interaction[Any], current: str
-                           ) -> list[Choice[str]]:
-        return [Choice(name=n, value=v) for n, v in moment_choices(current)]
-
-    @app_commands.command(name=ls("cmd.status.name"), description=ls("cmd.status"))
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        await self._answer(interaction, lambda: status_answer(
-            self.service, _asker(interaction), self._run_cpu))
-
-    @app_commands.command(name=ls("cmd.history.name"), description=ls("cmd.history"))
-    @app_commands.rename(where=ls("cmd.history.where.name"), page=ls("cmd.history.page.name"))
-    @app_commands.describe(where=ls("cmd.history.where"), page=ls("cmd.history.page"))
-    @app_commands.choices(where=[Choice(name=ls(f"cmd.history.where.{w}"), value=w)
-                                 for w in ("channel", "server")])
-    async def history(self, interaction: discord.Interaction[Any], where: str = "channel",
-                      page: app_commands.Range[int, 1, 1000] = 1) -> None:
-        place: Literal["channel", "server"] = "server" if where == "server" else "channel"
-        await self._answer(interaction, lambda: history_answer(
-            self.service, _asker(interaction), place, page))
-
-    @app_commands.command(name=ls("cmd.show.name"), description=ls("cmd.show"))
-    @app_commands.rename(game=ls("cmd.show.game.name"), what=ls("cmd.show.what.name"))
-    @app_commands.describe(game=ls("cmd.game"), what=ls("cmd.show.what"))
-    @app_commands.choices(what=[Choice(name=ls(f"cmd.show.what.{w}"), value=w)
-                                for w in ("result", "record", "replay")])
-    async def show(self, interaction: discord.Interaction[Any], game: str | None = None,
-                   what: str = "result") -> None:
-        if what == "replay":
-            await self._replay(interaction, game)
-            return
-        asker = _asker(interaction)
-        if what == "record":
-            await self._answer(interaction, lambda: record_answer(self.service, asker, game))
-            return
-        await self._answer(interaction, lambda: show_answer(self.service, asker, game,
-                                                            self._run_cpu))
-
-    @show.autocomplete("game")
-    async def _show_game_ac(self, interaction: discord.Interaction[Any], current: str
-                            ) -> list[Choice[str]]:
-        return await self._game_ac(interaction, current)
-
-    @app_commands.command(name=ls("cmd.stats.name"), description=ls("cmd.stats"))
-    @app_commands.rename(player=ls("cmd.stats.player.name"))
-    @app_commands.describe(player=ls("cmd.stats.player"))
-    async def stats(self, interaction: discord.Interaction[Any],
-                    player: discord.User | None = None) -> None:
-        await self._answer(interaction, lambda: stats_answer(
-            self.service, _asker(interaction), player.id if player else None,
-            player.display_name if player else ""))
-
