@@ -118,13 +118,16 @@ class TableService:
                                 self.announcer, owns)
         self.computers = Computers(self.commits, self.announcer, self.catch_up, self.clocks,
                                    owns, self.offloader, delay=ai_delay, budget_s=ai_budget_s)
-        # the use cases
-        parts = (self.storage, self.tables, self.commits, self.outcomes, self.announcer,
-                 self.clocks, self.computers)
-        self.lobby = Lobby(*parts, seed=seed_source or (lambda: secrets.randbelow(2**31)))
-        self.play = Play(*parts, owns)
-        self.seats = Seats(*parts)
-        self.timeouts = Timeouts(*parts, owns)
+        # the use cases: each gets the parts it calls (they share the same few)
+        self.lobby = Lobby(self.storage, self.tables, self.commits, self.outcomes,
+                           self.announcer, self.clocks, self.computers,
+                           seed=seed_source or (lambda: secrets.randbelow(2**31)))
+        self.play = Play(self.storage, self.tables, self.commits, self.outcomes,
+                         self.announcer, self.clocks, self.computers, owns)
+        self.seats = Seats(self.storage, self.tables, self.commits, self.outcomes,
+                           self.announcer, self.clocks, self.computers)
+        self.timeouts = Timeouts(self.storage, self.tables, self.commits, self.outcomes,
+                                 self.announcer, self.clocks, self.computers, owns)
         self.sync = Sync(self.storage, self.tables, self.catch_up, self.outcomes,
                          self.announcer, self.clocks, self.computers, owns)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns)
