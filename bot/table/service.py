@@ -107,9 +107,9 @@ class TableService:
         self.offloader = offloader or Offloader(0)
         self.ownership = Ownership()
         owns = self.ownership
-        self.turnclock = TurnClock(scheduler) if scheduler is not None else None
+        turnclock = TurnClock(scheduler) if scheduler is not None else None
         # the parts, each the one owner of its state
-        self.clocks = Clocks(self.storage, self.turnclock, owns)
+        self.clocks = Clocks(self.storage, turnclock, owns)
         self.tables = Tables(self.storage, self.clocks)
         self.announcer = Announcer(sink, owns)
         self.outcomes = Outcomes(self.clocks)
@@ -131,10 +131,11 @@ class TableService:
         self.sync = Sync(self.storage, self.tables, self.catch_up, self.outcomes,
                          self.announcer, self.clocks, self.computers, owns)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns)
-        if self.turnclock is not None:
-            # the scheduler calls back into the use case that decides what happens
-            self.turnclock.on_remind = self.timeouts.remind
-            self.turnclock.on_deadline = self.timeouts.timeout
+        if turnclock is not None:
+            # the scheduler calls back into the use case that decides what happens (the
+            # clock sits below the table service and knows nothing of it: a callback)
+            turnclock.on_remind = self.timeouts.remind
+            turnclock.on_deadline = self.timeouts.timeout
 
     # ------------------------------------------------------------------ settings
     @property
@@ -146,6 +147,11 @@ class TableService:
     @owns.setter
     def owns(self, owns: Callable[[int | None], bool]) -> None:
         self.ownership.owns = owns
+
+    @property
+    def turnclock(self) -> TurnClock | None:
+        """The turn clock of the tables (owned by :class:`~bot.table.clocks.Clocks`)."""
+        return self.clocks.turnclock
 
     @property
     def set_aside(self) -> dict[int, SetAside]:
