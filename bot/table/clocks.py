@@ -1,61 +1,104 @@
-"""The turn clock of each table (issue 11): its pace, the deadlines stored with every
-change, reminders, and a computer deciding when time is up. The timing itself is
-bot.timing.turn_clock's; this part decides what the table does when a clock fires.
+"""The turn clocks of the tables: their pace, the deadlines stored with every change, who
+muted reminders. The timing itself is bot.timing.turn_clock's; what the table does when a
+clock fires is :mod:`bot.table.timeouts`'.
 
-Part of :class:`bot.table.service.TableService` (see there for how the parts fit).
+:class:`Clocks` owns the one :class:`~bot.timing.turn_clock.TurnClock` of the process (None:
+no deadlines, as in tests and the console) and the cache of reminder settings. The commit
+path (:mod:`bot.table.commit`) asks it for the clocks a change implies (:meth:`Clocks.plan`)
+and hands them back once stored (:meth:`Clocks.committed`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 
-from bot.publish.private_menus import Position, PrivateMenus
-from bot.store import ACTIVE, LOBBY, DeadlineRow, SeatRow, VersionConflict
-from bot.table.base import TableBase
+from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import (
-    Outcome,
-    Reminder,
     StorageRefusal,
     Table,
     TableError,
     key_text,
-    with_seat,
 )
+from bot.tempus import computer_levels as players
 from bot.tempus.labels import colour_name
 from bot.timing import deadlines
-from bot.timing.pace import PACES, Pace, UnknownPace, pace, reminder_stage
+from bot.timing.pace import PACES, Pace, UnknownPace, pace
+from bot.timing.turn_clock import TurnClock
 from engine.state import State
 from lang import i18n
 from lang.messages import t
 
 log = logging.getLogger(__name__)
 
+#: the clocks stored with a change: None when the tables have no turn clock
+Rows = list[DeadlineRow] | None
 
-class ClockMixin(TableBase):
 
-    def _check_pace(self, name: str | None) -> Pace:
-        try:
-            return pace(name)
-        except UnknownPace:
-            raise TableError("error.unknown_pace", pace=str(name)[:30],
-                             paces=", ".join(PACES)) from None
+def check_pace(name: str | None) -> Pace:
+    """The pace called ``name`` (None: the default), or a refusal listing the paces."""
+    try:
+        return pace(name)
+    except UnknownPace:
+        raise TableError("error.unknown_pace", pace=str(name)[:30],
+                         paces=", ".join(PACES)) from None
 
-    def _plan(self, table: Table, since: dict[int, int], *,
-              seats: list[SeatRow] | None = None, person: int | None = None,
-              computer: Mapping[int, str] | None = None, over: bool = False,
-              clock: dict[int, DeadlineRow] | None = None) -> list[DeadlineRow] | None:
+
+def covered_in(table: Table, rows: Mapping[int, DeadlineRow]) -> dict[int, str]:
+    """The seats the stored clock ``rows`` say a computer covers in the current turn (the
+    seat's person still plays it)."""
+    assert table.state is not None
+    return {s: k for s, k in deadlines.covered(rows, table.since, key_text(table.state))
+            .items() if s < len(table.seats) and not table.seats[s].is_ai}
+
+
+def still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
+    """The seats a computer still decides for after a change: those that owe a decision in
+    the same turn as when their time ran out."""
+    key = key_text(state)
+    return {s: k for s, k in table.covering.items() if s in since and k == key}
+
+
+class Clocks:
+    """The turn clock of every table and the reminder settings of every person."""
+
+    def __init__(self, storage: Storage, turnclock: TurnClock | None,
+                 owns: Callable[[int | None], bool]) -> None:
+        self.storage = storage
+        #: None: no deadlines (tests, the console)
+        self.turnclock = turnclock
+        self.owns = owns
+        #: who muted their reminders (cache of storage.reminders_on)
+        self._reminders_on: dict[int, bool] = {}
+
+    @property
+    def timed(self) -> bool:
+        """Whether the tables have turn clocks (deadlines stored with each change)."""
+        return self.turnclock is not None
+
+    # ------------------------------------------------------------------ planning
+    def plan(self, table: Table, since: dict[int, int], *,
+             seats: list[SeatRow] | None = None, person: int | None = None,
+             computer: Mapping[int, str] | None = None, over: bool = False,
+             clock: dict[int, DeadlineRow] | None = None) -> Rows:
         """The game's turn clocks after a change, to store with it (None: no clocks)."""
         if self.turnclock is None:
             return None
         return self.turnclock.plan(table, since, seats=seats, person=person,
                                    computer=computer, over=over, clock=clock)
 
-    def _committed(self, table: Table, rows: list[DeadlineRow] | None) -> None:
+    def repace(self, table: Table, p: Pace) -> Rows:
+        """The clocks after the host changed the pace (pending decisions keep their start)."""
+        return self.turnclock.repace(table, p) if self.turnclock is not None else None
+
+    def stopped(self) -> Rows:
+        """The clocks of a game that stops (cancelled): none."""
+        return [] if self.turnclock is not None else None
+
+    def committed(self, table: Table, rows: Rows) -> None:
         """The change is stored with ``rows``: keep them; only the game's owner arms them
         (another process that accepted a click leaves reminders and deadlines to the owner,
-        which reads the stored clocks when it catches up, :meth:`_rearm`)."""
+        which reads the stored clocks when it catches up, :meth:`rearm`)."""
         if self.turnclock is None:
             return
         if self.owns(table.game.guild_id):
@@ -65,7 +108,8 @@ class ClockMixin(TableBase):
             table.clock = {r.seat: r for r in rows}
         self.turnclock.disarm(table.id)
 
-    async def _rearm(self, table: Table) -> None:
+    # ------------------------------------------------------------------ arming
+    async def rearm(self, table: Table) -> None:
         """The game's turn clocks as stored (lock held), after another process changed the
         game: its change was stored with its clocks, and with the seats a computer covers
         after a missed deadline (``DeadlineRow.covering``; a cover ends when that seat's
@@ -79,7 +123,7 @@ class ClockMixin(TableBase):
         try:
             stored = {r.seat: r for r in await self.storage.deadlines(table.id)}
             active = table.game.status == ACTIVE and table.state is not None
-            table.covering = self._covered_in(table, stored) if active else {}
+            table.covering = covered_in(table, stored) if active else {}
             if not self.owns(table.game.guild_id):
                 table.clock = stored
                 self.turnclock.disarm(table.id)
@@ -101,51 +145,33 @@ class ClockMixin(TableBase):
         table.clock = rows
         self.turnclock.arm(table)
 
-    @staticmethod
-    def _covered_in(table: Table, rows: Mapping[int, DeadlineRow]) -> dict[int, str]:
-        """The seats the stored clock ``rows`` say a computer covers in the current turn
-        (the seat's person still plays it)."""
-        assert table.state is not None
-        return {s: k for s, k in deadlines.covered(rows, table.since, key_text(table.state))
-                .items() if s < len(table.seats) and not table.seats[s].is_ai}
+    async def resume(self, table: Table) -> list[int]:
+        """Re-arm the game's stored clocks after a restart (lock held); returns the seats
+        whose deadline passed while the bot was down."""
+        assert self.turnclock is not None
+        return await self.turnclock.resume(table, self.storage)
 
-    async def menu_position(self, game_id: int) -> Position | None:
-        """For DM menus stored before a restart (bot.publish.private_menus): the game's seats and
-        owed decisions, or None if another process runs the game."""
-        ref = await self.storage.game_ref(game_id)
-        if ref is None:
-            return [], {}
-        if not self.owns(ref.guild_id):
-            return None
-        table = await self.table(game_id)
-        return table.seats, (table.since if table.game.status == ACTIVE else {})
+    async def stored(self, table: Table) -> dict[int, DeadlineRow]:
+        """The game's clocks as stored (for a table being loaded)."""
+        return {r.seat: r for r in await self.storage.deadlines(table.id)}
 
-    def _menus_timed_out(self, table: Table, seat: int) -> None:
-        """The seat's private menus are retired saying a computer decided (not the person)."""
-        menus = getattr(self.sink, "menus", None)
-        user = table.seats[seat].user_id
-        if isinstance(menus, PrivateMenus) and user is not None:
-            menus.timed_out(table.id, user)
+    # ------------------------------------------------------------------ reading
+    def pace_of(self, table: Table) -> Pace | None:
+        """The table's pace (None: the tables have no turn clock)."""
+        return self.turnclock.pace_of(table) if self.turnclock is not None else None
 
-    @staticmethod
-    def _still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
-        """The seats a computer still decides for after a change: those that owe a
-        decision in the same turn as when their time ran out."""
-        key = key_text(state)
-        return {s: k for s, k in table.covering.items() if s in since and k == key}
+    def leave_level(self) -> str:
+        """The computer level that plays the seat of a person who left."""
+        return self.turnclock.level if self.turnclock is not None else players.default_level()
 
-    def _notice(self, table: Table, line: str, user: int | None) -> None:
-        """A notice of its own in the game's thread that pings ``user`` (a line added to
-        the turn message would be an edit, and Discord pings nobody for an edit); what
-        was held back for the game goes out first."""
-        self._flush(table.id)
-        self._queue(Outcome(
-            table.id, table.game.channel_id, table.game.guild_id, table.version, "notice",
-            [line], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
-            mention=[user] if user is not None else [], since=dict(table.since),
-            locale=self.locale_of(table)))
+    def cover_level(self, table: Table, seat: int) -> str | None:
+        """The level of the computer covering ``seat`` after a missed deadline (None: not
+        covered)."""
+        if self.turnclock is not None and seat in table.covering:
+            return self.turnclock.level
+        return None
 
-    def _due_line(self, table: Table) -> str:
+    def due_line(self, table: Table) -> str:
         """The turn message's clock line: the pace and each pending deadline."""
         if self.turnclock is None:
             return ""
@@ -157,11 +183,10 @@ class ClockMixin(TableBase):
         return t("clock.line", pace=t(f"pace.short.{self.turnclock.pace_of(table).name}"),
                  due=due)
 
-    async def clock_lines(self, game_id: int) -> list[str]:
+    def status_lines(self, table: Table) -> list[str]:
         """For ``/tempus status``: the pace and each pending decision's deadline."""
         if self.turnclock is None:
             return []
-        table = await self.table(game_id)
         lines = [t("clock.status", pace=t(f"pace.{self.turnclock.pace_of(table).name}"))]
         if table.game.status == ACTIVE:
             for r in deadlines.pending(table.clock):
@@ -172,6 +197,7 @@ class ClockMixin(TableBase):
                 lines.append(t("clock.status_covering", colour=colour_name(s)))
         return lines
 
+    # ------------------------------------------------------------------ reminders
     async def wants_reminders(self, user_id: int) -> bool:
         on = self._reminders_on.get(user_id)
         if on is None:
@@ -183,139 +209,3 @@ class ClockMixin(TableBase):
         await self.storage.set_reminders(user_id, on)
         self._reminders_on[user_id] = on
         return t("remind.on" if on else "remind.off")
-
-    async def set_pace(self, game_id: int, user_id: int, name: str, *,
-                       can_manage: bool = False) -> Outcome:
-        """The host (or a channel manager) changes the time per decision; pending decisions
-        keep their start, so a longer pace extends them (see bot.timing.deadlines.repace)."""
-        p = self._check_pace(name)
-        table = await self.table(game_id)
-        async with table.lock:
-            if table.game.status not in (LOBBY, ACTIVE):
-                raise TableError("error.not_active", game=table.id)
-            if user_id != table.game.host_id and not can_manage:
-                raise TableError("error.pace_denied", host=table.game.host_id)
-            if table.game.options.get("pace") == p.name:
-                raise TableError("error.pace_same", game=table.id, pace=t(f"pace.{p.name}"))
-            options = {**table.game.options, "pace": p.name}
-
-            def said() -> str:
-                return t("clock.pace_changed", user=user_id, pace=t(f"pace.{p.name}"))
-            if table.game.status == LOBBY:
-                async def change() -> int:
-                    version = await self.storage.set_options(table.id, table.version, options)
-                    table.game.options = options
-                    return version
-                return await self._lobby_change(table, change, said)
-            rows = self.turnclock.repace(table, p) if self.turnclock is not None else None
-            try:
-                table.game.version = await self.storage.set_options(table.id, table.version,
-                                                                    options, rows)
-            except VersionConflict:
-                raise TableError("error.stale") from None
-            table.game.options = options
-            self._committed(table, rows)
-            assert table.state is not None
-            outcome = self._play_outcome(table, table.state, [], actor=None)
-            with self.public(table):
-                outcome.lines = [said()]
-            self._enqueue(outcome)
-        return outcome
-
-    async def remind(self, game_id: int, seat: int) -> None:
-        """The scheduler: a reminder may be due for ``seat``. Noted before it is sent, so
-        it is sent at most once; a person who muted reminders gets none."""
-        assert self.turnclock is not None
-        table = await self.table(game_id)
-        async with table.lock:
-            if not self.owns(table.game.guild_id):  # the owner's clock fires
-                self.turnclock.disarm(table.id)
-                return
-            row = table.clock.get(seat)
-            if table.game.status != ACTIVE or row is None or row.due_at is None \
-                    or row.started_at is None:
-                return
-            stage = reminder_stage(row.started_at, row.due_at, self.turnclock.now(),
-                                   self.turnclock.pace_of(table))
-            if stage <= row.reminded:  # not yet (the deadline moved): wait again
-                self.turnclock.arm(table)
-                return
-            if not await self.storage.update_deadline(table.id, seat, row.since,
-                                                      due_at=row.due_at, reminded=stage):
-                log.warning("game %s: seat %s's clock is not the stored one", table.id, seat)
-                return
-            table.clock[seat] = replace(row, reminded=stage)
-            self.turnclock.arm(table)
-            user = table.seats[seat].user_id
-            if user is None or not await self.wants_reminders(user):
-                return
-            await i18n.load_user_locales(self.storage, [user])  # the DM in their language
-            self._queue(Outcome(
-                table.id, table.game.channel_id, table.game.guild_id, table.version, "remind",
-                [], play_channel_id=table.game.play_channel_id, seats=list(table.seats),
-                since=dict(table.since), locale=self.locale_of(table),
-                reminders=[Reminder(user, seat, colour_name(seat), row.due_at, stage)]))
-
-    async def timeout(self, game_id: int, seat: int) -> None:
-        """The scheduler: ``seat``'s time may be up. A computer then decides for the seat
-        while it owes a decision in this turn (announced in the game's thread); after
-        ``turnclock.strikes`` missed deadlines in a row the seat stays on autopilot until
-        its person takes it back."""
-        assert self.turnclock is not None
-        table = await self.table(game_id)
-        async with table.lock:
-            if not self.owns(table.game.guild_id):  # the owner's clock fires
-                self.turnclock.disarm(table.id)
-                return
-            row = table.clock.get(seat)
-            state = table.state
-            if table.game.status != ACTIVE or state is None or row is None \
-                    or row.due_at is None:
-                return
-            if row.due_at > self.turnclock.now():  # moved meanwhile: wait again
-                self.turnclock.arm(table)
-                return
-            if seat not in table.since or table.seats[seat].is_ai:
-                return  # no clock runs for such a seat (bot.timing.deadlines): nothing to do
-            strikes = row.strikes + 1
-            user = table.seats[seat].user_id
-            level = self.turnclock.level
-            if strikes >= self.turnclock.strikes:
-                after = with_seat(table.seats, seat, autopilot=level)
-                covering = {s: k for s, k in table.covering.items() if s != seat}
-                rows = self._plan(table, table.since, seats=after, computer=covering,
-                                  clock={**table.clock, seat: replace(row, strikes=strikes)})
-                try:
-                    table.game.version = await self.storage.set_autopilot(
-                        table.id, table.version, seat, level, rows)
-                except VersionConflict:
-                    log.error("game %s: changed outside its lock", table.id)
-                    return
-                table.seats = await self.storage.seats(table.id)
-                table.covering = covering
-                self._committed(table, rows)
-                self._menus_timed_out(table, seat)
-                with self.public(table):
-                    line = t("clock.autopilot", user=user, colour=colour_name(seat),
-                             level=level, n=strikes)
-                self._notice(table, line, user)
-                self._enqueue(self._play_outcome(table, state, [], actor=None))
-            else:
-                # the computer covers the rest of this turn: stored at once (a restart, or
-                # another process, keeps it covered: no fresh deadline, no second strike)
-                covering = {**table.covering, seat: key_text(state)}
-                rows = self._plan(table, table.since, computer=covering,
-                                  clock={**table.clock, seat: replace(row, strikes=strikes)})
-                try:
-                    await self.storage.set_deadlines(table.id, rows or [])
-                except StorageRefusal as exc:  # covered here; the deadline fires again
-                    log.warning("game %s: the cover of seat %s is not stored: %s", table.id,
-                                seat, exc)  # after a restart (counted once: not stored)
-                table.covering = covering
-                self._committed(table, rows)
-                self._menus_timed_out(table, seat)
-                with self.public(table):
-                    line = t("clock.timeout", user=user, colour=colour_name(seat),
-                             level=level, n=strikes, limit=self.turnclock.strikes)
-                self._notice(table, line, user)
-        self._kick_ai(table)

@@ -1,6 +1,8 @@
 """Computer players: one task per game lets computer seats act until a person must decide.
 
-Part of :class:`bot.table.service.TableService` (see there for how the parts fit).
+:class:`Computers` owns those tasks. A computer's move goes through the commit path like
+a person's (:meth:`bot.table.commit.Commits.apply`); its outcomes are held back while the
+same seat goes on acting (:meth:`bot.table.announce.Announcer.hold`).
 """
 
 from __future__ import annotations
@@ -8,9 +10,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Callable
 
+from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE
-from bot.table.base import TableBase
+from bot.table.announce import Announcer
+from bot.table.catch_up import CatchUp
+from bot.table.clocks import Clocks
+from bot.table.commit import Commits
 from bot.table.model import (
     StorageRefusal,
     Table,
@@ -26,21 +33,49 @@ from engine.views import view
 log = logging.getLogger(__name__)
 
 
-class ComputerMixin(TableBase):
+class Computers:
+    def __init__(self, commits: Commits, announcer: Announcer, catch_up: CatchUp,
+                 clocks: Clocks, owns: Callable[[int | None], bool], offloader: Offloader, *,
+                 delay: float, budget_s: float | None) -> None:
+        self.commits = commits
+        self.announcer = announcer
+        self.catch_up = catch_up
+        self.clocks = clocks
+        self.owns = owns
+        self.offloader = offloader
+        #: seconds a computer waits before each move (people can follow)
+        self.delay = delay
+        #: thinking time of a computer move (None: the level's own)
+        self.budget_s = budget_s
+        #: per game: the computer players' task (dropped when it ends)
+        self.tasks: dict[int, asyncio.Task[None]] = {}
 
-    def _kick_ai(self, table: Table) -> None:
+    def busy(self, game_id: int) -> bool:
+        """Whether a computer of the game is thinking or about to."""
+        task = self.tasks.get(game_id)
+        return task is not None and not task.done()
+
+    def kick(self, table: Table) -> None:
+        """Let the game's computer seats act if one owes a decision (in a task of its own)."""
         if table.game.status != ACTIVE or not (any(s.is_ai for s in table.seats)
                                                or table.covering):
             return
         if not self.owns(table.game.guild_id):
             return  # the owner's computer players play it
-        task = self._ai_tasks.get(table.id)
+        task = self.tasks.get(table.id)
         if task is not None and not task.done():
             return
-        self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table),
-                                                       name=f"tempus-ai-{table.id}")
+        self.tasks[table.id] = asyncio.create_task(self._loop(table),
+                                                   name=f"tempus-ai-{table.id}")
 
-    def _ai_seat(self, table: Table) -> int | None:
+    def stop(self, game_id: int) -> None:
+        """The game ended: its computers stop."""
+        task = self.tasks.pop(game_id, None)
+        if task:
+            task.cancel()
+
+    @staticmethod
+    def _seat(table: Table) -> int | None:
         if table.game.status != ACTIVE or table.state is None:
             return None
         for s in to_act(table.state):
@@ -52,41 +87,43 @@ class ComputerMixin(TableBase):
                 return s
         return None
 
-    async def _ai_loop(self, table: Table) -> None:
+    async def _loop(self, table: Table) -> None:
         """Let computer seats act until a person must decide; one announcement per run of
         one seat's actions."""
         failures = waits = 0
         try:
             while True:
                 async with table.lock:
-                    seat = self._ai_seat(table)
+                    seat = self._seat(table)
                     if seat is None:
-                        self._flush(table.id)
+                        self.announcer.flush(table.id)
                         break
                     state, version = table.state, table.version
                 assert state is not None
-                if self.ai_delay:
-                    await asyncio.sleep(self.ai_delay)
+                if self.delay:
+                    await asyncio.sleep(self.delay)
                 try:
                     action = await self._think(table, state, seat, version)
                     async with table.lock:
                         if table.since.get(seat, version + 1) > version:
                             continue  # the position changed under us: think again
                         try:
-                            outcome = await self._apply(table, seat, action, person=False)
+                            outcome = await self.commits.apply(table, seat, action,
+                                                               person=False)
                         except StorageRefusal:
                             raise
                         except TableError as exc:
                             if exc.key == "error.stale":  # changed in another process
-                                await self._catch_up(table)
+                                await self.catch_up(table)
                                 continue
                             log.error("game %s: computer seat %s chose %s: %s", table.id,
                                       seat, action.to_json(), exc)
                             assert table.state is not None
                             fallback = players.random_action(table.state, seat, version)
-                            outcome = await self._apply(table, seat, fallback, person=False)
+                            outcome = await self.commits.apply(table, seat, fallback,
+                                                               person=False)
                         assert table.state is not None
-                        self._hold(outcome, more=set(to_act(table.state)) == {seat})
+                        self.announcer.hold(outcome, more=set(to_act(table.state)) == {seat})
                     failures = 0
                     waits = 0
                 except StorageRefusal as exc:
@@ -108,14 +145,12 @@ class ComputerMixin(TableBase):
         except Exception:
             log.exception("game %s: computer player loop gave up", table.id)
         finally:
-            self._flush(table.id)
-            if self._ai_tasks.get(table.id) is asyncio.current_task():
-                del self._ai_tasks[table.id]  # a waiting game keeps no finished task
+            self.announcer.flush(table.id)
+            if self.tasks.get(table.id) is asyncio.current_task():
+                del self.tasks[table.id]  # a waiting game keeps no finished task
 
     async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
-        level = table.seats[seat].level or (
-            self.turnclock.level if self.turnclock is not None and seat in table.covering
-            else players.RANDOM)
+        level = table.seats[seat].level or self.clocks.cover_level(table, seat) or players.RANDOM
         # one-way, so that nothing about the game seed (hence the deck order) reaches an AI
         digest = hashlib.sha256(f"{table.game.options.get('seed', 0)}:{version}:{seat}".encode())
         seed = int.from_bytes(digest.digest()[:4], "big") % 2**31
@@ -123,8 +158,25 @@ class ComputerMixin(TableBase):
             return players.random_action(state, seat, seed)
         try:
             out = await self.offloader.run(players.think, view(state, seat), level, seed,
-                                           self.ai_budget_s)
+                                           self.budget_s)
             return players.parse(out)
         except Exception:
             log.exception("game %s: computer seat %s failed to think", table.id, seat)
             return players.random_action(state, seat, seed)
+
+    async def wait(self) -> None:
+        """Wait for the computers thinking now (a move of theirs may start others)."""
+        busy = [t for t in self.tasks.values() if not t.done()]
+        if busy:
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    def running(self) -> bool:
+        """Whether a computer of any game is thinking."""
+        return any(not t.done() for t in self.tasks.values())
+
+    async def close(self) -> None:
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.tasks.clear()

@@ -8,11 +8,13 @@ import functools
 import inspect
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 import engine
-from bot.store import DeadlineRow, GameRow, SeatRow, Storage, StorageUnavailable
+from bot.store import ACTIVE, DeadlineRow, GameRow, SeatRow, Storage, StorageUnavailable
 from bot.table.ui import (
     Panel,
 )
@@ -21,6 +23,7 @@ from engine.actions import Action
 from engine.events import Event, visible
 from engine.game import to_act
 from engine.hexgrid import parse_label
+from engine.record import Record
 from engine.state import State
 from engine.undo import Timeline, turn_key
 from lang import i18n
@@ -41,7 +44,15 @@ class TableError(Exception):
         return t(self.key, **self.kwargs)
 
 
-# ---------------------------------------------------------------- storage failures (issue 16)
+class Stale(TableError):
+    """The game changed since the control was made (a double click, an old button, or a
+    change another process stored first): nothing was stored."""
+
+    def __init__(self) -> None:
+        super().__init__("error.stale")
+
+
+# ---------------------------------------------------------------- storage failures
 class StorageRefusal(TableError):
     """The store could not take or give the data (disk full, locked, read-only, file
     gone ...): nothing was changed; the same request may succeed once it recovers."""
@@ -103,6 +114,27 @@ class Reminder:
     stage: int
 
 
+class OutcomeKind(StrEnum):
+    """What an :class:`Outcome` announces (a ``StrEnum``: it compares equal to its value,
+    so a sink may test ``outcome.kind == "play"``)."""
+
+    #: the lobby's panel changed (created, joined, left, a computer seat, its pace)
+    LOBBY = "lobby"
+    #: the game started: the channel's start line, then the first turn
+    START = "start"
+    #: a change to a running game (a move, an undo, a seat changing hands, its pace)
+    PLAY = "play"
+    #: the game was cancelled
+    CANCEL = "cancel"
+    #: a line of its own in the game's thread that pings someone (time ran out, a game set
+    #: aside, deadlines passed during a restart)
+    NOTICE = "notice"
+    #: reminders by DM that a deadline is near (``Outcome.reminders``)
+    REMIND = "remind"
+    #: the position re-posted after a restart, with what was stored but never announced
+    RESUME = "resume"
+
+
 @dataclass
 class Outcome:
     """What happened, for announcing: built from views only (never from the raw state)."""
@@ -111,7 +143,7 @@ class Outcome:
     channel_id: int
     guild_id: int | None
     version: int
-    kind: str  # lobby | start | play | cancel
+    kind: OutcomeKind
     lines: list[str]
     #: where the game is played: its thread, or the channel itself
     play_channel_id: int = 0
@@ -139,6 +171,11 @@ class Outcome:
     since: dict[int, int] = field(default_factory=dict)
     #: kind "remind": who to remind (by DM, else in the game's thread)
     reminders: list[Reminder] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # a plain string from an older caller becomes the enum; an unknown kind fails here,
+        # where it is made, not in the sink
+        self.kind = OutcomeKind(self.kind)
 
     def merge(self, later: Outcome) -> Outcome:
         """This outcome followed by ``later`` as one announcement."""
@@ -209,6 +246,50 @@ class Table:
         return None
 
 
+def record_of(table: Table) -> Record:
+    """The game's record (setup and every move so far), as the engine replays it."""
+    o = table.game.options
+    rules_version, table_options = engine.stored_rules(o)
+    return Record(
+        num_players=len(table.seats),
+        seed=int(o["seed"]),
+        start_player=o.get("start_player"),
+        random_map=bool(o.get("random_map", True)),
+        players=[{"name": s.name,
+                  "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
+                 for s in table.seats],
+        moves=list(table.moves),
+        rules_version=rules_version,
+        options=table_options,
+    )
+
+
+def locale_of(table: Table) -> str:
+    """The language of the game's public posts (stored at create; English before)."""
+    return i18n.normalize(table.game.options.get("locale"))
+
+
+def public(table: Table) -> contextlib.AbstractContextManager[str]:
+    """``with public(table):`` writes in the game's language: public posts follow the
+    server's language, whoever's action (or computer) caused them."""
+    return i18n.using(locale_of(table))
+
+
+def personal(table: Table, seat: int) -> contextlib.AbstractContextManager[str]:
+    """The language of the person in ``seat`` (their client's, last seen), for what only
+    they see (DMs, secret choices); the game's language if not known."""
+    user = table.seats[seat].user_id if seat < len(table.seats) else None
+    return i18n.using(i18n.user_locale(user, locale_of(table)))
+
+
+def undo_seat(table: Table) -> int | None:
+    """The person who may take back their last step now (engine.undo), if any."""
+    seat = table.timeline.seat
+    if table.game.status != ACTIVE or seat is None or table.seats[seat].is_ai:
+        return None
+    return seat
+
+
 def next_since(prev: dict[int, int], state: State, actor: int | None, version: int
                ) -> dict[int, int]:
     """For each seat owing a decision: the version since which it has owed it."""
@@ -238,3 +319,15 @@ def event_hexes(events: list[Event]) -> tuple[int, ...]:
                 with contextlib.suppress(ValueError):
                     out.append(parse_label(v))
     return tuple(dict.fromkeys(out))
+
+
+class Ownership:
+    """Whether this process works for a game of a server (computer players, announcements,
+    clocks): every part asks this one object, so the coordinator sets it in one place
+    (bot.cluster.coordinator, when processes share the shards)."""
+
+    def __init__(self) -> None:
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
+
+    def __call__(self, guild_id: int | None) -> bool:
+        return self.owns(guild_id)

@@ -10,27 +10,29 @@ back at their levels; every other person of the old game is invited: a free seat
 for each of them until they click **Join** (on the lobby, or the rematch button again),
 so nobody else can take their place. The host may still start with fewer people, or
 fill an absent person's seat with a computer.
+
+This module holds those rules; :meth:`bot.table.lobby.Lobby.rematch` opens the lobby.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from bot.store import FINISHED, LOBBY, SeatRow
+from bot.store import FINISHED, LOBBY, GameRow, SeatRow
+from bot.table.model import TableError
+from bot.table.ui import Op
 from bot.timing.pace import PACES
 from lang.messages import t
 
-if TYPE_CHECKING:
-    from bot.table.service import Reply, TableService
-
 #: the op of the rematch button (its custom id is ``tempus:GAME:VERSION:rematch``)
-REMATCH = "rematch"
+REMATCH = Op.REMATCH
 #: lobby options written by a rematch
 REMATCH_OF, INVITED = "rematch_of", "invited"
 #: options that belong to one game, not to the table: a rematch never copies them
 PER_GAME = frozenset({"seed", "start_player", "rules_version", REMATCH_OF, INVITED})
-#: options :meth:`TableService.create` takes as arguments of their own
+#: options :meth:`bot.table.lobby.Lobby.create` takes as arguments of their own
 ARGUMENTS = frozenset({"max_seats", "random_map", "protection_counts_cities", "pace"})
 
 
@@ -83,42 +85,56 @@ def mentioned(options: dict[str, Any], seats: Sequence[SeatRow]) -> list[int]:
     return [u for u, _ in pending(options, seats)] if REMATCH_OF in options else []
 
 
-async def rematch(service: TableService, game_id: int, user_id: int, name: str) -> Reply:
-    """Open the rematch of finished game ``game_id`` (or join it, if it is open)."""
-    from bot.table.service import Reply, TableError  # the table service imports this module
+@dataclass(frozen=True)
+class Opening:
+    """How the rematch of a finished game opens: the arguments of ``Lobby.create`` (the
+    clicker hosts and takes the first seat), the computer seats to add, who is invited."""
 
-    storage = service.storage
-    old = await storage.game(game_id)
+    arguments: dict[str, Any]
+    computers: list[str | None]
+    invited: list[str]
+
+    def line(self, old: int, new: int) -> str:
+        """The clicker's answer: the new lobby and whom it invites."""
+        if self.invited:
+            return t("rematch.created", old=old, game=new, invited=", ".join(self.invited))
+        return t("rematch.created_alone", old=old, game=new)
+
+
+def check(old: GameRow | None, game_id: int) -> GameRow:
+    """The finished game to play again (TableError: none, or not over)."""
     if old is None:
         raise TableError("error.no_game")
     if old.status != FINISHED:
         raise TableError("error.rematch_not_over", game=game_id)
-    seats = await storage.seats(game_id)
+    return old
+
+
+def check_player(seats: Sequence[SeatRow], game_id: int, user_id: int) -> None:
+    """Only a person who played the game opens its rematch."""
     if user_id not in {s.user_id for s in seats if s.user_id is not None}:
         raise TableError("error.rematch_not_player", game=game_id)
-    current = await storage.open_game_in_channel(old.channel_id)
-    if current is not None:
-        if current.status == LOBBY and current.options.get(REMATCH_OF) == game_id:
-            outcome = await service.join(current.id, user_id, name)
-            return Reply(text=t("rematch.joined", game=current.id), outcome=outcome)
-        raise TableError("error.rematch_busy", game=current.id)
-    invited = [[s.user_id, s.name] for s in seats
-               if s.user_id is not None and s.user_id != user_id]
+
+
+def is_rematch_of(current: GameRow, game_id: int) -> bool:
+    """Whether the channel's open game ``current`` is the lobby of ``game_id``'s rematch (a
+    click then joins it; any other open game makes the channel busy)."""
+    return current.status == LOBBY and current.options.get(REMATCH_OF) == game_id
+
+
+def opening(old: GameRow, seats: Sequence[SeatRow], user_id: int) -> Opening:
+    """The rematch of ``old`` (played in ``seats``) opened by ``user_id``."""
+    people = [s for s in seats if s.user_id is not None and s.user_id != user_id]
+    invited = [[s.user_id, s.name] for s in people]
     o = old.options
-    outcome = await service.create(
-        old.guild_id, old.channel_id, user_id, name, seats=len(seats),
+    arguments: dict[str, Any] = dict(
+        seats=len(seats),
         random_map=bool(o.get("random_map", True)),
         protection_counts_cities=bool(o.get("protection_counts_cities", False)),
         # a pace no longer offered (renamed since) falls back to the default
         pace_name=o["pace"] if o.get("pace") in PACES else None,
         # opened inside a thread: played right there, as the old game was
         in_thread=old.thread_id is not None and old.thread_id == old.channel_id,
-        extra={**lobby_options(o), REMATCH_OF: game_id, INVITED: invited})
-    new_id = outcome.game_id
-    for s in seats:
-        if s.user_id is None:
-            outcome = await service.add_ai(new_id, user_id, s.ai_level)
-    names = ", ".join(n for _, n in invited)
-    line = (t("rematch.created", old=game_id, game=new_id, invited=names) if invited
-            else t("rematch.created_alone", old=game_id, game=new_id))
-    return Reply(text=line, outcome=outcome)
+        extra={**lobby_options(o), REMATCH_OF: old.id, INVITED: invited})
+    return Opening(arguments, [s.ai_level for s in seats if s.user_id is None],
+                   [s.name for s in people])

@@ -1,19 +1,29 @@
 """Seats changing hands during a game: autopilot, leaving, replacing a player.
 
-Part of :class:`bot.table.service.TableService` (see there for how the parts fit).
+A use case: it gets its tables from :class:`~bot.table.tables.Tables`, stores through the
+commit path (:class:`~bot.table.commit.Commits`), queues what it did with the
+:class:`~bot.table.announce.Announcer` and lets the computers take over a seat.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from bot.store import ACTIVE, LOBBY, SeatRow, VersionConflict
-from bot.table.base import TableBase
+from bot.store import ACTIVE, LOBBY, SeatRow, Storage
+from bot.table.announce import Announcer
+from bot.table.clocks import Clocks
+from bot.table.commit import Change, Commits
+from bot.table.computers import Computers
 from bot.table.model import (
     Outcome,
+    Table,
     TableError,
+    public,
     with_seat,
 )
+from bot.table.outcomes import Outcomes
+from bot.table.tables import Tables
 from bot.table.ui import (
     QUIT,
     Button,
@@ -40,7 +50,31 @@ def next_host(seats: list[SeatRow], leaving: int) -> int | None:
     return people[0].user_id if people else None
 
 
-class SeatsMixin(TableBase):
+class Seats:
+    def __init__(self, storage: Storage, tables: Tables, commits: Commits, outcomes: Outcomes,
+                 announcer: Announcer, clocks: Clocks, computers: Computers) -> None:
+        self.storage = storage
+        self.tables = tables
+        self.commits = commits
+        self.outcomes = outcomes
+        self.announcer = announcer
+        self.clocks = clocks
+        self.computers = computers
+
+    def _told(self, lines: Callable[[Table], list[str]], hands: tuple[int, ...] = ()
+              ) -> Callable[[Table], Outcome]:
+        """The outcome of a seat changing hands: the position with ``lines`` (written in
+        the game's language); ``hands``: seats whose new person gets the hand."""
+        def told(table: Table) -> Outcome:
+            state = table.state
+            assert state is not None
+            outcome = self.outcomes.play(table, state, [], actor=None)
+            if hands:
+                outcome.hand_views = {s: view(state, s) for s in hands}
+            with public(table):
+                outcome.lines = lines(table)
+            return outcome
+        return told
 
     async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
                         level: str | None = None, *, can_manage: bool = False) -> Outcome:
@@ -51,7 +85,7 @@ class SeatsMixin(TableBase):
         if level not in players.levels():
             raise TableError("error.unknown_level", level=level,
                              levels=", ".join(players.levels()))
-        table = await self.table(game_id)
+        table = await self.tables.get(game_id)
         async with table.lock:
             if table.game.status != ACTIVE:
                 raise TableError("error.not_active", game=table.id)
@@ -72,31 +106,24 @@ class SeatsMixin(TableBase):
             since = table.since if on else {  # the person decides again from now on
                 s: table.version + 1 if s == seat else v for s, v in table.since.items()}
             covering = {s: k for s, k in table.covering.items() if s != seat}
-            rows = self._plan(table, since, seats=after, person=None if on else seat,
-                              computer=covering)
-            try:
-                table.game.version = await self.storage.set_autopilot(
-                    table.id, table.version, seat, level if on else None, rows)
-            except VersionConflict:
-                raise TableError("error.stale") from None
-            table.seats = await self.storage.seats(table.id)
-            table.since = since
-            table.covering = covering
-            self._committed(table, rows)
-            assert table.state is not None
-            outcome = self._play_outcome(table, table.state, [], actor=None)
+            rows = self.clocks.plan(table, since, seats=after, person=None if on else seat,
+                                    computer=covering)
             key = "autopilot.on" if on else "autopilot.off"
-            with self.public(table):
-                outcome.lines = [t(key, user=target, colour=colour_name(seat),
-                                   level=t(f"level.{level}"))]
-            self._enqueue(outcome)
-        self._kick_ai(table)
+            who = target
+            outcome = await self.commits.commit(table, Change(
+                lambda rows: self.storage.set_autopilot(table.id, table.version, seat,
+                                                        level if on else None, rows),
+                rows, since=since, covering=covering, reseat=True),
+                self._told(lambda table: [t(key, user=who, colour=colour_name(seat),
+                                            level=t(f"level.{level}"))]))
+            self.announcer.enqueue(outcome)
+        self.computers.kick(table)
         return outcome
 
     async def leave_panel(self, game_id: int, user_id: int) -> tuple[Panel, int] | None:
         """``/tempus leave`` during a game: the private confirmation to show (None: the
         game has not started, a plain leave applies)."""
-        table = await self.table(game_id)
+        table = await self.tables.get(game_id)
         if table.game.status == LOBBY:
             return None
         if table.game.status != ACTIVE:
@@ -107,17 +134,14 @@ class SeatsMixin(TableBase):
         if table.seats[seat].left:
             raise TableError("error.left", game=table.id, colour=colour_name(seat))
         panel = Panel(t("leave.confirm", game=table.id, colour=colour_name(seat),
-                        level=self._leave_level()),
+                        level=self.clocks.leave_level()),
                       [(Button(t("btn.leave_game"), QUIT, style="danger"),)])
         return panel, table.version
-
-    def _leave_level(self) -> str:
-        return self.turnclock.level if self.turnclock is not None else players.default_level()
 
     async def leave_game(self, game_id: int, user_id: int) -> Outcome:
         """The person leaves a running game: a computer plays their seat to the end and
         their cards go to nobody (the seat's hand is never shown again)."""
-        table = await self.table(game_id)
+        table = await self.tables.get(game_id)
         async with table.lock:
             if table.game.status != ACTIVE:
                 raise TableError("error.not_active", game=table.id)
@@ -126,30 +150,24 @@ class SeatsMixin(TableBase):
                 raise TableError("error.not_seated", game=table.id)
             if table.seats[seat].left:
                 raise TableError("error.left", game=table.id, colour=colour_name(seat))
-            level = self._leave_level()
+            level = self.clocks.leave_level()
             after = with_seat(table.seats, seat, autopilot=level, left=True)
             covering = {s: k for s, k in table.covering.items() if s != seat}
-            rows = self._plan(table, table.since, seats=after, computer=covering)
+            rows = self.clocks.plan(table, table.since, seats=after, computer=covering)
             host = next_host(after, seat) if user_id == table.game.host_id else None
-            try:
-                table.game.version = await self.storage.leave_seat(
-                    table.id, table.version, seat, level, rows, host_id=host)
-            except VersionConflict:
-                raise TableError("error.stale") from None
-            table.seats = await self.storage.seats(table.id)
-            table.covering = covering
-            if host is not None:
-                table.game.host_id = host
-            self._committed(table, rows)
-            assert table.state is not None
-            outcome = self._play_outcome(table, table.state, [], actor=None)
-            with self.public(table):
-                outcome.lines = [t("leave.public", user=user_id, colour=colour_name(seat),
-                                   level=level)]
+
+            def lines(table: Table) -> list[str]:
+                out = [t("leave.public", user=user_id, colour=colour_name(seat), level=level)]
                 if host is not None:
-                    outcome.lines.append(t("seats.host_passed", user=host, game=table.id))
-            self._enqueue(outcome)
-        self._kick_ai(table)
+                    out.append(t("seats.host_passed", user=host, game=table.id))
+                return out
+
+            outcome = await self.commits.commit(table, Change(
+                lambda rows: self.storage.leave_seat(table.id, table.version, seat, level,
+                                                     rows, host_id=host),
+                rows, covering=covering, reseat=True, update=_host(host)), self._told(lines))
+            self.announcer.enqueue(outcome)
+        self.computers.kick(table)
         return outcome
 
     async def replace(self, game_id: int, user_id: int, old_user: int, new_user: int,
@@ -157,7 +175,7 @@ class SeatsMixin(TableBase):
                       can_manage: bool = False) -> Outcome:
         """The host (or a channel manager) gives ``old_user``'s seat to ``new_user``, who
         gets the hand by DM and decides from now on (with a fresh clock)."""
-        table = await self.table(game_id)
+        table = await self.tables.get(game_id)
         async with table.lock:
             if table.game.status == LOBBY:
                 raise TableError("error.replace_lobby", game=table.id, old=old_user,
@@ -174,33 +192,33 @@ class SeatsMixin(TableBase):
             if table.seat_of(new_user) is not None:
                 raise TableError("error.replace_seated", user=new_user, game=table.id)
             after = with_seat(table.seats, seat, user_id=new_user, name=new_name,
-                               autopilot=None, left=False)
+                              autopilot=None, left=False)
             since = {s: table.version + 1 if s == seat else v for s, v in table.since.items()}
             covering = {s: k for s, k in table.covering.items() if s != seat}
             clock = {s: r for s, r in table.clock.items() if s != seat}  # no strikes
-            rows = self._plan(table, since, seats=after, computer=covering, clock=clock)
+            rows = self.clocks.plan(table, since, seats=after, computer=covering, clock=clock)
             # the host's seat changes hands: so does the host role
             host = new_user if old_user == table.game.host_id else None
-            try:
-                table.game.version = await self.storage.replace_seat(
-                    table.id, table.version, seat, new_user, new_name, rows, host_id=host)
-            except VersionConflict:
-                raise TableError("error.stale") from None
-            table.seats = await self.storage.seats(table.id)
-            table.since = since
-            table.covering = covering
-            if host is not None:
-                table.game.host_id = host
-            self._committed(table, rows)
-            state = table.state
-            assert state is not None
-            outcome = self._play_outcome(table, state, [], actor=None)
-            outcome.hand_views = {seat: view(state, seat)}
-            with self.public(table):
-                outcome.lines = [t("replace.done", old=old_user, new=new_user,
-                                   colour=colour_name(seat))]
+
+            def lines(table: Table) -> list[str]:
+                out = [t("replace.done", old=old_user, new=new_user, colour=colour_name(seat))]
                 if host is not None:
-                    outcome.lines.append(t("seats.host_passed", user=host, game=table.id))
-            self._enqueue(outcome)
-        self._kick_ai(table)
+                    out.append(t("seats.host_passed", user=host, game=table.id))
+                return out
+
+            outcome = await self.commits.commit(table, Change(
+                lambda rows: self.storage.replace_seat(table.id, table.version, seat,
+                                                       new_user, new_name, rows, host_id=host),
+                rows, since=since, covering=covering, reseat=True, update=_host(host)),
+                self._told(lines, hands=(seat,)))
+            self.announcer.enqueue(outcome)
+        self.computers.kick(table)
         return outcome
+
+
+def _host(host: int | None) -> Callable[[Table], None]:
+    """The host role passes to ``host`` (None: it stays)."""
+    def update(table: Table) -> None:
+        if host is not None:
+            table.game.host_id = host
+    return update

@@ -1,52 +1,159 @@
-"""Other processes (bot.cluster.coordinator): catching up with what another process committed to a
-game, step by step when possible, announced by the game's owner.
+"""Catching up with the store: after a restart (:meth:`Sync.resume_all`: the games go on,
+what was stored but never announced is announced), and with what another process
+(bot.cluster.coordinator) committed to a game (:meth:`Sync.refresh`), announced by the
+game's owner.
 
-Part of :class:`bot.table.service.TableService` (see there for how the parts fit).
+A use case: the bringing up to date itself is :class:`~bot.table.catch_up.CatchUp`'s.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import fields, replace
+from collections.abc import Callable
+from dataclasses import replace
 
 import engine
-from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, ActionRow, GameRow
-from bot.table.base import TableBase
+from bot.store import ACTIVE, FINISHED, LOBBY, GameRow, Storage
+from bot.table.announce import Announcer
+from bot.table.catch_up import CatchUp
+from bot.table.clocks import Clocks
+from bot.table.computers import Computers
 from bot.table.model import (
     Outcome,
+    OutcomeKind,
+    StorageRefusal,
     Table,
+    TableError,
     next_since,
+    public,
+    record_of,
 )
-from bot.table.ui import (
-    Panel,
-)
+from bot.table.outcomes import Outcomes
+from bot.table.tables import Tables
+from bot.tempus.event_text import event_text
 from bot.tempus.labels import action_label, colour_name
-from engine.actions import Action, action_from_json
-from engine.events import Event
+from engine.actions import action_from_json
+from engine.events import visible
 from engine.state import OVER
 from engine.undo import is_undo
 from lang.messages import t
-from render.positions import last_move_of
 
 log = logging.getLogger(__name__)
 
 
-class SyncMixin(TableBase):
+class Sync:
+    def __init__(self, storage: Storage, tables: Tables, catch_up: CatchUp, outcomes: Outcomes,
+                 announcer: Announcer, clocks: Clocks, computers: Computers,
+                 owns: Callable[[int | None], bool]) -> None:
+        self.storage = storage
+        self.tables = tables
+        self.catch_up = catch_up
+        self.outcomes = outcomes
+        self.announcer = announcer
+        self.clocks = clocks
+        self.computers = computers
+        self.owns = owns
 
+    # ------------------------------------------------------------------ a restart
+    async def resume_all(self) -> list[int]:
+        """Load every active game and let computer players go on; returns the ids of the
+        games resumed. Each game is loaded on its own: one that cannot be read is set
+        aside (``Tables.set_aside``, for the application to tell its channel) and the
+        others start normally. Then the finishes committed but never announced (this
+        process stopped first, or another one finished the game meanwhile) are announced
+        (:meth:`announce_behind`)."""
+        ids = []
+        for ref in await self.storage.game_refs(ACTIVE):
+            if not self.owns(ref.guild_id):
+                continue  # its owner resumes it
+            # caught up already (bot.cluster.coordinator, which starts first): its news are
+            # on the way
+            caught_up = ref.id in self.tables
+            try:
+                table = await self.tables.get(ref.id)
+            except StorageRefusal as exc:  # not the game's fault: loaded at its next use
+                log.error("game %s: not resumed, the storage is unavailable: %s", ref.id, exc)
+                continue
+            except TableError:
+                aside = self.tables.set_aside.get(ref.id)
+                if aside is not None:  # set aside, logged: its channel is told once
+                    where = ref.thread_id or ref.channel_id
+                    self.announcer.queue(Outcome(
+                        ref.id, ref.channel_id, ref.guild_id, 0, OutcomeKind.NOTICE,
+                        [aside.notice()], play_channel_id=where))
+                continue
+            except Exception:
+                log.exception("game %s: cannot be loaded", ref.id)
+                continue
+            game = table.game
+            ids.append(game.id)
+            if not caught_up and (game.announced_version is None
+                                  or game.announced_version < game.version):
+                # the process stopped between committing and announcing: post it now
+                async with table.lock:
+                    self._repost(table)
+            if self.clocks.timed:
+                await self._resume_clock(table)
+            self.computers.kick(table)
+        finished = await self.announce_behind()
+        if finished:
+            log.info("announced %d finish(es) made while this process was away: %s",
+                     len(finished), finished)
+        return ids
+
+    def _repost(self, table: Table) -> None:
+        """Post the game as it stands, with the events of the actions stored but never
+        announced (the process stopped in between): nothing the players need is lost."""
+        assert table.state is not None
+        missed, table.unannounced = table.unannounced, []
+        events = [e for _, _, step in missed for e in step or ()]
+        outcome = self.outcomes.play(table, table.state, events, actor=None,
+                                     kind=OutcomeKind.RESUME)
+        with public(table):
+            lines = [t("resume.reposted", game=table.id)]
+            for seat, action, step in missed:
+                if step is None:
+                    lines.append(t("undo.done", colour=colour_name(seat),
+                                   what=action_label(action)))
+                else:
+                    lines.extend(event_text(e) for e in visible(step, None))
+            outcome.lines = lines
+        self.announcer.enqueue(outcome)
+
+    async def _resume_clock(self, table: Table) -> None:
+        """Re-arm the game's deadlines; announce the ones that passed while we were down."""
+        async with table.lock:
+            try:
+                late = await self.clocks.resume(table)
+            except Exception:
+                log.exception("game %s: cannot re-arm its deadlines", table.id)
+                return
+            if not late:
+                return
+            due = min(table.clock[s].due_at or 0 for s in late)
+            with public(table):
+                who = ", ".join(f"<@{table.seats[s].user_id}> ({colour_name(s)})" for s in late)
+                line = t("clock.restart_late", who=who, when=int(due))
+            # the seats whose deadline passed have people (computers have no clock)
+            self.announcer.queue(self.outcomes.notice(
+                table, line, [u for s in late if (u := table.seats[s].user_id) is not None]))
+
+    # ------------------------------------------------------------------ other processes
     async def refresh(self, game_id: int, version: int | None = None) -> bool:
-        """Catch up with what another process committed to ``game_id`` (bot.cluster.coordinator):
-        read it from storage, announce it if this process owns the game, let the computer
-        players go on. ``version``: the version it made, if known (nothing to do if this
-        process has it already). Returns whether anything changed.
+        """Catch up with what another process committed to ``game_id``
+        (bot.cluster.coordinator): read it from storage, announce it if this process owns
+        the game, let the computer players go on. ``version``: the version it made, if
+        known (nothing to do if this process has it already). Returns whether anything
+        changed.
 
         A game this process owns but has not loaded (never, or unloaded after being idle,
         ``unload_idle``) is rebuilt as last announced here (``announced_version``) and
         brought up to date step by step, so the owner announces the other process's
         actions as its own, a finish with its result included; in the lobby or cancelled,
         its current panel is announced."""
-        table = self._tables.get(game_id)
+        table = self.tables.cached(game_id)
         if table is None:
-            if game_id in self.set_aside:
+            if game_id in self.tables.set_aside:
                 return False
             game = await self.storage.game(game_id)
             if (game is None or not self.owns(game.guild_id)
@@ -56,21 +163,20 @@ class SyncMixin(TableBase):
             if table is None:  # another task loaded it meanwhile: catch up as loaded
                 return await self.refresh(game_id, version)
             try:
-                changed = await self._catch_up(table)
+                changed = await self.catch_up(table)
             except BaseException:
-                if self._tables.get(game_id) is table:
-                    del self._tables[game_id]  # loaded afresh (or set aside) at next use
+                self.tables.forget(table)  # loaded afresh (or set aside) at next use
                 raise
             finally:
                 table.lock.release()
-            self._kick_ai(table)
+            self.computers.kick(table)
             return changed
         if version is not None and table.version >= version:
             return False
         async with table.lock:
-            changed = await self._catch_up(table)
+            changed = await self.catch_up(table)
         if changed:
-            self._kick_ai(table)
+            self.computers.kick(table)
         return changed
 
     async def announce_behind(self) -> list[int]:
@@ -83,7 +189,7 @@ class SyncMixin(TableBase):
         lobbies and cancels, whose posts do not note a version."""
         done = []
         for ref in await self.storage.game_refs_behind(FINISHED):
-            if not self.owns(ref.guild_id) or ref.id in self.set_aside:
+            if not self.owns(ref.guild_id) or ref.id in self.tables.set_aside:
                 continue
             try:
                 if await self.refresh(ref.id, ref.version):
@@ -99,9 +205,7 @@ class SyncMixin(TableBase):
         step since that version is rebuilt there (the catch-up then goes step by step);
         anything else gets an empty table one version behind (the catch-up reloads it
         fully and announces the position: lobby, cancel or board)."""
-        async with self._load_locks(game.id):
-            if game.id in self._tables:
-                return None
+        async def build() -> Table:
             table: Table | None = None
             try:
                 table = await self._at_announced(game)
@@ -112,9 +216,9 @@ class SyncMixin(TableBase):
                 behind = min(game.announced_version or 0, game.version - 1)
                 table = Table(replace(game, version=behind, status=LOBBY),
                               await self.storage.seats(game.id))
-            await table.lock.acquire()  # a new lock: free
-            self._tables[game.id] = table
-        return table
+            return table
+
+        return await self.tables.adopt(game.id, build)
 
     async def _at_announced(self, game: GameRow) -> Table | None:
         """``game`` replayed up to its announced version (None when that is not an active
@@ -123,14 +227,14 @@ class SyncMixin(TableBase):
         if upto is None or game.status == LOBBY:
             return None
         rows = await self.storage.actions(game.id)
-        if not rows or any(r.version is None for r in rows):
+        if not rows or rows[0].version is None or any(r.version is None for r in rows):
             return None
         started = rows[0].version - 1
         if not started <= upto < game.version:
             return None
         table = Table(replace(game, version=upto, status=ACTIVE),
                       await self.storage.seats(game.id))
-        state, _ = self._record(table).new_state()
+        state, _ = record_of(table).new_state()
         since = next_since({}, state, None, started)
         n = 0
         for row in rows:
@@ -153,88 +257,9 @@ class SyncMixin(TableBase):
         table.state, table.since, table.log_len = state, since, n
         return table
 
-    async def _clock_of_foreign_game(self, table: Table) -> None:
+    async def clock_of_foreign_game(self, table: Table) -> None:
         """Before a click on another process's game: its clocks as stored now (the owner's
         reminders change them without a new version), so that the change planned here
         keeps them."""
         async with table.lock:
-            await self._rearm(table)
-
-    async def _catch_up(self, table: Table) -> bool:
-        """Bring ``table`` (lock held) up to the stored game: the new log entries one by
-        one when that is all that changed (announced like local ones), else a full reload
-        announced as the position."""
-        game = await self.storage.game(table.id)
-        if game is None or game.version <= table.version:
-            return False
-        owned = self.owns(game.guild_id)
-        seats = await self.storage.seats(table.id)
-        rows = (await self.storage.actions(table.id))[table.log_len:]
-        outcome: Outcome | None = None
-        stepwise = (table.state is not None and table.game.status == ACTIVE
-                    and seats == table.seats and bool(rows)
-                    and [r.version for r in rows]
-                    == list(range(table.version + 1, game.version + 1)))
-        if stepwise:
-            try:
-                for row in rows:
-                    step = self._replay_step(table, row, announce=owned)
-                    if step is not None:
-                        outcome = step if outcome is None else outcome.merge(step)
-            except Exception:
-                log.exception("game %s: catching up step by step failed; reloading", table.id)
-                stepwise = False
-        if stepwise:
-            table.game = game
-        else:
-            fresh = await self._load(game)
-            for f in fields(Table):
-                if f.name != "lock":
-                    setattr(table, f.name, getattr(fresh, f.name))
-            outcome = None
-            if owned and game.status == LOBBY:
-                outcome = self._lobby_outcome(table, "")
-                outcome.lines = []
-            elif owned and game.status == CANCELLED:
-                outcome = Outcome(table.id, game.channel_id, game.guild_id, table.version,
-                                  "cancel", [], panel=Panel(""), seats=list(table.seats),
-                                  locale=self.locale_of(table))
-            elif owned and table.state is not None:
-                outcome = self._play_outcome(table, table.state, [], actor=None)
-        # the clocks and covered seats as stored with the change (a covered seat whose
-        # person acted in the other process is no longer covered there)
-        await self._rearm(table)
-        if outcome is not None:
-            self._enqueue(outcome)
-        return True
-
-    def _replay_step(self, table: Table, row: ActionRow, *, announce: bool) -> Outcome | None:
-        """Apply one stored log entry made elsewhere to ``table``; its outcome if
-        ``announce``."""
-        before = table.state
-        assert before is not None and row.version is not None
-        if is_undo(row.action):
-            table.state = table.timeline.undo(row.seat)
-            _, undone = table.moves.pop()
-            events: list[Event] = []
-            action: Action | None = None
-        else:
-            action = action_from_json(row.action)
-            table.state, events = engine.apply(before, row.seat, action)
-            table.timeline.record(before, row.seat, action, events, table.state)
-            table.moves.append((row.seat, action))
-        table.game.version = row.version
-        table.game.status = FINISHED if table.state.phase == OVER else ACTIVE
-        table.log_len += 1
-        table.since = next_since(table.since, table.state, row.seat, row.version)
-        if not announce:
-            return None
-        if action is None:
-            outcome = self._play_outcome(table, None, [], actor=row.seat)
-            with self.public(table):
-                outcome.lines = [t("undo.done", colour=colour_name(row.seat),
-                                   what=action_label(undone))]
-        else:
-            outcome = self._play_outcome(table, before, events, actor=row.seat)
-            outcome.last_move = last_move_of(action)
-        return outcome
+            await self.clocks.rearm(table)

@@ -9,21 +9,42 @@ menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_OPTIONS = 25
 
-# Ops: what a control does when used.
-ACT = "act"  # arg (button) or the chosen value (select) is an encoded action
-CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no cards)
-MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
-UNDO = "undo"  # take back the last step of this turn
-HELP = "help"  # the "?" button: /tempus help, privately
-QUIT = "quit"  # leave a running game for good (from the confirmation /tempus leave shows)
-JOIN, LEAVE, ADDBOT, START, CANCEL = "join", "leave", "addbot", "start", "cancel"
+
+class Op(StrEnum):
+    """What a control does when used: the ``op`` of its custom id. Each op has one handler
+    in the table service's click table (bot.table.clicks); a ``StrEnum``, so ids and
+    comparisons with the plain strings stay as they were."""
+
+    ACT = "act"  # arg (button) or the chosen value (select) is an encoded action
+    CARDS = "cards"  # arg: decision kind; chosen values: card ids (a button: no cards)
+    MENU = "menu"  # open a private menu: arg is the menu spec, a select appends ":value"
+    UNDO = "undo"  # take back the last step of this turn
+    HELP = "help"  # the "?" button: /tempus help, privately
+    QUIT = "quit"  # leave a running game for good (from the confirmation /tempus leave shows)
+    JOIN = "join"
+    LEAVE = "leave"
+    ADDBOT = "addbot"
+    START = "start"
+    CANCEL = "cancel"
+    REMATCH = "rematch"  # the button on a result: a new lobby (bot.table.rematch)
+
+
+# the ops by their old names, as the Discord layer, the console and the panels import them
+ACT, CARDS, MENU, UNDO, HELP, QUIT = Op.ACT, Op.CARDS, Op.MENU, Op.UNDO, Op.HELP, Op.QUIT
+JOIN, LEAVE, ADDBOT, START, CANCEL = Op.JOIN, Op.LEAVE, Op.ADDBOT, Op.START, Op.CANCEL
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
+
+#: a button's look; a closed set as a ``Literal`` (the panels pass plain strings)
+Style = Literal["primary", "secondary", "success", "danger"]
+#: the picture a panel carries: the board, a hand, or a crop of the board
+Image = Literal["board", "hand", "crop"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +52,7 @@ class Button:
     label: str
     op: str
     arg: str = ""
-    style: str = "secondary"  # primary, secondary, success, danger
+    style: Style = "secondary"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +81,7 @@ class Panel:
 
     text: str
     rows: list[Row] = field(default_factory=list)
-    image: str | None = None  # "board" | "hand" | "crop"
+    image: Image | None = None
     image_view: dict[str, Any] | None = None
     highlight: tuple[int, ...] = ()
     #: for a "crop" picture: the hexes the menu is about (e.g. the stack that moves)

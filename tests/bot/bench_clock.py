@@ -116,7 +116,7 @@ async def main_async(games: int, idle_s: float) -> dict[str, Any]:
 
         # the deadlines come due: jump to shortly before the first one (the reminders
         # whose time has passed go out at once, one per game), then wait in real time
-        deadlines = sorted(r.due_at for t in svc._tables.values() for r in t.clock.values()
+        deadlines = sorted(r.due_at for t in svc.tables for r in t.clock.values()
                            if r.due_at is not None)
         clock.offset += deadlines[0] - clock.now() - 3.0
         sched.wake()

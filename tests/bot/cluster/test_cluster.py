@@ -405,7 +405,7 @@ async def test_the_owner_plays_the_computers_after_a_foreign_click(pg_url: str) 
             await a.service.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
         game = await b.storage.game(g)
         assert game.status == FINISHED
-        assert a.sink.outcomes == [] and not a.service._ai_tasks
+        assert a.sink.outcomes == [] and not a.service.computers.tasks
         versions = [o.version for o in b.sink.outcomes]
         assert versions == sorted(versions) and versions[-1] == game.version
         assert b.sink.outcomes[-1].finished
@@ -471,7 +471,7 @@ async def _play_through_a(a: Process, b: Process | None, g: int, *, unload: bool
         if unload:
             assert b is not None
             b.service.unload_idle(0)
-            assert g not in b.service._tables
+            assert g not in b.service.tables
         reply = await a.service.use(g, table.version, uid, "x", ACT, encode_action(action))
         assert reply.outcome is not None
         local[reply.outcome.version] = reply.outcome

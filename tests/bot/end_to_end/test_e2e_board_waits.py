@@ -74,7 +74,7 @@ async def test_a_board_that_waited_for_a_render_slot_shows_the_newest_state(
         await fake.wait_for(lambda: turns_since() >= 3, 120)
         await fake.slash(11, play_channel(fake, ch), "table autopilot", on=False)
         # the computers play on until the host must decide again
-        await fake.wait_for(lambda: not any(not t.done() for t in service._ai_tasks.values()),
+        await fake.wait_for(lambda: not any(not t.done() for t in service.computers.tasks.values()),
                             120)
         newest = [o for o in published if o.public_view is not None][-1]
         d0 = len(drawn)

@@ -214,7 +214,7 @@ async def test_a_game_both_people_left_rates_nobody() -> None:
 
     store = await _store()
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 12)
-    svc._leave_level = lambda: "random"  # type: ignore[method-assign]
+    svc.clocks.leave_level = lambda: "random"  # type: ignore[method-assign]
     g = (await svc.create(GUILD, 40, 100, "Ann", seats=3)).game_id
     await svc.join(g, 101, "Bob")
     await svc.add_ai(g, 100, "random")

@@ -61,7 +61,7 @@ async def test_an_unloaded_game_comes_back_as_it_was() -> None:
                     before.timeline.seat, len(before.timeline.steps), before.log_len)
         assert svc.unload_idle(3600) == 0, "a game used just now stays"
         assert svc.unload_idle(0) == 1
-        assert g not in svc._tables
+        assert g not in svc.tables
         again = await svc.table(g)
         assert again is not before
         assert (again.state.to_json(), again.version, dict(again.since),  # type: ignore[union-attr]
@@ -86,9 +86,9 @@ async def test_busy_games_stay_loaded() -> None:
         table.covering[0] = "turn"  # a computer decides for a seat whose time ran out
         assert svc.unload_idle(0) == 0
         table.covering.clear()
-        svc._ai_tasks[g] = asyncio.create_task(asyncio.sleep(10))  # a computer thinks
+        svc.computers.tasks[g] = asyncio.create_task(asyncio.sleep(10))  # a computer thinks
         assert svc.unload_idle(0) == 0
-        svc._ai_tasks.pop(g).cancel()
+        svc.computers.tasks.pop(g).cancel()
         assert svc.unload_idle(0) == 1
     finally:
         await svc.close()
@@ -104,10 +104,11 @@ async def test_waiting_games_keep_no_tasks() -> None:
         g = await _game(svc, bots=2)
         await _person_moves(svc, g, random.Random(5), 10)
         assert sink.outcomes, "announced"
-        assert svc._publishers == {} and svc._outboxes == {} and svc._ai_tasks == {}
+        assert svc.announcer.publishers == {} and svc.announcer.outboxes == {} \
+            and svc.computers.tasks == {}
         # a new outcome starts a new publisher, which ends again
         await _person_moves(svc, g, random.Random(6), 1)
-        assert svc._publishers == {}
+        assert svc.announcer.publishers == {}
     finally:
         await svc.close()
         await svc.storage.close()
@@ -251,7 +252,7 @@ async def test_loads_of_different_games_overlap() -> None:
         await svc.idle()
         g2 = o.game_id
         assert svc.unload_idle(0) == 2
-        real, gate = svc._load, asyncio.Event()
+        real, gate = svc.tables.load, asyncio.Event()
         loading: list[int] = []
         peak = 0
 
@@ -266,7 +267,7 @@ async def test_loads_of_different_games_overlap() -> None:
                 done.append(game.id)
 
         done: list[int] = []
-        svc._load = slow_load  # type: ignore[method-assign]
+        svc.tables.load = slow_load  # type: ignore[method-assign]
         clicks = [asyncio.create_task(svc.table(g)) for g in (g1, g2, g1, g2)]
         for _ in range(300):  # the store is read first (aiosqlite's thread)
             if len(loading) == 2:
@@ -277,7 +278,7 @@ async def test_loads_of_different_games_overlap() -> None:
         a, b, a2, b2 = await asyncio.gather(*clicks)
         assert a is a2 and b is b2 and a is not b
         assert sorted(loading) == sorted([g1, g2]), "each game loaded once"
-        assert len(svc._load_locks) == 0, "no lock kept for games nobody is loading"
+        assert len(svc.tables.load_locks) == 0, "no lock kept for games nobody is loading"
     finally:
         await svc.close()
         await svc.storage.close()

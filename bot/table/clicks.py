@@ -1,0 +1,146 @@
+"""A click on a control (button or select of a :class:`~bot.table.ui.Panel`): dispatched by
+its op (:class:`~bot.table.ui.Op`) through one table of handlers, each a short adapter
+from the click to a use case and its :class:`~bot.table.model.Reply`.
+
+Adding a button: an op in :class:`~bot.table.ui.Op`, its use case, one entry in
+:meth:`Clicks.handlers`, and the panel that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.table.lobby import Lobby
+from bot.table.model import Reply, TableError
+from bot.table.play import CARD_ACTIONS, Play
+from bot.table.seats import Seats
+from bot.table.sync import Sync
+from bot.table.tables import Tables
+from bot.table.ui import Op
+from bot.tempus.codec import decode_action, shown
+from bot.tempus.labels import action_label
+from lang.messages import t
+
+
+@dataclass(frozen=True)
+class Click:
+    """One use of a control: who, on which game's controls made at ``version``, the op's
+    argument and the values chosen in a select."""
+
+    game_id: int
+    version: int
+    user_id: int
+    name: str
+    arg: str
+    values: list[str] | None
+    can_manage: bool
+
+
+Handler = Callable[[Click], Awaitable[Reply]]
+
+
+class Clicks:
+    def __init__(self, tables: Tables, lobby: Lobby, play: Play, seats: Seats, sync: Sync,
+                 owns: Callable[[int | None], bool]) -> None:
+        self.tables = tables
+        self.owns = owns
+        self.lobby = lobby
+        self.play = play
+        self.seats = seats
+        self.sync = sync
+        self.handlers: dict[Op, Handler] = {
+            Op.JOIN: self._join,
+            Op.LEAVE: self._leave,
+            Op.ADDBOT: self._add_ai,
+            Op.START: self._start,
+            Op.CANCEL: self._cancel,
+            Op.QUIT: self._quit,
+            Op.UNDO: self._undo,
+            Op.HELP: self._help,
+            Op.REMATCH: self._rematch,
+            Op.MENU: self._menu,
+            Op.ACT: self._act,
+            Op.CARDS: self._cards,
+        }
+
+    async def use(self, game_id: int, version: int, user_id: int, name: str, op: str,
+                  arg: str, values: list[str] | None = None, *,
+                  can_manage: bool = False) -> Reply:
+        """One use of a control. A click refused as stale is tried once more if the game
+        had changed in another process (this process's copy was behind); a game of another
+        process is brought up to date before its menus are shown."""
+        cached = self.tables.cached(game_id)
+        if cached is not None and not self.owns(cached.game.guild_id) \
+                and not await self.sync.refresh(game_id):
+            await self.sync.clock_of_foreign_game(cached)
+        try:
+            handler = self.handlers[Op(op)]
+        except ValueError:
+            raise TableError("error.bad_choice", reason=shown(op)) from None
+        click = Click(game_id, version, user_id, name, arg, values, can_manage)
+        try:
+            return await handler(click)
+        except TableError as exc:
+            if exc.key != "error.stale" or not await self.sync.refresh(game_id):
+                raise
+        return await handler(click)
+
+    # ------------------------------------------------------------------ the lobby
+    async def _join(self, c: Click) -> Reply:
+        return Reply(outcome=await self.lobby.join(c.game_id, c.user_id, c.name))
+
+    async def _leave(self, c: Click) -> Reply:
+        return Reply(outcome=await self.lobby.leave(c.game_id, c.user_id))
+
+    async def _add_ai(self, c: Click) -> Reply:
+        return Reply(outcome=await self.lobby.add_ai(c.game_id, c.user_id))
+
+    async def _start(self, c: Click) -> Reply:
+        return Reply(outcome=await self.lobby.start(c.game_id, c.user_id))
+
+    async def _cancel(self, c: Click) -> Reply:
+        return Reply(outcome=await self.lobby.cancel(c.game_id, c.user_id,
+                                                     can_manage=c.can_manage))
+
+    async def _rematch(self, c: Click) -> Reply:
+        return await self.lobby.rematch(c.game_id, c.user_id, c.name)
+
+    # ------------------------------------------------------------------ a running game
+    async def _quit(self, c: Click) -> Reply:
+        outcome = await self.seats.leave_game(c.game_id, c.user_id)
+        return Reply(text=t("leave.done", game=c.game_id), outcome=outcome)
+
+    async def _undo(self, c: Click) -> Reply:
+        outcome = await self.play.undo(c.game_id, c.user_id, c.version)
+        return Reply(text=outcome.lines[0], outcome=outcome)
+
+    async def _help(self, c: Click) -> Reply:
+        """The "?" button: help for whoever clicks, privately."""
+        panel, version = await self.play.help(c.game_id, c.user_id)
+        return Reply(menu=panel, version=version)
+
+    async def _menu(self, c: Click) -> Reply:
+        spec = f"{c.arg}:{c.values[0]}" if c.values else c.arg
+        panel, now = await self.play.menu(c.game_id, c.user_id, spec, c.version)
+        return Reply(menu=panel, version=now)
+
+    async def _act(self, c: Click) -> Reply:
+        text = c.values[0] if c.values else c.arg
+        try:
+            action = decode_action(text)
+        except ValueError:
+            raise TableError("error.bad_choice", reason=shown(text)) from None
+        outcome = await self.play.act(c.game_id, c.user_id, action, c.version)
+        return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
+
+    async def _cards(self, c: Click) -> Reply:
+        make = CARD_ACTIONS.get(c.arg)
+        if make is None:
+            raise TableError("error.bad_choice", reason=shown(c.arg))
+        bad = [v for v in c.values or () if not (v.isascii() and v.isdigit() and len(v) < 6)]
+        if bad:
+            raise TableError("error.bad_choice", reason=shown(bad[0]))
+        action = make(tuple(sorted(int(v) for v in c.values or ())))
+        outcome = await self.play.act(c.game_id, c.user_id, action, c.version)
+        return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)

@@ -1,0 +1,131 @@
+"""The one commit path: every change a use case makes to a loaded game goes through
+:meth:`Commits.commit`, in this order:
+
+1. the change was decided (validated by the engine where it is a move) with the turn
+   clocks it implies (:meth:`bot.table.clocks.Clocks.plan`);
+2. it is **stored** in one transaction with those clocks, if the game is still at the
+   version it was decided at (else :class:`~bot.table.model.Stale`, nothing changed);
+3. the **cached table** is updated (version, then what the change says);
+4. the **clocks** are kept and armed (:meth:`bot.table.clocks.Clocks.committed`);
+5. its **outcome** is built for announcing (the caller queues it: at once, merged with
+   the next, or held back for a computer's run).
+
+The caller holds the game's lock. :meth:`Commits.apply` is a move (engine.apply then the
+path above), for people and computers alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import engine
+from bot.store import ACTIVE, FINISHED, Storage, VersionConflict
+from bot.table.clocks import Clocks, Rows, still_covered
+from bot.table.model import (
+    Outcome,
+    Stale,
+    Table,
+    TableError,
+    next_since,
+)
+from bot.table.outcomes import Outcomes
+from bot.tempus.refusal_text import Reason
+from engine.actions import Action
+from engine.errors import IllegalAction
+from engine.state import OVER
+from render.positions import last_move_of
+
+
+def unchanged(table: Table) -> None:
+    """Nothing more of the table changes than the commit path's fields."""
+    return None
+
+
+@dataclass
+class Change:
+    """A change to one loaded game, decided but not stored yet."""
+
+    #: stores it (with the version check) and the given clocks in one transaction;
+    #: returns the game's new version (raises VersionConflict when it is behind)
+    write: Callable[[Rows], Awaitable[int]]
+    #: the turn clocks stored with it (bot.table.clocks.Clocks.plan, .repace, .stopped)
+    rows: Rows = None
+    #: whether the game has clocks to keep and arm after it (a lobby has none)
+    timed: bool = True
+    #: who owes a decision after it, since when (None: as before)
+    since: dict[int, int] | None = None
+    #: the seats a computer covers after it (None: as before)
+    covering: dict[int, str] | None = None
+    #: the seats changed: read them back from the store once it is stored
+    reseat: bool = False
+    #: the rest of the cached table after it (state, log, status, options, host ...)
+    update: Callable[[Table], None] = field(default=unchanged)
+
+
+def lobby_change(write: Callable[[], Awaitable[int]],
+                 update: Callable[[Table], None] = unchanged) -> Change:
+    """A change to a lobby: stored by ``write`` (seats or options), the seats read back,
+    no clocks (they start with the game)."""
+    return Change(lambda rows: write(), timed=False, reseat=True, update=update)
+
+
+class Commits:
+    def __init__(self, storage: Storage, clocks: Clocks, outcomes: Outcomes) -> None:
+        self.storage = storage
+        self.clocks = clocks
+        self.outcomes = outcomes
+
+    async def commit(self, table: Table, change: Change,
+                     outcome: Callable[[Table], Outcome]) -> Outcome:
+        """Store ``change`` (lock held), update the cached table and its clocks; returns
+        what ``outcome`` makes of the table after it."""
+        try:
+            version = await change.write(change.rows)
+        except VersionConflict:
+            raise Stale() from None
+        table.game.version = version
+        if change.reseat:
+            table.seats = await self.storage.seats(table.id)
+        change.update(table)
+        if change.since is not None:
+            table.since = change.since
+        if change.covering is not None:
+            table.covering = change.covering
+        if change.timed:
+            self.clocks.committed(table, change.rows)
+        return outcome(table)
+
+    async def apply(self, table: Table, seat: int, action: Action, *,
+                    person: bool = True) -> Outcome:
+        """A move: validated by the engine, then committed. ``person``: the seat's person
+        decided (not a computer), so their missed deadlines no longer count."""
+        before = table.state
+        assert before is not None
+        try:
+            new, events = engine.apply(before, seat, action)
+        except IllegalAction as exc:
+            raise TableError("error.illegal", reason=Reason(exc)) from None
+        status = FINISHED if new.phase == OVER else ACTIVE
+        since = next_since(table.since, new, seat, table.version + 1)
+        covering = still_covered(table, new, since)
+        rows = self.clocks.plan(table, since, person=seat if person else None,
+                                computer=covering, over=status == FINISHED)
+
+        def moved(table: Table) -> None:
+            table.game.status = status
+            table.log_len += 1
+            table.timeline.record(before, seat, action, events, new)
+            table.state = new
+            table.moves.append((seat, action))
+
+        def told(table: Table) -> Outcome:
+            outcome = self.outcomes.play(table, before, events, actor=seat)
+            outcome.last_move = last_move_of(action)
+            return outcome
+
+        return await self.commit(table, Change(
+            lambda rows: self.storage.append_action(
+                table.id, table.version, table.log_len, seat, action.to_json(), new.to_json(),
+                status, rows),
+            rows, since=since, covering=covering, update=moved), told)

@@ -1,0 +1,188 @@
+"""What a change looks like to the players: the :class:`~bot.table.model.Outcome` of a move, a
+lobby change, a cancel or a notice, built from public and personal views only, and the
+panels (turn message, lobby) it carries.
+
+:class:`Outcomes` keeps no state; it asks the clocks for the pace and deadline lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store import ACTIVE
+from bot.table import rematch
+from bot.table.clocks import Clocks
+from bot.table.model import (
+    Outcome,
+    OutcomeKind,
+    Reminder,
+    Table,
+    event_hexes,
+    key_text,
+    locale_of,
+    owes_hand_choice,
+    personal,
+    public,
+    record_of,
+    undo_seat,
+)
+from bot.table.ui import (
+    ADDBOT,
+    CANCEL,
+    JOIN,
+    LEAVE,
+    START,
+    Button,
+    Panel,
+    button_rows,
+)
+from bot.tempus import panels
+from bot.tempus.event_text import event_text
+from bot.tempus.labels import colour_name
+from engine.content import CONTENT
+from engine.events import Event, visible
+from engine.game import to_act
+from engine.state import OVER, State
+from engine.views import view
+from lang.messages import t
+
+
+class Outcomes:
+    """Builds announcements; the caller decides when they go out (bot.table.announce)."""
+
+    def __init__(self, clocks: Clocks) -> None:
+        self.clocks = clocks
+
+    # ------------------------------------------------------------------ a running game
+    def play(self, table: Table, before: State | None, events: list[Event], *,
+             actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY) -> Outcome:
+        """The game as it stands after a change: ``events`` (made from ``before``) told
+        publicly and privately, new hands, secret choices for those who owe one now."""
+        state = table.state
+        assert state is not None
+        seats = table.seats
+        private: dict[int, list[str]] = {}
+        for e in events:
+            if e.private_to is not None:
+                with personal(table, e.private_to):
+                    private.setdefault(e.private_to, []).append(event_text(e))
+        hand_views = {}
+        for s, p in enumerate(state.players):
+            old = before.players[s].hand if before is not None else []
+            if sorted(old) != sorted(p.hand) and seats[s].user_id is not None \
+                    and not seats[s].left:
+                hand_views[s] = view(state, s)
+        fresh = [s for s, v in table.since.items() if v == table.version]
+        secret = {}
+        for s in fresh:
+            if not seats[s].is_ai and owes_hand_choice(state, s):
+                with personal(table, s):
+                    secret[s] = panels.secret_panel(state, s)
+        with public(table):
+            return self._public(table, state, events, actor, kind, private, hand_views,
+                                secret, fresh)
+
+    def _public(self, table: Table, state: State, events: list[Event], actor: int | None,
+                kind: OutcomeKind, private: dict[int, list[str]],
+                hand_views: dict[int, dict[str, Any]], secret: dict[int, Panel],
+                fresh: list[int]) -> Outcome:
+        """The public part of an outcome, written in the current (the game's) language."""
+        seats = table.seats
+        outcome = Outcome(
+            game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
+            version=table.version, kind=kind,
+            lines=[event_text(e) for e in visible(events, None)],
+            play_channel_id=table.game.play_channel_id, turn_key=key_text(state),
+            panel=self.turn_panel(table), seats=list(seats),
+            public_view=view(state, None), private_lines=private, hand_views=hand_views,
+            secret_panels=secret,
+            # a seat not played by a computer has a person (SeatRow.is_ai)
+            mention=[u for s in sorted(fresh) if s != actor and not seats[s].is_ai
+                     and (u := seats[s].user_id) is not None],
+            highlight=event_hexes(events), actor=actor, locale=locale_of(table),
+            since=dict(table.since),
+        )
+        if state.phase == OVER:
+            outcome.finished = True
+            outcome.record = record_of(table).to_json()
+        return outcome
+
+    def turn_panel(self, table: Table) -> Panel:
+        """The turn message's text and controls for the current state (with Undo when a
+        player may take back a step)."""
+        state = table.state
+        assert state is not None
+        panel = panels.public_panel(state, table.seats)
+        undo = undo_seat(table)
+        if undo is not None:
+            deciding = to_act(state)
+            panel = panels.with_undo(panel, None if deciding == [undo]
+                                     else colour_name(undo))
+        if state.phase != OVER:
+            panel = panels.with_help(panel)
+        due = self.clocks.due_line(table)
+        if due and table.game.status == ACTIVE:  # above the prompt, which stays last
+            head, _, prompt = panel.text.rpartition("\n")
+            panel.text = "\n".join(x for x in (head, due, prompt) if x)
+        return panel
+
+    def notice(self, table: Table, line: str, mention: list[int]) -> Outcome:
+        """A line of its own in the game's thread that pings ``mention``."""
+        return Outcome(
+            table.id, table.game.channel_id, table.game.guild_id, table.version,
+            OutcomeKind.NOTICE, [line], play_channel_id=table.game.play_channel_id,
+            seats=list(table.seats), mention=mention, since=dict(table.since),
+            locale=locale_of(table))
+
+    def remind(self, table: Table, reminder: Reminder) -> Outcome:
+        """A reminder by DM that ``reminder.seat``'s deadline is near."""
+        return Outcome(
+            table.id, table.game.channel_id, table.game.guild_id, table.version,
+            OutcomeKind.REMIND, [], play_channel_id=table.game.play_channel_id,
+            seats=list(table.seats), since=dict(table.since), locale=locale_of(table),
+            reminders=[reminder])
+
+    def cancelled(self, table: Table, lines: list[str]) -> Outcome:
+        """The game was cancelled: its controls go."""
+        return Outcome(table.id, table.game.channel_id, table.game.guild_id, table.version,
+                       OutcomeKind.CANCEL, lines, panel=Panel(""), seats=list(table.seats),
+                       locale=locale_of(table))
+
+    # ------------------------------------------------------------------ the lobby
+    def lobby(self, table: Table, line: str) -> Outcome:
+        """The lobby as it stands, with ``line`` saying what changed."""
+        with public(table):
+            return Outcome(table.id, table.game.channel_id, table.game.guild_id,
+                           table.version, OutcomeKind.LOBBY, [line],
+                           panel=self.lobby_panel(table), seats=list(table.seats),
+                           locale=locale_of(table),
+                           mention=rematch.mentioned(table.game.options, table.seats))
+
+    def lobby_panel(self, table: Table) -> Panel:
+        o = table.game.options
+        lines = [t("lobby.title", game=table.id, host=table.game.host_id,
+                   map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
+                   seated=len(table.seats), seats=o["max_seats"]),
+                 t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+        if not o.get("hints", True):
+            lines.append(t("lobby.hints_off"))
+        invite = rematch.invitation_line(o, table.seats)
+        if invite is not None:
+            lines.append(invite)
+        kept = rematch.lobby_lines(o, table.seats)  # seats kept for a rematch's players
+        for i in range(o["max_seats"]):
+            if i < len(table.seats):
+                lines.append(t("lobby.seat", n=i + 1, name=table.seats[i].name))
+            elif i - len(table.seats) < len(kept):
+                lines.append(kept[i - len(table.seats)])
+            else:
+                lines.append(t("lobby.empty", n=i + 1))
+        p = self.clocks.pace_of(table)
+        if p is not None:
+            lines.append(t("lobby.pace", pace=t(f"pace.{p.name}")) if p.seconds is not None
+                         else t("lobby.pace_none"))
+        lines.append(t("lobby.hint", min=CONTENT.min_players))
+        buttons = [Button(t("btn.join"), JOIN, style="primary"), Button(t("btn.leave"), LEAVE),
+                   Button(t("btn.addbot"), ADDBOT), Button(t("btn.start"), START, style="success"),
+                   Button(t("btn.cancel"), CANCEL, style="danger")]
+        return Panel("\n".join(lines), button_rows(buttons))
