@@ -87,7 +87,8 @@ def _split(script: str) -> list[str]:
 def _sqlite_schema(path: Path) -> dict[str, Any]:
     """Everything SQLite knows of the schema: its objects (their SQL words) and each
     table's columns (name, type, not null, default, key)."""
-    with closing(sqlite3.connect(path)) as raw:
+    # read-only: a missing file is an error, not a new empty database
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as raw:
         objects = sorted((r[0], r[1], r[2], _words(r[3])) for r in raw.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master "
             "WHERE name NOT LIKE 'sqlite_%'"))

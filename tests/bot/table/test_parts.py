@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store.sqlite import SqliteStorage, VersionConflict
+from bot.store import VersionConflict
+from bot.store.sqlite import SqliteStorage
 from bot.table.announce import Announcer
 from bot.table.commit import Change
 from bot.table.model import Outcome, OutcomeKind, Stale
