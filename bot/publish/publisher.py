@@ -31,7 +31,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Final = 10080
 
 
 @dataclass
@@ -198,8 +198,11 @@ class DiscordPublisher:
                     log.info("game %s: lobby message %s gone, posting anew", o.game_id, old)
             ch = await self.channel(o.channel_id)
             # a rematch's lobby pings the people it invites (o.mention); edits never ping
-            msg = await ch.send(panel.text, view=view, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
+            # discord.py takes None for no view, which its overloads do not say
+            msg = await ch.send(
+                panel.text, view=view,  # type: ignore[arg-type]
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
             self._lobbies[o.game_id] = msg.id
             await self.storage.set_panel_message(o.game_id, msg.id)
             return False

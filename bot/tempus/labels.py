@@ -51,9 +51,9 @@ def action_label(action: A.Action) -> str:
         if hasattr(action, name):
             kw[name] = getattr(action, name)
     if hasattr(action, "card"):
-        kw["card"] = card_name(action.card)  # type: ignore[attr-defined]
+        kw["card"] = card_name(action.card)
     if hasattr(action, "cards"):
-        kw["cards"] = card_list(action.cards)  # type: ignore[attr-defined]
+        kw["cards"] = card_list(action.cards)
     if isinstance(action, A.NameCityTerrain):
         kw["terrain"] = terrain_name(action.terrain)
     if isinstance(action, A.Attack) and action.leader is not None:
