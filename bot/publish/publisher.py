@@ -46,9 +46,8 @@ from bot.publish.request_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, pri
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader, Superseded
 from bot.store.sqlite import SeatRow, Storage
-from bot.table.service import Outcome, Reminder
+from bot.table.model import Outcome, Reminder
 from bot.tempus import images
-from bot.tempus.describe import board_alt_text
 from bot.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
@@ -306,12 +305,11 @@ class DiscordPublisher:
             png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
                                  o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
-            # the picture in words: render's description, else a short one of our own
-            alt = alt or board_alt_text(o.public_view, o.lines)
+            # the picture in words is render's description (None: it failed, logged)
             return await self._write(turn, o, key, png, alt)
 
     async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
-                     png: bytes | None, alt: str) -> bool:
+                     png: bytes | None, alt: str | None) -> bool:
         """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
         while the turn message was of turn ``key``."""
         assert o.public_view is not None
