@@ -22,7 +22,7 @@ from bot.store.sqlite import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import Table, key_text
 from bot.tempus import computer_levels as players
 from bot.timing import deadlines
-from bot.timing.pace import PACES, Pace, next_event
+from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
 from lang import i18n
 
@@ -121,6 +121,6 @@ class TurnClock:
     async def _fire(self, key: Hashable, kind: str, due: float) -> None:
         assert isinstance(key, tuple)
         game_id, seat = key
-        hook = self.on_remind if kind == "remind" else self.on_deadline
+        hook = self.on_remind if kind == Due.REMIND else self.on_deadline
         if hook is not None:
             await hook(game_id, seat)
