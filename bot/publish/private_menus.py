@@ -71,7 +71,7 @@ Position = tuple[Sequence[SeatRow], Mapping[int, int]]
 class PartialClient(Protocol):
     """What :meth:`PrivateMenus.attach` needs of the Discord client."""
 
-    def get_partial_messageable(self, id: int, /, **kwargs: Any) -> Any: ...
+    def get_partial_messageable(self, id: int, /) -> Any: ...
 
 
 class Retirer:
