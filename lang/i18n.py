@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
@@ -124,7 +124,9 @@ def _language(code: str, catalog: Catalog, *, source: bool) -> Language:
             fuzzy.add(m.context)
     header = catalog.plural_forms if not source else "nplurals=2; plural=(n != 1);"
     num, expr = _plural_header(header)
-    return Language(code, messages, frozenset(fuzzy), num, gettext.c2py(expr))
+    # gettext's own plural-expression compiler: undocumented, so typeshed omits it
+    plural = gettext.c2py(expr)  # type: ignore[attr-defined]
+    return Language(code, messages, frozenset(fuzzy), num, plural)
 
 
 def _plural_header(header: str) -> tuple[int, str]:
@@ -175,10 +177,10 @@ class _Formatter(string.Formatter):
         super().__init__()
         self.lang = lang
 
-    def format_field(self, value: object, format_spec: str) -> str:
+    def format_field(self, value: Any, format_spec: str) -> str:
         if "|" in format_spec:
             forms = format_spec.split("|")
-            return forms[min(self.lang.plural_index(int(value)), len(forms) - 1)]  # type: ignore[call-overload]
+            return forms[min(self.lang.plural_index(int(value)), len(forms) - 1)]
         return super().format_field(value, format_spec)
 
 

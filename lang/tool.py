@@ -43,7 +43,7 @@ def _write(path: Path, catalog: Catalog) -> None:
         write_po(fh, catalog, width=WIDTH, ignore_obsolete=True, include_previous=True)
 
 
-def template_keys(catalog: Catalog) -> dict[str, str]:
+def template_keys(catalog: Catalog) -> dict[str, str | tuple[str, ...] | list[str]]:
     return {m.context: m.id for m in catalog if m.id and m.context}
 
 
@@ -107,10 +107,15 @@ def absorb(py_file: Path) -> list[str]:
     tree = ast.parse(py_file.read_text(encoding="utf-8"))
     found: dict[str, str] = {}
     for node in ast.walk(tree):
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) and node.targets else None)
-        if isinstance(target, ast.Name) and target.id == "MESSAGES" and node.value is not None:
-            found = ast.literal_eval(node.value)
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and node.targets:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "MESSAGES" and value is not None:
+            found = ast.literal_eval(value)
     pot = _read(i18n.TEMPLATE)
     have = template_keys(pot)
     added = []

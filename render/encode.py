@@ -26,7 +26,7 @@ from PIL import Image
 try:  # Intel ISA-L's deflate: ~5x faster than zlib at the same size for these images
     from isal import isal_zlib as _isal
 except ImportError:  # pragma: no cover - isal has wheels for the platforms we run on
-    _isal = None
+    _isal = None  # type: ignore[assignment]  # a missing optional module is None
 
 COMPRESS_LEVEL = 2
 BASE_COLOURS = 160

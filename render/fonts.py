@@ -82,7 +82,8 @@ def fit(text: str, size: int, width: float, bold: bool = False) -> str:
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The antialiased coverage mask of ``text`` and its offset from the anchor point."""
     f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    # whole pixels already (Pillow annotates the box as float for fractional stroke widths)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
     return mask, left, top

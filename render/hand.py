@@ -165,6 +165,7 @@ def hand_image(view: dict[str, Any], lang: str = DEFAULT_LANG) -> Image.Image:
         d.text((MARGIN, 28), word("hand.spectator", lang), font=font(26, True), fill=P.WHITE,
                anchor="lm")
     else:
+        assert player is not None  # the seat's, as seat is not None
         chip(seat, 17, lang).paste_on(img, MARGIN + 18, 30)
         d.text((MARGIN + 44, 30), word("hand.title", lang, name=colour_name(seat, lang)),
                font=font(28, True), fill=P.WHITE, anchor="lm")

@@ -140,7 +140,7 @@ def columns(lang: str = "en") -> tuple[tuple[float, ...], tuple[tuple[str, ...],
     out between them. A heading too long for one line (Polish "Miasta w zapasie") is
     broken in two, the widest first, until the table fits."""
     pen = Pen(Image.new("RGB", (DESIGN_W, 1)), 1.0)
-    heads = [(word(k, lang),) for k in _COLUMN_KEYS]
+    heads: list[tuple[str, ...]] = [(word(k, lang),) for k in _COLUMN_KEYS]
 
     def width(lines: tuple[str, ...]) -> float:
         return max(NUM_MIN_W, *(pen.width(x, 10, True) for x in lines))
@@ -319,7 +319,7 @@ def _to_act_box(pen: Pen, v: dict[str, Any], lang: str) -> None:
     mid = (BOX_Y0 + BOX_Y1) / 2
     pen.text(PAD + 4, mid, head, 10, P.PANEL_MUTED, True, "lm")
     x_text = PAD + 4 + pen.width(head, 10, True) + 10
-    right = X1 - 4
+    right: float = X1 - 4
     if v["phase"] == "tiles" and v.get("current_tile") is not None:
         _tile_preview(pen, v["current_tile"], X1 - 20, mid)
         right = X1 - 44

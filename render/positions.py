@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine import actions as A
 from engine import view
@@ -77,6 +78,7 @@ def midgame(players: int = 5, seed: int = 11, era: int = 6) -> tuple[State, Reco
     era ``era``, stopping at the start of a turn just after another player moved a
     token (so there is a move arrow to draw and move targets to highlight). Random legal
     play is used instead if the computer players are not available."""
+    choose_action: Callable[..., A.Action] | None
     try:
         from engine.ai import choose_action
     except ImportError:  # pragma: no cover - the AI package is optional here

@@ -4,13 +4,13 @@ The render modules never hold text: they call :func:`word` with a key and a lang
 (``lang``, threaded through :func:`render.board.render_board`,
 :func:`render.hand.render_hand` and :func:`render.board.render_crop`).
 
-The words themselves live in the project's gettext catalogues (``bot/locale``, one
+The words themselves live in the project's gettext catalogues (``lang/locale``, one
 source for every sentence the bot says and every word it draws; see :mod:`lang.messages`):
 image words under ``image.<key>``, game content under its own keys (``colour.0``,
 ``terrain.G``, ``era.3``, ``card.EDU.name``, ``card.EDU.text``), whose English the tests
-check against ``data/``. :data:`WORDS` is built from them once per process. The catalogue
-reader (:mod:`lang.i18n`) needs only Babel, not Discord; reading it here is a data
-dependency on the catalogue files, not on the Discord layer.
+check against ``data/``. :data:`WORDS` is built from them once per process by the
+catalogue reader (:mod:`lang.i18n`, a layer below this package). The names of game content
+here are also the bot's (:mod:`bot.tempus.labels` calls them in the current language).
 
 A number that decides a word's form is written ``{n:token|tokens}`` (Polish:
 ``{n:pion|piony|pionów}``); pass the number as ``count``.
@@ -22,6 +22,7 @@ import string
 from typing import Any
 
 from engine.content import CONTENT
+from lang import i18n
 
 Text = str | tuple[str, ...]
 DEFAULT_LANG = "en"
@@ -70,8 +71,6 @@ def _content_keys() -> list[str]:
 
 def _load() -> dict[str, dict[str, Text]]:
     """``{lang: {word key: template}}`` for every catalogue language."""
-    from lang import i18n  # the catalogues (Babel only); see the module docstring
-
     keys = [*IMAGE_KEYS, *_content_keys()]
     out: dict[str, dict[str, Text]] = {}
     for lang in i18n.languages():
@@ -86,8 +85,6 @@ WORDS: dict[str, dict[str, Text]] = _load()
 def plural_index(n: int, lang: str) -> int:
     """Which plural form a number takes, by the catalogue's ``Plural-Forms`` (English
     0 = one, 1 = other; Polish 0 = one, 1 = few (2-4, 22-24, ...), 2 = many)."""
-    from lang import i18n
-
     langs = i18n.catalogue()
     return langs[lang].plural_index(abs(n)) if lang in langs else (0 if abs(n) == 1 else 1)
 
@@ -124,7 +121,7 @@ def word(key: str, lang: str = DEFAULT_LANG, count: int | None = None, **fields:
         value = value[min(plural_index(count, lang), len(value) - 1)]
     if count is not None:
         fields.setdefault("n", count)
-    if _plural_fields(value) - set(fields):
+    if "|" in value and _plural_fields(value) - set(fields):  # (a plural form has a "|")
         raise ValueError(f"word {key!r} needs a count")
     return _Formatter(lang).format(value, **fields) if fields else value
 

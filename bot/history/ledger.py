@@ -26,6 +26,7 @@ import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.history import ratings as R
@@ -53,13 +54,26 @@ from engine.views import view
 
 #: ratings and results of games outside a server are kept under this server id
 NO_GUILD = 0
+
+
+class Opening(StrEnum):
+    """A first-era action kind; a seat's opening is its kinds in order, stored joined by
+    ``-`` (``move-grow-city``), each shown as the message ``opening.<kind>``."""
+
+    MOVE = "move"
+    GROW = "grow"
+    ATTACK = "attack"
+    DRAW = "draw"
+    CITY = "city"
+
+
 #: The first-era action kinds that make up an opening.
-OPENING_KINDS: dict[type[A.Action], str] = {
-    A.BeginMove: "move",
-    A.BeginGrow: "grow",
-    A.Attack: "attack",
-    A.DrawCards: "draw",
-    A.BuildCity: "city",
+OPENING_KINDS: dict[type[A.Action], Opening] = {
+    A.BeginMove: Opening.MOVE,
+    A.BeginGrow: Opening.GROW,
+    A.Attack: Opening.ATTACK,
+    A.DrawCards: Opening.DRAW,
+    A.BuildCity: Opening.CITY,
 }
 
 Runner = Callable[..., Awaitable[Any]]
@@ -108,7 +122,7 @@ def summarise(record: Record) -> Summary:
     """Replay ``record`` to its end: the public final position, the score breakdown and
     each seat's opening (the kinds of action it took in era 1, in order)."""
     state, _ = record.new_state()
-    openings: list[list[str]] = [[] for _ in range(record.num_players)]
+    openings: list[list[Opening]] = [[] for _ in range(record.num_players)]
     for i, (seat, action) in enumerate(record.moves):
         if state.phase == ACTIONS and state.era_number == 1:
             kind = OPENING_KINDS.get(type(action))

@@ -23,7 +23,7 @@ from bot.publish.outbox import Outboxes
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
-from bot.table.service import Outcome
+from bot.table.model import Outcome
 from bot.tempus import result_post as results
 from lang import i18n
 from lang.messages import t

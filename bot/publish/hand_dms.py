@@ -25,7 +25,7 @@ from bot.publish.request_pace import BACKGROUND, URGENT, priority
 from bot.publish.text_fit import MAX_CONTENT, fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import SeatRow
-from bot.table.service import Outcome
+from bot.table.model import Outcome
 from bot.table.ui import Panel
 from bot.tempus import images
 from bot.tempus.describe import hand_text

@@ -27,6 +27,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.store import MenuRow, SeatRow, Storage
@@ -41,13 +42,26 @@ MAX_CONTENT = 2000
 
 Edit = Callable[[], Awaitable[None]]
 
-#: why a menu is no longer current (the line it gets, see :data:`MARKERS`)
-PASSED, TIMED_OUT, COMPUTER, OTHER_PLAYER = "passed", "timed_out", "computer", "other"
+
+
+class Stale(StrEnum):
+    """Why a menu is no longer current (the line it gets, see :data:`MARKERS`)."""
+
+    #: the decision passed (made elsewhere, or the game moved on)
+    PASSED = "passed"
+    #: the person's time ran out and a computer decided for them
+    TIMED_OUT = "timed_out"
+    #: a computer plays the seat now
+    COMPUTER = "computer"
+    #: the seat is someone else's now
+    OTHER_PLAYER = "other"
+
+
 MARKERS = {
-    PASSED: "menu.expired",
-    TIMED_OUT: "menu.expired_timeout",
-    COMPUTER: "menu.expired_computer",
-    OTHER_PLAYER: "menu.expired_seat",
+    Stale.PASSED: "menu.expired",
+    Stale.TIMED_OUT: "menu.expired_timeout",
+    Stale.COMPUTER: "menu.expired_computer",
+    Stale.OTHER_PLAYER: "menu.expired_seat",
 }
 
 #: (seats, owed decisions) of a game, None if another process owns it (see restore)
@@ -57,7 +71,7 @@ Position = tuple[Sequence[SeatRow], Mapping[int, int]]
 class PartialClient(Protocol):
     """What :meth:`PrivateMenus.attach` needs of the Discord client."""
 
-    def get_partial_messageable(self, id: int, /, **kwargs: Any) -> Any: ...
+    def get_partial_messageable(self, id: int, /) -> Any: ...
 
 
 class Retirer:
@@ -76,15 +90,15 @@ class Retirer:
         #: message the edit belongs to when not given
         self.channel_id = channel_id if channel_id is not None else _channel_of(edit)
 
-    def text(self, reason: str = PASSED) -> str:
-        if reason == PASSED and self.marker is not None:
+    def text(self, reason: Stale = Stale.PASSED) -> str:
+        if reason == Stale.PASSED and self.marker is not None:
             marker = self.marker
         else:
             with i18n.using(self.locale):
                 marker = t(MARKERS[reason])
         return f"{self.content[: MAX_CONTENT - len(marker) - 2]}\n\n{marker}"
 
-    async def __call__(self, reason: str = PASSED) -> None:
+    async def __call__(self, reason: Stale = Stale.PASSED) -> None:
         await self.edit(content=self.text(reason), view=None)
 
 
@@ -111,7 +125,7 @@ class _Menu:
     #: the stored row (DM menus once storage is attached), else None
     row: MenuRow | None = None
     #: why it is no longer current, when that is known before it is retired
-    reason: str = PASSED
+    reason: Stale = Stale.PASSED
 
 
 def current(seats: Sequence[SeatRow], since: Mapping[int, int], user_id: int,
@@ -125,13 +139,13 @@ def current(seats: Sequence[SeatRow], since: Mapping[int, int], user_id: int,
     return False
 
 
-def why_stale(seats: Sequence[SeatRow], user_id: int, known: str = PASSED) -> str:
+def why_stale(seats: Sequence[SeatRow], user_id: int, known: Stale = Stale.PASSED) -> Stale:
     """Why a menu of ``user_id`` is no longer current: a computer plays their seat now,
     the seat is someone else's, or the decision passed (``known``: how, if known)."""
     for s in seats:
         if s.user_id == user_id:
-            return COMPUTER if s.is_ai else known
-    return OTHER_PLAYER if seats else known
+            return Stale.COMPUTER if s.is_ai else known
+    return Stale.OTHER_PLAYER if seats else known
 
 
 class PrivateMenus:
@@ -225,7 +239,7 @@ class PrivateMenus:
         menus are retired saying so (not as if they had decided)."""
         for m in self._menus.values():
             if m.game_id == game_id and m.user_id == user_id:
-                m.reason = TIMED_OUT
+                m.reason = Stale.TIMED_OUT
 
     def stale(self, game_id: int, seats: Sequence[SeatRow], since: Mapping[int, int]
               ) -> list[Edit]:

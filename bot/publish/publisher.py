@@ -31,7 +31,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -46,9 +46,8 @@ from bot.publish.request_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, pri
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader, Superseded
 from bot.store import SeatRow, Storage
-from bot.table.service import Outcome, Reminder
+from bot.table.model import Outcome, Reminder
 from bot.tempus import images
-from bot.tempus.describe import board_alt_text
 from bot.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
@@ -57,7 +56,7 @@ log = logging.getLogger(__name__)
 
 THREAD_NAME_MAX = 100
 #: minutes of inactivity before Discord hides the thread (the longest Discord offers)
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Final = 10080
 
 
 @dataclass
@@ -198,8 +197,11 @@ class DiscordPublisher:
                     log.info("game %s: lobby message %s gone, posting anew", o.game_id, old)
             ch = await self.channel(o.channel_id)
             # a rematch's lobby pings the people it invites (o.mention); edits never ping
-            msg = await ch.send(panel.text, view=view, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
+            # discord.py takes None for no view, which its overloads do not say
+            msg = await ch.send(
+                panel.text, view=view,  # type: ignore[arg-type]
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in o.mention]))
             self._lobbies[o.game_id] = msg.id
             await self.storage.set_panel_message(o.game_id, msg.id)
             return False
@@ -303,12 +305,11 @@ class DiscordPublisher:
             png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
                                  o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
-            # the picture in words: render's description, else a short one of our own
-            alt = alt or board_alt_text(o.public_view, o.lines)
+            # the picture in words is render's description (None: it failed, logged)
             return await self._write(turn, o, key, png, alt)
 
     async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
-                     png: bytes | None, alt: str) -> bool:
+                     png: bytes | None, alt: str | None) -> bool:
         """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
         while the turn message was of turn ``key``."""
         assert o.public_view is not None

@@ -62,7 +62,7 @@ def decode_action(text: str) -> Action:
             kwargs[f.name] = tuple(int(x) for x in raw.split(".")) if raw else ()
         else:
             kwargs[f.name] = int(raw)
-    return cls(**kwargs)  # type: ignore[arg-type]
+    return cls(**kwargs)
 
 
 @dataclass(frozen=True, slots=True)

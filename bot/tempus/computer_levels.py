@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from engine.actions import Action, action_from_json
+from engine.ai import random_choice
 from engine.legal import legal_actions
 from engine.state import State
 from engine.views import view
@@ -45,11 +46,8 @@ def default_level() -> str:
 
 
 def random_action(state: State, seat: int, seed: int) -> Action:
-    rng = random.Random(seed)
-    by_type: dict[str, list[Action]] = {}
-    for a in legal_actions(state, seat):
-        by_type.setdefault(a.type, []).append(a)
-    return rng.choice(by_type[rng.choice(sorted(by_type))])
+    """The ``random`` level's pick for ``seat``, by action type first (as the engine AI's)."""
+    return random_choice(legal_actions(state, seat), random.Random(seed))
 
 
 def think(seat_view: dict[str, Any], level: str, seed: int,

@@ -55,20 +55,6 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
     return "\n".join(lines)
 
 
-def board_alt_text(v: dict[str, Any], changed: Sequence[str], limit: int = 1024) -> str:
-    """The board picture in words (Discord's attachment description): whose turn it is, the
-    scores and what changed. Built from the public view only."""
-    waiting = ", ".join(d["prompt"] for d in v.get("decisions", []))
-    scores = ", ".join(f"{p['colour']} {p['victory_points']}" for p in v["players"])
-    parts = [t("alt.board", era_number=v["era_number"], scores=scores)]
-    if waiting:
-        parts.append(t("alt.waiting", waiting=waiting))
-    if changed:
-        parts.append(t("alt.changed", changed=" ".join(changed[-4:])))
-    text = " ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def hand_text(game_id: int, v: dict[str, Any]) -> str:
     seat = v["seat"]
     hand = v["players"][seat]["hand"]

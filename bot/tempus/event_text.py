@@ -151,7 +151,7 @@ def decision_text(d: Mapping[str, Any] | Any, v: Mapping[str, Any]) -> str:
     """Who must decide what, e.g. ``Red: discard 2 cards``, from a decision (the engine's
     :class:`~engine.game.Decision` or a view's ``{"seat", "kind", "prompt"}``) and a view
     (any seat's, or the spectator's: only public facts are used)."""
-    get = d.get if isinstance(d, Mapping) else (lambda k: getattr(d, k))
+    get: Callable[[str], Any] = d.get if isinstance(d, Mapping) else (lambda k: getattr(d, k))
     seat, kind = int(get("seat")), str(get("kind"))
     colour = colour_name(seat)
     try:
@@ -170,7 +170,7 @@ def decision_text(d: Mapping[str, Any] | Any, v: Mapping[str, Any]) -> str:
             return t(f"decision.{kind}", colour=colour, hex=label(v["combat"]["dst"]))
         if kind == "discard":
             discards = v["discards"]
-            n = discards.get(str(seat), discards.get(seat))  # type: ignore[call-overload]
+            n = discards.get(str(seat), discards.get(seat))
             return t("decision.discard", colour=colour, n=int(n))
         return t(f"decision.{kind}", colour=colour)
     except (KeyError, TypeError, ValueError):

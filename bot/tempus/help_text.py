@@ -115,7 +115,12 @@ def card_plays(legal: list[A.Action]) -> list[A.Action]:
 
 
 def card_of(a: A.Action) -> int:
-    return a.leader if isinstance(a, A.Attack) else a.card  # type: ignore[attr-defined,return-value]
+    """The card one of :func:`card_plays` plays (a Leader's attack: the Leader)."""
+    if isinstance(a, A.Attack) and a.leader is not None:
+        return a.leader
+    if isinstance(a, CARD_PLAYS):
+        return a.card
+    raise TypeError(f"not a card play: {a!r}")
 
 
 def playable_cards(legal: list[A.Action]) -> str:

@@ -1,5 +1,9 @@
 """Readable names for cards, terrains, eras, colours, hexes and actions, in the current
-language (built on the message catalogue; the English names in ``data/`` match it)."""
+language (built on the message catalogue; the English names in ``data/`` match it).
+
+The names of game content (colours, terrains, eras, card types) are the ones drawn in the
+images: :mod:`render.words` holds them, in every language; here they are in the current one.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +12,29 @@ from typing import Any
 from engine import actions as A
 from engine.content import CONTENT
 from engine.hexgrid import label
+from lang import i18n
 from lang.messages import t
+from render import words
 
 
 def terrain_name(letter: str | None) -> str:
-    return t(f"terrain.{letter}") if letter in CONTENT.terrain_names else t("terrain.sea")
+    """A land terrain's name; anything else (None, a lake) is named as the sea."""
+    kind = letter if letter in CONTENT.terrain_names else "sea"
+    return words.terrain_name(kind, i18n.current())
 
 
 def era_name(index: int) -> str:
     """The era track row ``index`` (0 = the Starting box, 10 = Flight)."""
-    return t(f"era.{index}")
+    return words.era_name(index, i18n.current())
 
 
 def colour_name(seat: int) -> str:
     """A seat's colour, which is also how messages name the player."""
-    return t(f"colour.{seat}")
+    return words.colour_name(seat, i18n.current())
 
 
 def card_type_name(card: int) -> str:
-    return t(f"card.{CONTENT.cards[card].type}.name")
+    return words.card_type_name(CONTENT.cards[card].type, i18n.current())
 
 
 def card_name(card: int) -> str:
@@ -34,7 +42,7 @@ def card_name(card: int) -> str:
 
 
 def card_text(card: int) -> str:
-    return t(f"card.{CONTENT.cards[card].type}.text")
+    return words.card_type_text(CONTENT.cards[card].type, i18n.current())
 
 
 def card_list(cards: tuple[int, ...] | list[int]) -> str:
@@ -51,9 +59,9 @@ def action_label(action: A.Action) -> str:
         if hasattr(action, name):
             kw[name] = getattr(action, name)
     if hasattr(action, "card"):
-        kw["card"] = card_name(action.card)  # type: ignore[attr-defined]
+        kw["card"] = card_name(action.card)
     if hasattr(action, "cards"):
-        kw["cards"] = card_list(action.cards)  # type: ignore[attr-defined]
+        kw["cards"] = card_list(action.cards)
     if isinstance(action, A.NameCityTerrain):
         kw["terrain"] = terrain_name(action.terrain)
     if isinstance(action, A.Attack) and action.leader is not None:
@@ -61,7 +69,3 @@ def action_label(action: A.Action) -> str:
     if isinstance(action, A.PlayGovernment):
         return t(f"act.play_government.{action.mode}", **kw)
     return t(f"act.{action.type}", **kw)
-
-
-def clip(text: str, n: int = 100) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"

@@ -10,6 +10,7 @@ everything that does (card plays, secret card choices) sits behind a button that
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from bot.store import SeatRow
 from bot.table.ui import (
@@ -30,6 +31,7 @@ from bot.table.ui import (
 )
 from bot.tempus.codec import encode_action
 from bot.tempus.event_text import decision_text
+from bot.tempus.help_text import card_of, card_plays
 from bot.tempus.labels import (
     action_label,
     card_name,
@@ -58,8 +60,8 @@ from lang.messages import t
 PUBLIC_ROWS = MAX_ROWS - 1
 #: decisions whose choices are cards from the hand: made in private menus only
 HAND_KINDS = (G.ATTACK_CARDS, G.DEFEND_CARDS, G.DISCARDING, G.PROGRESS_CARDS)
-CARD_PLAYS = (A.PlayReligion, A.PlaySanitation, A.PlayTransport, A.PlayHealthCare,
-              A.PlayGovernment)
+#: one kind of action in a menu, so that its description may use that kind's fields
+ActionT = TypeVar("ActionT", bound=A.Action)
 
 
 def who(seats: Sequence[SeatRow], seat: int) -> str:
@@ -100,7 +102,7 @@ def _hex_options(state: State, hexes: list[int]) -> list[Option]:
             for h in sorted(set(hexes), key=hex_order)]
 
 
-def _action_options(actions: list[A.Action], describe: Callable[[A.Action], str] | None = None
+def _action_options(actions: Sequence[ActionT], describe: Callable[[ActionT], str] | None = None
                     ) -> list[Option]:
     return [Option(clip(action_label(a)), encode_action(a),
                    clip(describe(a)) if describe else "") for a in actions]
@@ -232,7 +234,7 @@ def column_menu(state: State, seat: int, param: str) -> Panel:
 
 
 def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
-    centres = sorted({a.centre for a in legal_actions(state, d.seat)  # type: ignore[attr-defined]
+    centres = sorted({a.centre for a in legal_actions(state, d.seat)
                       if isinstance(a, A.PlaceTile)}, key=hex_order)
     rows = hex_selects(_hex_options(state, centres), centres,
                        lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", "tile")
@@ -394,35 +396,35 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
         return secret_panel(state, seat)
     legal = legal_actions(state, seat)
     if name == "attack":
-        acts = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
-        panel = _action_menu(acts, t("ph.attack"), lambda a: _attack_desc(state, a))
+        attacks = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
+        panel = _action_menu(attacks, t("ph.attack"), lambda a: _attack_desc(state, a))
         panel = _with_rows(panel, t("attack.ties"), [_back()],
-                           highlight=tuple(a.dst for a in acts))  # type: ignore[attr-defined]
-        return _crop(panel, state, tuple(a.src for a in acts))  # type: ignore[attr-defined]
+                           highlight=tuple(a.dst for a in attacks))
+        return _crop(panel, state, tuple(a.src for a in attacks))
     if name == "terrain":
         return city_terrain_menu(state, seat)
     if name == "city":
-        acts = [a for a in legal if isinstance(a, A.BuildCity)]
-        return _with_rows(_action_menu(acts, t("ph.city"),
+        builds = [a for a in legal if isinstance(a, A.BuildCity)]
+        return _with_rows(_action_menu(builds, t("ph.city"),
                                        lambda a: hex_description(state, a.hex)), "", [_back()])
     if name == "dest":
         src = _hex(param)
-        acts = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
-        acts.sort(key=lambda a: hex_order(a.dst))
+        moves = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
+        moves.sort(key=lambda a: hex_order(a.dst))
         opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
-                for a in acts]
+                for a in moves]
         panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
                               t("act.move_token", src=label(src), dst="…"),
-                              highlight=tuple(a.dst for a in acts))
+                              highlight=tuple(a.dst for a in moves))
         return _crop(_with_rows(panel, "", [_back()]), state, (src,))
     if name == "cards":
         return cards_menu(state, seat, legal)
     if name == "card":
         card = _int(param)
-        acts = [a for a in _card_plays(legal) if _card_of(a) == card]
-        if not acts:  # not a card this player can play now (or no card at all)
+        plays = [a for a in card_plays(legal) if card_of(a) == card]
+        if not plays:  # not a card this player can play now (or no card at all)
             raise MenuError("error.no_options")
-        panel = _options_menu(_action_options(acts),
+        panel = _options_menu(_action_options(plays),
                               lambda a, b: t("ph.card_target", card=card_name(card), first=a,
                                              last=b), card_name(card))
         return _with_rows(panel, "", [_back("cards")])
@@ -485,18 +487,9 @@ def _options_menu(opts: list[Option], placeholder: Callable[[str, str], str], te
     return Panel(text, rows, highlight=highlight)
 
 
-def _action_menu(acts: list[A.Action], title: str, describe: Callable[[A.Action], str]
+def _action_menu(acts: Sequence[ActionT], title: str, describe: Callable[[ActionT], str]
                  ) -> Panel:
     return _options_menu(_action_options(acts, describe), lambda a, b: title, title)
-
-
-def _card_plays(legal: list[A.Action]) -> list[A.Action]:
-    return [a for a in legal if isinstance(a, CARD_PLAYS)
-            or (isinstance(a, A.Attack) and a.leader is not None)]
-
-
-def _card_of(a: A.Action) -> int:
-    return a.leader if isinstance(a, A.Attack) else a.card  # type: ignore[attr-defined,return-value]
 
 
 def hand_lines(hand: list[int]) -> list[str]:
@@ -508,13 +501,13 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     """The hand with every card play possible now (one select, or card first, then target)."""
     hand = state.players[seat].hand
     text = "\n".join(hand_lines(hand))
-    plays = _card_plays(legal)
+    plays = card_plays(legal)
     if not plays:
         return Panel(text + "\n" + t("menu.no_card_play"), [_back()])
     if len(plays) <= MAX_OPTIONS:
         rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
     else:
-        cards = sorted({_card_of(a) for a in plays})
+        cards = sorted({card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
         rows = [Select(t("ph.card"), MENU, "card", opts)]
     return Panel(text, [*rows, _back()])

@@ -70,10 +70,11 @@ def _value(name: str, value: Any) -> Any:
 def refusal_text(exc: BaseException) -> str:
     """Why the engine refused, in the current language, without a closing full stop."""
     code = getattr(exc, "code", "") if isinstance(exc, Refusal) else ""
+    params = exc.params if isinstance(exc, Refusal) else {}
     key = f"engine.{code}"
     if code and i18n.has(key):
         try:
-            return t(key, **{k: _value(k, v) for k, v in exc.params.items()})  # type: ignore[attr-defined]
+            return t(key, **{k: _value(k, v) for k, v in params.items()})
         except (KeyError, IndexError, TypeError, ValueError):
             log.exception("refusal %s with params %r does not fit its message", code,
                           getattr(exc, "params", None))

@@ -257,9 +257,9 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
                 await asyncio.sleep(0.05)
                 continue
             seat = owing[0]
-            uid = table.seats[seat].user_id
-            assert uid is not None
-            if not await _turn(service, game, uid, names[uid], sink, read, out):
+            user_id = table.seats[seat].user_id
+            assert user_id is not None
+            if not await _turn(service, game, user_id, names[user_id], sink, read, out):
                 return 1
         return 0
     finally:
@@ -377,7 +377,7 @@ async def _step(service: TableService, game: int, uid: int, name: str, sink: Con
     values: list[str] | None = None
     direct = None if raw.isdigit() else hex_choice(controls, raw)
     if direct is not None:
-        c: Button | Select = direct[0]
+        c = direct[0]
         values = [direct[1].value]
     elif raw.isdigit() and 1 <= int(raw) <= len(controls):
         c = controls[int(raw) - 1]

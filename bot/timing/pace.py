@@ -10,6 +10,7 @@ the bot was down is moved to ``grace`` seconds after the start-up (and announced
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 MINUTE, HOUR = 60.0, 3600.0
 
@@ -34,6 +35,13 @@ PACES: dict[str, Pace] = {
 DEFAULT_PACE = "daily"
 #: reminder stages: 1 at half time, 2 shortly before the deadline
 HALF, LAST = 1, 2
+
+
+class Due(StrEnum):
+    """What a pending decision's clock does next (the kind of its scheduler entry)."""
+
+    REMIND = "remind"
+    DEADLINE = "deadline"
 
 
 class UnknownPace(ValueError):
@@ -65,13 +73,13 @@ def reminder_times(started_at: float, due_at: float, p: Pace) -> dict[int, float
 
 
 def next_event(started_at: float, due_at: float, reminded: int, p: Pace
-               ) -> tuple[float, str]:
-    """The next thing to happen for a pending decision: ``(when, "remind")`` for the next
-    reminder not yet sent, else ``(due_at, "deadline")``."""
+               ) -> tuple[float, Due]:
+    """The next thing to happen for a pending decision: ``(when, Due.REMIND)`` for the next
+    reminder not yet sent, else ``(due_at, Due.DEADLINE)``."""
     for stage, when in sorted(reminder_times(started_at, due_at, p).items()):
         if stage > reminded:
-            return when, "remind"
-    return due_at, "deadline"
+            return when, Due.REMIND
+    return due_at, Due.DEADLINE
 
 
 def reminder_stage(started_at: float, due_at: float, now: float, p: Pace) -> int:

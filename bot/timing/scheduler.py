@@ -1,7 +1,7 @@
 """One scheduler for every game: reminders and deadlines, fired through a callback.
 
 A heap of ``(due, seq, key)`` and a table ``key -> (due, seq, kind)``; ``key`` is
-``(game id, seat)``, ``kind`` what to do then (``"remind"`` or ``"deadline"``). A key has at
+``(game id, seat)``, ``kind`` what to do then (a :class:`~bot.timing.pace.Due`). A key has at
 most one live entry: :meth:`Scheduler.schedule` replaces it, :meth:`Scheduler.cancel`
 drops it, and an entry left in the heap by either is recognised as stale by its ``seq`` and
 skipped (the heap is rebuilt when stale entries outnumber live ones).

@@ -17,18 +17,14 @@ before the restart, in the same turn) stays covered: no new deadline, no second 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
-from bot.table.model import key_text
+from bot.table.model import Table, key_text
 from bot.tempus import computer_levels as players
 from bot.timing import deadlines
-from bot.timing.pace import PACES, Pace, next_event
+from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
 from lang import i18n
-
-if TYPE_CHECKING:
-    from bot.table.service import Table
 
 #: deadlines missed in a row before the seat stays on autopilot
 STRIKES = 3
@@ -125,6 +121,6 @@ class TurnClock:
     async def _fire(self, key: Hashable, kind: str, due: float) -> None:
         assert isinstance(key, tuple)
         game_id, seat = key
-        hook = self.on_remind if kind == "remind" else self.on_deadline
+        hook = self.on_remind if kind == Due.REMIND else self.on_deadline
         if hook is not None:
             await hook(game_id, seat)

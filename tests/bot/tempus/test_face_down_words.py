@@ -11,7 +11,6 @@ import pytest
 
 from bot.store import SeatRow
 from bot.tempus import panels
-from bot.tempus.describe import board_alt_text as bot_alt_text
 from bot.tempus.describe import status_text
 from bot.tempus.event_text import event_lines
 from bot.tempus.labels import card_type_name
@@ -61,7 +60,6 @@ def test_r_info_1_no_public_text_names_a_face_down_discard(lang: str) -> None:
         texts = {
             "events": " ".join(public_lines),
             "panel": panels.public_panel(s, SEATS).text,
-            "bot alt": bot_alt_text(view(s, None), public_lines),
         }
         for seat in (None, 0, 1):  # the spectator, the discarding seat, another seat
             v = view(s, seat)
