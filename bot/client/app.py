@@ -92,7 +92,9 @@ class TempusBot(commands.AutoShardedBot):
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=TempusTree,
-                         shard_ids=settings.shard_ids, shard_count=settings.shard_count)
+                         # None: every shard (discord.py accepts it; its annotation omits it)
+                         shard_ids=settings.shard_ids,  # type: ignore[arg-type]
+                         shard_count=settings.shard_count)
         #: every REST request that counts towards Discord's global limit waits its turn
         #: processes sharing one token share the limit, by their part of the shards
         self.global_pace = install_global_pace(self.http, GlobalPace(
@@ -174,7 +176,7 @@ class TempusBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.component and not dispatched(interaction):
             use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",
-                     str((interaction.data or {}).get("custom_id", ""))[:100])
+                     str(dict(interaction.data or {}).get("custom_id", ""))[:100])
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t("error.bad_control"), ephemeral=True)
 
@@ -254,9 +256,10 @@ class TempusBot(commands.AutoShardedBot):
             in_dm = interaction.guild_id is None and interaction.message is not None
             # (a DM menu through a partial message: the clicked one, with every parsed
             # select option, would stay in memory as long as the decision waits)
-            edit_with = (self.get_partial_messageable(interaction.message.channel.id)
-                         .get_partial_message(interaction.message.id).edit  # type: ignore[union-attr]
-                         if in_dm else msg.edit)
+            clicked = interaction.message
+            edit_with = (self.get_partial_messageable(clicked.channel.id)
+                         .get_partial_message(clicked.id).edit
+                         if in_dm and clicked is not None else msg.edit)
             self.publisher.menus.remember(
                 msg.id, game_id, interaction.user.id, version,
                 retirer(edit_with, content, t("menu.expired")), ephemeral=not in_dm)

@@ -35,8 +35,8 @@ from typing import Any
 import asyncpg
 
 from bot.cluster.ownership import Ownership
-from bot.cluster.pg_notify import Listener
 from bot.store import ACTIVE, BUSY, StorageUnavailable
+from bot.store.pg_notify import Listener
 from lang.messages import t
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 Discord sends a server's events to shard ``(guild_id >> 22) % shard_count``, and events
 without a server (DMs) to shard 0. The process running that shard is the game's owner: it
 runs the computer players, the deadlines and the board posts. Any process may still accept
-an action (DM clicks all arrive on shard 0); it then tells the owner (``bot.cluster.pg_notify``).
+an action (DM clicks all arrive on shard 0); it then tells the owner (``bot.store.pg_notify``).
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ async def check(path: str) -> Report:
         except StorageUnavailable as exc:  # too damaged to finish the check
             report.integrity = [_why(exc)]
         report.schema = await store.schema_version()
-        if report.schema > report.want:
+        if report.schema is not None and report.schema > report.want:
             return report
         refs: list[tuple[str, GameRef]] = []
         for status in (LOBBY, ACTIVE, FINISHED, CANCELLED):

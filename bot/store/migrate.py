@@ -112,7 +112,8 @@ def _schema_of(path: str) -> int:
         con.close()
 
 
-def _read_sqlite(path: str) -> tuple[list[dict[str, Any]], list[tuple[int, bool]]]:
+def _read_sqlite(path: str) -> tuple[list[dict[str, Any]],
+                                     list[tuple[int, bool, str | None]]]:
     """Every game of the SQLite file with its seats, turn clocks and log, and the
     per-person settings (read-only, one snapshot: a bot may go on writing to the file
     meanwhile; running again copies what it added)."""

@@ -35,9 +35,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.cluster import pg_notify as notify_pg
 from bot.runtime.json_text import compact
 from bot.store import migrations
+from bot.store import pg_notify as notify_pg
 from bot.store import statements as q
 from bot.store.errors import (
     BUSY,

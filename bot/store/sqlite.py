@@ -154,7 +154,7 @@ def _run_to_end(coro: Coroutine[Any, Any, T]) -> T:
     try:
         coro.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
     coro.close()
     raise RuntimeError("a SQLite transaction body waited for something other than SQLite")
 

@@ -100,9 +100,8 @@ class TableService:
         """``scheduler``: the one scheduler of the process; with it, tables have a pace and
         nobody waits forever (bot.timing.turn_clock). None: no deadlines (tests, the console)."""
         # every call turns StorageUnavailable into a refusal the player can read; the
-        # ignore: Refusing forwards every attribute (__getattr__), so it is a Storage
-        # without declaring it
-        self.storage: Storage = Refusing(storage)  # type: ignore[assignment]
+        # Refusing forwards every attribute (__getattr__), so it is a Storage
+        self.storage: Storage = Refusing(storage)
         self.sink = sink
         self.offloader = offloader or Offloader(0)
         self.ownership = Ownership()

@@ -238,6 +238,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
         assert v is not None
     else:
         v = await run(final_view, await _record(service, g))
+    assert v is not None, "a game that is not active has a final position"
     clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
     return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)), *clock,
                              *_over_lines(v, [s.name for s in seats])]))

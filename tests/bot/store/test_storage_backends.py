@@ -18,7 +18,6 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.cluster import pg_notify as notify_pg
 from bot.store import (
     ACTIVE,
     CANCELLED,
@@ -28,6 +27,7 @@ from bot.store import (
     Storage,
     VersionConflict,
 )
+from bot.store import pg_notify as notify_pg
 from bot.store.opening import is_postgres_url, open_storage
 from bot.store.postgres import PG_SCHEMA_VERSION, PgStorage
 from bot.store.sqlite import SqliteStorage
