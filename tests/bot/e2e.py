@@ -11,7 +11,6 @@ import os
 import random
 import re
 import sys
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from bot.client.app import TempusBot
 from bot.runtime.config import Settings
 from bot.timing.time_source import Clock
 from tests.bot.fake_discord import FakeDiscord, Interaction, Message
+from tests.bot.fake_ratelimit import loop_time
 
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
@@ -212,7 +212,7 @@ def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
         quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
 
     async def wait() -> None:
-        while time.perf_counter() - fake.last_change < quiet_s:
+        while loop_time() - fake.last_change < quiet_s:
             await asyncio.sleep(quiet_s / 3)
     return wait
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from lang.messages import t
-from tests.bot.e2e import bot_running, panel_message, prompt_users, settle
-from tests.bot.fake_discord import FakeDiscord, Forged, Interaction, Message, running
-from tests.bot.end_to_end.test_e2e_edges import PEOPLE, game_state, open_game
 from tests.bot.client.test_fuzz_input import PYTHON_TEXT
+from tests.bot.e2e import bot_running, panel_message, prompt_users, settle
+from tests.bot.end_to_end.test_e2e_edges import PEOPLE, game_state, open_game
+from tests.bot.fake_discord import FakeDiscord, Forged, Interaction, Message, running
 from tests.bot.store.test_storage_failures import stored
 
 

@@ -31,6 +31,7 @@ def mid_era(applied: int, panel: Message) -> bool:
 
 
 @pytest.mark.asyncio
+@pytest.mark.real_time  # the bot runs in another process, on real time
 async def test_kill_and_restart_mid_era_then_finish(tmp_path: Path) -> None:
     db, log = tmp_path / "tempus.db", tmp_path / "bot.log"
     async with running() as fake:

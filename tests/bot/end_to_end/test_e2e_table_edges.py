@@ -21,8 +21,8 @@ from tests.bot.e2e import (
     prompt_users,
     settle,
 )
-from tests.bot.fake_discord import CommandUnavailable, running
 from tests.bot.end_to_end.test_e2e_edges import game_state, open_game
+from tests.bot.fake_discord import CommandUnavailable, running
 
 PEOPLE = (11, 12, 13)
 
