@@ -212,8 +212,10 @@ def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
         quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
 
     async def wait() -> None:
-        while loop_time() - fake.last_change < quiet_s:
-            await asyncio.sleep(quiet_s / 3)
+        # sleep until the quiet would be over, then look again (a change meanwhile moves
+        # the end): no more waiting than the quiet itself
+        while (left := fake.last_change + quiet_s - loop_time()) > 0:
+            await asyncio.sleep(left)
     return wait
 
 
