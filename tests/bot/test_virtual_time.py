@@ -5,6 +5,7 @@ clock, and timeouts still expire when nothing comes."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -77,6 +78,8 @@ def test_a_reply_over_a_socket_is_waited_for_and_a_late_one_times_out() -> None:
     async def main() -> tuple[bytes, bool, float]:
         loop = asyncio.get_running_loop()
 
+        served = asyncio.Event()
+
         async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             while line := await reader.readline():
                 if line.startswith(b"late"):
@@ -84,6 +87,7 @@ def test_a_reply_over_a_socket_is_waited_for_and_a_late_one_times_out() -> None:
                 writer.write(line)
                 await writer.drain()
             writer.close()
+            served.set()
 
         server = await asyncio.start_server(echo, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
@@ -98,7 +102,9 @@ def test_a_reply_over_a_socket_is_waited_for_and_a_late_one_times_out() -> None:
         except TimeoutError:
             timed_out = True
         waited = loop.time() - t0
+        assert await reader.readline() == b"late\n"  # it does come, later
         writer.close()
+        await served.wait()
         server.close()
         await server.wait_closed()
         return hello, timed_out, waited
@@ -127,6 +133,23 @@ def test_the_pacer_keeps_its_window_in_virtual_time() -> None:
     assert times[4] - times[0] < 1
     assert times[5] - times[0] >= 5.0
     assert real < 5
+
+
+def test_a_child_process_holds_the_clock() -> None:
+    """A child started on the loop may be working for it: real time while it runs."""
+    async def main() -> float:
+        loop = asyncio.get_running_loop()
+        sleeper = asyncio.create_task(asyncio.sleep(100))
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "import time; time.sleep(0.3)")
+        t0 = loop.time()
+        await asyncio.wait_for(child.wait(), 5)
+        took = loop.time() - t0
+        sleeper.cancel()
+        return took
+
+    took, _, _ = run(main)
+    assert took < 5
 
 
 @pytest.mark.parametrize("seconds", [0.0, -1.0])

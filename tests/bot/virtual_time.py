@@ -23,8 +23,11 @@ between sockets, or time would jump while a board is drawn or a reply is on its 
   sent over loopback are normally readable when ``send`` returns, but under load the
   kernel may finish delivering them a moment later (in ``ksoftirqd``).
 
-What the loop cannot see is another process working for it (a PostgreSQL server, ``python
--m bot`` started as a subprocess): tests that wait on one keep a real loop. Real time still
+* while a child process started on the loop (``asyncio.create_subprocess_exec``) runs, the
+  loop keeps real time: it cannot tell when the child works for it.
+
+What the loop cannot see is another process it did not start working for it (a PostgreSQL
+server): tests that wait on one keep a standard loop. Real time still
 passes inside the virtual clock (it is never frozen), so whatever takes CPU time takes as
 long as it would: a slow acknowledgement still misses Discord's 3 seconds.
 """
@@ -39,6 +42,7 @@ import functools
 import selectors
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -60,6 +64,7 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         self.jumps = 0
         self._work = 0
         self._work_lock = threading.Lock()
+        self._children: weakref.WeakSet[Any] = weakref.WeakSet()
         self._selector = _JumpingSelector(self._selector, self)  # type: ignore[has-type]
 
     def time(self) -> float:
@@ -109,6 +114,16 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         job.add_done_callback(self._end)
         return future
 
+    async def _make_subprocess_transport(self, *args: Any, **kwargs: Any) -> Any:
+        transport = await super()._make_subprocess_transport(  # type: ignore[misc]
+            *args, **kwargs)
+        self._children.add(transport)
+        return transport
+
+    def children_running(self) -> bool:
+        """Whether a child process started on this loop still runs."""
+        return any(t.get_returncode() is None for t in list(self._children))
+
     # ------------------------------------------------------------------ bytes in flight
     def bytes_unsent(self) -> bool:
         """Whether a socket of this loop has bytes its kernel has not sent yet."""
@@ -139,8 +154,8 @@ class _JumpingSelector:
         if events:
             return events
         loop = self._loop
-        if loop.threads_working:
-            return self._inner.select(timeout)  # a finished job wakes the loop
+        if loop.threads_working or loop.children_running():
+            return self._inner.select(timeout)  # a finished job, a child's output wake it
         if loop.bytes_unsent():
             return self._inner.select(min(timeout, IN_FLIGHT_NAP))
         started = time.monotonic()
