@@ -22,7 +22,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.runtime.worker_pool import Superseded
+from bot.timing.time_source import loop_clock
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ class Carrier:
 class Carriers:
     """The newest clicks of each game whose tokens may still write its board."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = loop_clock) -> None:
         self.clock = clock
         self._games: dict[int, collections.deque[Carrier]] = {}
         self.carried = 0  # writes made with a click's token (for benchmarks and tests)

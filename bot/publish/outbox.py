@@ -41,7 +41,6 @@ import asyncio
 import collections
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +49,7 @@ import aiohttp
 import discord
 
 from bot.runtime.worker_pool import Superseded
+from bot.timing.time_source import loop_clock
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Pacer:
     """At most ``limit`` events in any window of ``period`` seconds (a sliding window)."""
 
     def __init__(self, limit: int = DEFAULT_LIMIT, period: float = DEFAULT_PERIOD,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = loop_clock) -> None:
         self.limit = limit
         self.period = period + SLACK
         self.clock = clock
@@ -133,7 +133,7 @@ class ChannelOutbox:
     def __init__(self, channel_id: int, *, limit: int = DEFAULT_LIMIT,
                  period: float = DEFAULT_PERIOD,
                  on_trouble: Callable[[int, BaseException], Awaitable[None]] | None = None,
-                 clock: Callable[[], float] = time.monotonic,
+                 clock: Callable[[], float] = loop_clock,
                  stall_after: float = STALL_AFTER) -> None:
         self.channel_id = channel_id
         self.stall_after = stall_after

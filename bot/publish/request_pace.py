@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import contextvars
 import itertools
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ import discord
 
 from bot.publish.outbox import Pacer
 from bot.runtime.worker_pool import Superseded
+from bot.timing.time_source import loop_clock
 
 #: Discord's limit is 50 per second; the margin covers clock differences and requests
 #: that leave the pacer on time but reach Discord bunched (a busy event loop or network:
@@ -87,7 +87,7 @@ class GlobalPace:
     priority, then in arrival order."""
 
     def __init__(self, limit: int = GLOBAL_LIMIT, period: float = GLOBAL_PERIOD,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = loop_clock) -> None:
         self.pacer = Pacer(limit, period, clock)
         self.pacer.period = period  # no per-channel slack: the margin is in the limit
         self.clock = clock

@@ -21,6 +21,20 @@ from typing import Protocol
 MAX_NAP = 60.0
 
 
+def loop_clock() -> float:
+    """Monotonic seconds as the running event loop counts them (``loop.time()``;
+    ``time.monotonic()`` outside a loop, the same clock as a standard loop's).
+
+    Whatever measures the intervals it then waits out with ``asyncio.sleep`` (the pacing of
+    Discord's buckets, tokens' ages) reads this, so the measure and the wait keep to one
+    clock even under a loop whose clock is not the wall's (a test loop that skips idle
+    waits)."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
 class Clock(Protocol):
     def now(self) -> float:
         """Seconds since the Unix epoch."""

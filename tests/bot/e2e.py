@@ -11,7 +11,6 @@ import os
 import random
 import re
 import sys
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from bot.client.app import TempusBot
 from bot.runtime.config import Settings
 from bot.timing.time_source import Clock
 from tests.bot.fake_discord import FakeDiscord, Interaction, Message
+from tests.bot.fake_ratelimit import loop_time
 
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
@@ -212,8 +212,26 @@ def by_quiet(fake: FakeDiscord, quiet_s: float | None = None) -> Settle:
         quiet_s = max(0.15, 1.5 * fake.limiter.limits.post_per)
 
     async def wait() -> None:
-        while time.perf_counter() - fake.last_change < quiet_s:
-            await asyncio.sleep(quiet_s / 3)
+        # sleep until the quiet would be over, then look again (a change meanwhile moves
+        # the end): no more waiting than the quiet itself
+        while (left := fake.last_change + quiet_s - loop_time()) > 0:
+            await asyncio.sleep(left)
+    return wait
+
+
+def by_asking(socket: Path | str, timeout: float = 120) -> Settle:
+    """Settling for a bot in another process started on ``idle_socket``
+    (:func:`bot_process`): it says itself when it is idle, as :func:`in_process`."""
+
+    async def wait() -> None:
+        reader, writer = await asyncio.open_unix_connection(str(socket))
+        try:
+            writer.write(b"idle?\n")
+            await writer.drain()
+            line = await asyncio.wait_for(reader.readline(), timeout)
+            assert line == b"idle\n", "the bot closed its idle socket"
+        finally:
+            writer.close()
     return wait
 
 
@@ -314,7 +332,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay: float = 0.0,
                       production: bool = False, shards: list[int] | None = None,
                       shard_count: int = 1, token: str = "fake-token", module: str = "bot",
-                      env: dict[str, str] | None = None
+                      env: dict[str, str] | None = None, idle_socket: Path | None = None
                       ) -> AsyncIterator[asyncio.subprocess.Process]:
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive).
     Render and AI work run in threads unless ``production`` (the bot's own defaults: worker
@@ -322,8 +340,13 @@ async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay:
     ``shard_count`` this process runs (None: all); returns once each has identified.
     ``token``: what the fake records as the poster of its messages (:attr:`Message.token`).
     ``module``: run another entry point (the bench's ``tests.bot.timed_bot``, the bot with
-    database timers); ``env``: more environment variables."""
-    extra = env or {}
+    database timers); ``env``: more environment variables. ``idle_socket``: the bot (run
+    by :mod:`tests.bot.idle_bot`) answers on this Unix socket when it is idle, for
+    :func:`by_asking`."""
+    extra = dict(env or {})
+    if idle_socket is not None:
+        module = "tests.bot.idle_bot"
+        extra["TEMPUS_TEST_IDLE_SOCKET"] = str(idle_socket)
     env = {**os.environ, **extra, "DISCORD_TOKEN": token, "TEMPUS_DB": str(db),
            "TEMPUS_AI_DELAY": str(ai_delay),
            "TEMPUS_DISCORD_API": fake.api_base, "TEMPUS_DISCORD_GATEWAY": fake.gateway,

@@ -67,7 +67,6 @@ import dataclasses
 import itertools
 import json
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +82,7 @@ from tests.bot.fake_ratelimit import (
     RateLimiter,
     Refusal,
     Write,
+    loop_time,
     too_many,
 )
 
@@ -175,7 +175,7 @@ class Message:
     to_user: int | None = None
     interaction_id: int | None = None
     mentions: list[int] = field(default_factory=list)
-    created: float = field(default_factory=time.perf_counter)
+    created: float = field(default_factory=loop_time)
     edits: int = 0
     #: the thread started from this message, if any (same id as the message)
     thread_id: int | None = None
@@ -349,9 +349,9 @@ class FakeDiscord:
         self.port = 0
         self.on_message: Callable[[Message], None] | None = None
         self.changed = asyncio.Condition()
-        #: how many times anything changed, and when last (for "quiet" waits, real time)
+        #: how many times anything changed, and when last (for "quiet" waits, loop time)
         self.changes = 0
-        self.last_change = time.perf_counter()
+        self.last_change = loop_time()
         #: gateway sessions identified so far (a restarted bot makes a new one)
         self.sessions = 0
         self.limiter = RateLimiter(Limits(
@@ -367,8 +367,9 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ clock and knobs
     def now(self) -> float:
-        """The fake's clock: ``time.perf_counter()`` plus everything :meth:`advance` added."""
-        return time.perf_counter() + self._offset
+        """The fake's clock: the event loop's (:func:`~tests.bot.fake_ratelimit.loop_time`)
+        plus everything :meth:`advance` added."""
+        return loop_time() + self._offset
 
     def advance(self, seconds: float) -> None:
         """Move the fake's clock forward (interaction deadlines, token expiry, thread
@@ -878,7 +879,7 @@ class FakeDiscord:
 
     async def _changed(self) -> None:
         self.changes += 1
-        self.last_change = time.perf_counter()
+        self.last_change = loop_time()
         async with self.changed:
             self.changed.notify_all()
 

@@ -27,12 +27,24 @@ follow-ups) does the same with ``Remaining == "0"`` and ``Reset-After``.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from dataclasses import dataclass, field
 
 #: the kinds of write the log knows
 POST, EDIT = "post", "edit"
+
+
+def loop_time() -> float:
+    """The fake's time base: the running event loop's clock, which the bot's pacing and
+    discord.py's rate limiting read too (so that a loop whose clock skips idle waits,
+    tests/bot/virtual_time.py, moves all of them alike); ``time.monotonic()`` outside one
+    (the same clock as a standard loop's)."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
 
 
 @dataclass

@@ -103,6 +103,7 @@ async def stored(url: str, game_id: int) -> tuple[int, int | None, list[int]]:
 
 
 @pytest.mark.asyncio
+@pytest.mark.real_time  # the bot runs in other processes, on real time
 async def test_two_sharded_processes_share_a_game(tmp_path: Path, pg_url: str) -> None:
     log_a, log_b = tmp_path / "a.log", tmp_path / "b.log"
     async with running(guild_id=GUILD) as fake:
