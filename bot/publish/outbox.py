@@ -313,6 +313,6 @@ class Outboxes:
         for box in self._boxes.values():
             await box.close()
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> dict[int, dict[str, Any]]:
         return {cid: {"writes": b.writes, "failures": b.failures, "pending": b.pending}
                 for cid, b in self._boxes.items()}
