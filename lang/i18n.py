@@ -213,7 +213,7 @@ def plural_specs(template: str) -> list[tuple[str, list[str]]]:
 # Kept in memory for the DMs written outside any interaction, and stored (table
 # user_settings, column locale) through a hook the application installs
 # (:func:`store_locales_in`), so that after a restart, or in another process of a split
-# deployment (issue 14), a person's DMs still come in their language:
+# deployment, a person's DMs still come in their language:
 # :func:`load_user_locales` reads the stored ones back before DMs to those people.
 _USER_LOCALES: dict[int, str] = {}
 _MAX_USERS = 10_000

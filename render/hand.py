@@ -210,7 +210,7 @@ def hand_palette() -> Image.Image:
     comes with), then the header's player chips.
 
     A palette computed for each image (octree) and zlib at level 6 made a hand cost three
-    times a board (~15 ms of a render worker, issue 16); with this one the image is
+    times a board (~15 ms of a render worker); with this one the image is
     mapped by lookup and deflated by ISA-L (render.encode), ~4 ms."""
     # one card of each look: the same type on the same terrain is drawn alike
     looks = {(c.type, c.terrain): c.id for c in CONTENT.cards}

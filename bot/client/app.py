@@ -52,8 +52,8 @@ def use_interaction_locale(interaction: discord.Interaction[Any]) -> str:
 
 
 async def panel_file(offloader: Offloader, panel: Panel, lang: str) -> discord.File | None:
-    """The picture of a private menu (``panel.image``), with its description (alt text,
-    issue 12): the asker's hand, a map detail with the legal targets outlined, or a tile
+    """The picture of a private menu (``panel.image``), with its description (alt
+    text): the asker's hand, a map detail with the legal targets outlined, or a tile
     preview. None when the panel has no picture or it could not be drawn."""
     if panel.image is None or panel.image_view is None:
         return None
@@ -172,7 +172,7 @@ class TempusBot(commands.AutoShardedBot):
     # ------------------------------------------------------------------ clicks
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click that no control of ours receives (a forged or unknown id): a private
-        refusal rather than silence (issue 16)."""
+        refusal rather than silence."""
         if interaction.type is discord.InteractionType.component and not dispatched(interaction):
             use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",

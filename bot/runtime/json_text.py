@@ -1,7 +1,7 @@
 """Compact JSON text of what the bot stores: state snapshots, actions, options.
 
 The snapshot is written with every accepted action, and the standard library's encoder
-took about 6 % of the bot's event-loop time under load (issue 16: the load bench at 1,000
+took about 6 % of the bot's event-loop time under load (the load bench at 1,000
 games). orjson, already pinned for discord.py (its "speed" extra), writes the same text as
 ``json.dumps(obj, separators=(",", ":"))`` about nine times faster: the same separators
 and key order, integer keys as strings (``OPT_NON_STR_KEYS``), the same integers. What

@@ -1,4 +1,4 @@
-"""Keeping the process small while many games wait (issue 16).
+"""Keeping the process small while many games wait.
 
 Two things make a long-running bot grow that no single game is to blame for:
 
@@ -22,12 +22,12 @@ dozen times a minute, each 0.1-0.5 s with the event loop stopped, and acknowledg
 waited behind them. While the keeper runs, the young generations are collected as before
 (a cycle that dies young is freed at once) and the oldest one once every
 ``COLLECT_EVERY_S``: garbage cycles that lived long wait at most that long. Load bench at
-1,000 games (stop 16): ack p95 250-305 -> 64 ms, garbage collection 120 -> 70 ms of the
+1,000 games: ack p95 250-305 -> 64 ms, garbage collection 120 -> 70 ms of the
 event loop per second, resident size unchanged. Raising the youngest generation's threshold
 as well (700 -> 10,000) made each young collection long enough to show in the
 acknowledgements again (ack p95 123 ms): left at Python's default.
 
-Tried and dropped (stop 15, load bench at 1,000 games): freezing the survivors of each
+Tried and dropped (load bench at 1,000 games): freezing the survivors of each
 collection (``gc.freeze``), and collecting only the young generations before a trim. Both
 left Python's own full collections as many and as slow (a dozen a minute, 0.1-0.5 s each:
 they follow the number of objects that live for seconds, not the keeper), and both raised

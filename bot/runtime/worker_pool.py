@@ -64,7 +64,7 @@ class _Gate:
     AGING``: as time passes every rank falls alike, so the order of waiting jobs never
     changes and a heap keyed by ``level * AGING + arrival`` gives the next one. (Scanning
     every waiting job at each release took a tenth of the bot's event loop with a
-    thousand boards waiting; issue 16.)"""
+    thousand boards waiting.)"""
 
     def __init__(self, slots: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.free = slots

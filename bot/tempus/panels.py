@@ -56,7 +56,7 @@ from engine.views import view
 from lang.messages import t
 
 #: rows a public panel may fill with choices: the last row is kept for the buttons every
-#: turn message may carry (Undo, "?" help, issue 12)
+#: turn message may carry (Undo, "?" help)
 PUBLIC_ROWS = MAX_ROWS - 1
 #: decisions whose choices are cards from the hand: made in private menus only
 HAND_KINDS = (G.ATTACK_CARDS, G.DEFEND_CARDS, G.DISCARDING, G.PROGRESS_CARDS)

@@ -1,5 +1,5 @@
 """``python -m tests.bot.bench_clock``: the turn clock with many games waiting on absent
-players, in one process (issue 11).
+players, in one process.
 
 Opens ``--games`` three-seat games at the live pace (a real SQLite file, the real table
 service, one scheduler) in which nobody ever answers, then measures:

@@ -1,4 +1,4 @@
-"""``python -m tests.bot.bench_load``: the unchanged bot under load (issues 16 and 14).
+"""``python -m tests.bot.bench_load``: the unchanged bot under load.
 
 For each size N in ``--games`` (e.g. ``10,100,300,1000``) and each deployment shape: a fake
 Discord with N text channels spread over ``--guilds`` servers (default N/10, at least 2)
@@ -14,10 +14,10 @@ people play for ``--seconds`` and one JSON line per size and shape reports:
   the fake -> acknowledged;
 - ``board_ms_p50``/``board_ms_p95``: a click that applied an action -> the next board
   write (the turn message edited, or a new one posted, with its picture) in that game's
-  thread; this is the issue's "post p95" (the outcome of a click posted where everyone
-  sees it). Only a write that carries a picture counts: until stop 14 any write did, and
-  the old turn message losing its controls through the click's token, at once, counted as
-  the board, which flattered the numbers under load by up to ten seconds;
+  thread: the "post p95" (the outcome of a click posted where everyone sees it). Only a
+  write that carries a picture counts (an earlier version counted any write, and the old
+  turn message losing its controls through the click's token, at once, counted as the
+  board, which flattered the numbers under load by up to ten seconds);
   ``seen_ms_p50``/``seen_ms_p95`` is that older measure, the first write of any kind (the
   click visibly taken);
 - ``board_ms_p50_steady``/``board_ms_p95_steady``: the same for clicks after the first
@@ -59,7 +59,7 @@ have ``pg_stat_statements`` in ``shared_preload_libraries`` for ``db_ms_per_acti
 several, comma-separated; ``--processes 1,2``: bot processes, each with an equal share of
 the shards (shard count = processes). Every pairing of the listed databases and process
 counts runs except SQLite with several processes, which cannot be (one process per SQLite
-file); ``--compare`` is issue 14's pair: SQLite with one process beside PostgreSQL with
+file); ``--compare`` is the pair: SQLite with one process beside PostgreSQL with
 two. Sizes are the outer loop, so each size's lines sit together; a Markdown table of all
 of them follows on stderr.
 

@@ -1,5 +1,5 @@
 """Computer players choose only legal actions, answer every kind of decision and
-finish games (issue 5; R-ROUND-2, R-ROUND-5, R-COMBAT-4/5/8, R-DRAW-2, R-PROG-2,
+finish games (R-ROUND-2, R-ROUND-5, R-COMBAT-4/5/8, R-DRAW-2, R-PROG-2,
 R-SETUP-4/5, R-END-1).
 
 Every chosen action is applied with ``engine.apply``, which raises ``IllegalAction``

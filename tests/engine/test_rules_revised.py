@@ -1,4 +1,4 @@
-"""Issue 15: the revised rulings (R-CARD-SAN, R-COMBAT-2 with R-OPT-1 in test_combat,
+"""The revised rulings (R-CARD-SAN, R-COMBAT-2 with R-OPT-1 in test_combat,
 R-INFO-1 / R-COMBAT-10 / R-DRAW-2) and rules versions: games stored before the revision
 replay under the rules they were played under (rules 1).
 """

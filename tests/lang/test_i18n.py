@@ -183,7 +183,7 @@ def test_polish_is_translated() -> None:
                "btn.start", "btn.help", "lobby.seat", "lobby.seat_colour", "status.start_mark",
                "clock.due",
                "event.score", "help.count", "hex.tokens", "secret.intro",
-               # formats and symbols (issue 13's results)
+               # formats and symbols
                "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",
                "result.rating.change", "result.short_row", "result.tie.value", "result.who",
                # image formats and separators (render/words.py)
@@ -217,7 +217,7 @@ def test_messages_name_commands_as_that_language_does(lang: str) -> None:
 
 
 def test_one_word_per_thing() -> None:
-    """Issue 12: "era" is the era track row, the counter is the "round"; the draw action is
+    """"Era" is the era track row, the counter is the "round"; the draw action is
     "Draw cards"; "Idea" is not used."""
     en = i18n.catalogue()["en"].messages
     for key, text in en.items():

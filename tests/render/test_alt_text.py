@@ -137,7 +137,7 @@ def test_describe_before_any_land_and_at_the_end() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_player_lines_use_action_markers_and_plural_forms(lang: str) -> None:
-    """Issue 12: "action markers left" (the glossary's word), and a number takes its
+    """"Action markers left" (the glossary's word), and a number takes its
     plural form: never "1 cards" or "1 tokens" (nor "5 karty" in Polish)."""
     from tests.engine.helpers import card, make_state
     s = make_state(tokens={"E5": (0, 1)}, hands={0: [card("EDU", "G")], 1: []}, markers=1)

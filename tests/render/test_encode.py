@@ -1,5 +1,5 @@
 """render.encode: the palette PNG written with ISA-L is a valid PNG of exactly the image
-(issue 16: the board's PNG encoding was two-thirds of the render workers' time)."""
+(the board's PNG encoding was two-thirds of the render workers' time)."""
 
 from __future__ import annotations
 

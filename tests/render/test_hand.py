@@ -90,7 +90,7 @@ def test_progress_choice_is_listed_for_its_owner() -> None:
 
 
 def test_every_hand_is_mapped_to_the_one_hand_palette() -> None:
-    """Issue 16: a hand image is mapped to one palette made once per process, not an
+    """A hand image is mapped to one palette made once per process, not an
     octree per image with zlib at level 6 (three boards' worth of a render worker). The
     flat colours come out as drawn (within the lookup's 6 bits a channel) and the rest
     stays close to the drawing."""

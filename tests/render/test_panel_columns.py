@@ -1,4 +1,4 @@
-"""Issue 12: the players table says "Cities left" (the number of cities not yet built,
+"""The players table says "Cities left" (the number of cities not yet built,
 as against "cities built" in /tempus status and the final post), and its headings never
 run into each other, in any language."""
 

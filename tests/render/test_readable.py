@@ -1,6 +1,6 @@
 """A board a phone can read: the image shows the land, its text is big enough at 550 px.
 
-The measure (issue 12): font pixel height x 550 / image width must be at least 9 for the
+The measure: font pixel height x 550 / image width must be at least 9 for the
 hex labels and for every text of the panel, where the sizes are the ones actually drawn
 (recorded while drawing) and the width is the rendered image's.
 """

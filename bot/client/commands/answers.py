@@ -184,7 +184,7 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
     """The board of a game now (the channel's running or last finished game by default),
     or at a moment of it replayed from the stored log; ``full``: the whole 13 x 12 board
     rather than the land. A game being played comes with the turn message's controls, so
-    it can be played from here when its thread cannot be reached (issue 16). ``text``: the
+    it can be played from here when its thread cannot be reached. ``text``: the
     position in words, hex by hex, instead of the picture (for screen readers)."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)

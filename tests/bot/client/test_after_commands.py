@@ -134,7 +134,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.mark.asyncio
 async def test_board_full_and_the_turn_controls_in_private() -> None:
-    """Issue 12: ``full`` shows the whole board (the default shows the land); issue 16: the
+    """``full`` shows the whole board (the default shows the land); the
     board of a running game comes with the turn message's controls, so the game can go on
     when its thread cannot be reached; a finished one has none."""
     svc, g = await _setup()

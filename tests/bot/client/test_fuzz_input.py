@@ -1,4 +1,4 @@
-"""Issue 16: any input, sendable or not, gets a clean refusal and changes nothing.
+"""Any input, sendable or not, gets a clean refusal and changes nothing.
 
 Hypothesis forges custom ids (the codec), control uses (``TableService.use`` with random
 game, version, user, op, arg and select values) and checks that each is either a legal

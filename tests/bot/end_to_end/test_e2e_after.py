@@ -1,7 +1,7 @@
 """Looking back through the fake Discord: the real bot answers status, board at a round,
 history, show (result, record, replay), stats and autocomplete for a finished game
 stored in its database; and a game finished through the fake, looked back on, rated and
-rematched (issue 13's end-to-end test)."""
+rematched."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def _private_leaks(fake: FakeDiscord, record: dict[str, Any], seats: dict[int, i
 
 @pytest.mark.asyncio
 async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> None:
-    """Issue 13 end to end: two people and a computer finish a game through the fake
+    """End to end: two people and a computer finish a game through the fake
     Discord, then a plain board, status, history (in the channel and in the game's
     thread), show (result, record, replay), stats with the leaderboard, the Rematch click
     and the invited person's Join; nothing secret anywhere."""

@@ -1,4 +1,4 @@
-"""End to end (issue 16): a board that waits for a render slot is drawn of the game's
+"""End to end: a board that waits for a render slot is drawn of the game's
 newest state when its turn comes, not of the state of the time it asked.
 
 Under load a board waits seconds for a render worker while the computers play on; a board

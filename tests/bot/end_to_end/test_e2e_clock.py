@@ -1,4 +1,4 @@
-"""End to end with the turn clock (issue 11): the real bot against the fake Discord, its
+"""End to end with the turn clock: the real bot against the fake Discord, its
 time driven by a FakeClock (nobody sleeps for a deadline).
 
 Five seats, two people who never answer: they are reminded by DM with a link to the turn

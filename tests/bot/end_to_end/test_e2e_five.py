@@ -1,4 +1,4 @@
-"""Issue 10 end to end: a five-seat game, one person and four computers at the bot's default
+"""End to end: a five-seat game, one person and four computers at the bot's default
 pace, played in its thread without one 429 and never more than five writes in a bucket's
 period in any channel."""
 
@@ -33,7 +33,7 @@ async def test_five_seats_with_computers_at_the_default_pace(tmp_path: Path) -> 
         async with bot_running(fake, tmp_path / "t.db", seed=21, ai_delay=ai_delay) as bot:
             ch = fake.channel_ids[0]
             # the publisher learns a started game's thread once, not from the store at
-            # every move (issue 16: that read waited in the database's queue under load)
+            # every move (that read waited in the database's queue under load)
             assert bot.publisher is not None
             store, asked = bot.publisher.storage, []
             real_ref = store.game_ref

@@ -1,4 +1,4 @@
-"""Issue 16 end to end: inputs no Discord client sends (forged custom ids, option values
+"""End to end: inputs no Discord client sends (forged custom ids, option values
 outside the declared choices) and a database file deleted under the running bot. Every one
 gets a private catalogue message; nothing is posted, nothing stored, nothing "Done"."""
 

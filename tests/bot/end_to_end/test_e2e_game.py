@@ -43,12 +43,12 @@ async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
         # the channel gets the short result (the full one is in the thread)
         assert last.content.startswith(t("result.channel", game=1, winner="").strip())
         assert "🏆" in last.content
-        # every seat got its hand by DM at least once, as a picture too, described (issue 12)
+        # every seat got its hand by DM at least once, as a picture too, described
         for u in people:
             hands = [a for m in fake.dms(u) for a in m.attachments if a.filename == "hand.png"]
             assert hands and all(a.description for a in hands)
         assert check_no_leaks(fake, ch, {11: 0, 12: 1, 13: 2}) > 0
-        # issue 10: one board per turn in the game's thread, not one per click
+        # one board per turn in the game's thread, not one per click
         thread = play_channel(fake, ch)
         assert thread != ch, "the game was played in its own thread"
         # a post when a turn or phase begins (the lobby and the result), edits in between
@@ -57,7 +57,7 @@ async def test_three_people_play_a_whole_game(tmp_path: Path) -> None:
         posts = sum(1 for w in board if w.kind == POST)
         assert posts <= turns + 2, (posts, turns, n)
         assert len(board) - posts >= n // 2, "the steps of a turn edit its message"
-        # issue 16: most of them with the clicks' own tokens, outside the global limit
+        # most of them with the clicks' own tokens, outside the global limit
         assert bot.publisher is not None and bot.publisher.carriers.carried > len(board) / 2
         assert sum(1 for w in board if w.interaction) == bot.publisher.carriers.carried
         assert len(fake.channel_messages(ch)) <= 4, "lobby, start line, result"

@@ -1,4 +1,4 @@
-"""Issue 16, no silent stall: when Discord keeps refusing the game's posts, the outbox retries
+"""no silent stall: when Discord keeps refusing the game's posts, the outbox retries
 until they go through, the players are told once by DM, and `/tempus board` gives them the
 turn's controls privately meanwhile."""
 

@@ -1,5 +1,5 @@
 """End to end with two ``python -m bot`` processes on one PostgreSQL database, against one
-fake Discord that speaks sharded gateway sessions (issue 14).
+fake Discord that speaks sharded gateway sessions.
 
 Process A runs shard 0 of 2 (where Discord sends every DM interaction), process B shard 1,
 which has the server (``guild_id = 1 << 22``) and so owns its games (bot.cluster.coordinator). Each

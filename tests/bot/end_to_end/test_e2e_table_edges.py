@@ -1,4 +1,4 @@
-"""Issue 10 end to end, the edges of "a game in its own thread": no permission for threads,
+"""End to end, the edges of "a game in its own thread": no permission for threads,
 a game opened inside a thread, `/tempus` not offered in DMs, Undo clicked as a person would,
 a 429 forced on a board post."""
 

@@ -1,5 +1,5 @@
 """Old turn messages keep their controls while Discord's global budget is short (taking
-them off is the first thing to give way, issue 16): a click on one is refused privately
+them off is the first thing to give way): a click on one is refused privately
 and changes nothing, the newest turn message is the one with controls that matters, and
 the old controls come off once the budget has room again. With the token of the click
 that ended the turn, they come off at once whatever the budget (bot/publish/carriers.py)."""

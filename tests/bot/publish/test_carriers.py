@@ -1,4 +1,4 @@
-"""Board writes carried by the players' clicks (bot/publish/carriers.py, issue 16): which click's
+"""Board writes carried by the players' clicks (bot/publish/carriers.py): which click's
 token may write which message, for how long, and what happens when Discord refuses one."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12: every picture of a private menu carries a description (alt text) built from
+"""Every picture of a private menu carries a description (alt text) built from
 the view it is drawn from: the map detail of the attack and move menus (what stands where,
 the targets outlined), the tile preview, the asker's own hand."""
 

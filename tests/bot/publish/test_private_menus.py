@@ -1,4 +1,4 @@
-"""Private menus (issue 11): which are still current, retiring the others with the right
+"""Private menus: which are still current, retiring the others with the right
 words, ephemeral ones forgotten when Discord no longer lets them be edited, and DM menus
 stored so that a restart still retires the ones whose decision passed."""
 

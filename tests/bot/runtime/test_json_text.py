@@ -1,4 +1,4 @@
-"""The stored JSON text (bot.runtime.json_text, issue 16): orjson writes what the standard
+"""The stored JSON text (bot.runtime.json_text): orjson writes what the standard
 library wrote, and whatever it writes reads back as the value it was given."""
 
 from __future__ import annotations

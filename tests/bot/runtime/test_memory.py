@@ -1,4 +1,4 @@
-"""Idle games leave memory and come back unchanged; finished work keeps no task (issue 16:
+"""Idle games leave memory and come back unchanged; finished work keeps no task (the
 resident memory per waiting game)."""
 
 from __future__ import annotations

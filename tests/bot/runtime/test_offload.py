@@ -248,7 +248,7 @@ def test_the_gate_grants_by_aged_level_as_a_full_scan_would() -> None:
 def test_a_waiting_board_is_promoted_when_a_person_comes_to_wait_on_it() -> None:
     """A game's board that began waiting as a computer move's (level 1) waits as a
     person's (level 0) once promoted, ranked by when it asked: under load, the board of
-    a person's turn no longer waits as long as a computer-only game's (issue 16)."""
+    a person's turn no longer waits as long as a computer-only game's."""
     async def main() -> None:
         off = Offloader(0, slots=1)
         gate = threading.Event()

@@ -1,5 +1,5 @@
 """``python -m bot check-db``: integrity check plus every game's log replayed against its
-snapshot; a clear report, a non-zero exit status when something is wrong (issue 16)."""
+snapshot; a clear report, a non-zero exit status when something is wrong."""
 
 from __future__ import annotations
 

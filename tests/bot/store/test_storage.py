@@ -1,5 +1,5 @@
 """Storage: migrations, WAL, one open game per channel, versions, the append-only log; the
-store's own failures, damaged rows and one process per file (issue 16)."""
+store's own failures, damaged rows and one process per file."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ async def test_an_old_database_is_migrated_in_place(tmp_path: Path) -> None:
         await store.close()
 
 
-# ---------------------------------------------------------------------- issue 16
+# ------------------------------------------------------- the store's own failures
 @pytest.mark.asyncio
 async def test_a_second_opener_of_the_same_file_is_refused_with_the_holders_pid(
         tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ async def test_a_second_opener_of_the_same_file_is_refused_with_the_holders_pid(
 
 
 def test_python_m_bot_refuses_to_start_on_a_database_in_use(tmp_path: Path) -> None:
-    """Two bots on one file answered every click twice (issue 16): the second refuses,
+    """Two bots on one file answered every click twice: the second refuses,
     naming the first, before it connects to Discord; a crashed holder leaves no lock."""
     path = str(tmp_path / "t.db")
     holder_code = ("import asyncio, sys, time; from bot.store.sqlite import SqliteStorage\n"

@@ -709,7 +709,7 @@ def test_a_database_url_is_shown_without_its_password() -> None:
     assert without_password("tempus.db") == "tempus.db"
 
 
-# --------------------------------------------------------------- the turn clock (issue 11)
+# --------------------------------------------------------------- the turn clock
 @pytest.mark.asyncio
 async def test_deadlines_are_written_with_the_change_that_implies_them(
         backend: Backend) -> None:
@@ -864,7 +864,7 @@ async def test_leaving_and_replacing_a_seat(backend: Backend) -> None:
 @pytest.mark.asyncio
 async def test_host_changes_with_a_leave_or_a_replacement(backend: Backend) -> None:
     """leave_seat/replace_seat with ``host_id`` pass the host role in the same transaction
-    (issue 11: a host who leaves or is replaced mid-game); without it the host stays."""
+    (a host who leaves or is replaced mid-game); without it the host stays."""
     store = await backend.open()
     g = await store.create_game(1, 10, 100, "Ann", {})
     v = await store.add_seat(g.id, g.version, 101, None, "Bob")

@@ -1,4 +1,4 @@
-"""Issue 16: the store failing under a running table service, and damaged games at start-up.
+"""The store failing under a running table service, and damaged games at start-up.
 
 Real failures on real SQLite files: a database made genuinely full with ``PRAGMA
 max_page_count``, a write lock held by another connection past the busy timeout, a

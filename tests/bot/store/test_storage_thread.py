@@ -1,4 +1,4 @@
-"""SqliteStorage's one-hand-over jobs (issue 16): in order, never inside another
+"""SqliteStorage's one-hand-over jobs: in order, never inside another
 transaction, and without holding the connection while the event loop is busy."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: a game stored before the revised rulings (its options have no
+"""A game stored before the revised rulings (its options have no
 ``rules_version``: rules 1) loads through the table service, replays under rules 1, goes
 on under rules 1 and reads as rules 1 in its history. The logs are real rules-1 games
 (tests/engine/data/rules1-*.json) that break under rules 2, so replaying them under the

@@ -220,7 +220,7 @@ async def test_an_action_committed_but_never_announced_is_posted_after_a_restart
 
 @pytest.mark.asyncio
 async def test_the_events_of_unannounced_actions_reach_the_repost(tmp_path: Path) -> None:
-    """Nothing lost (issue 10): after a crash between commits and posts, the repost tells
+    """Nothing lost: after a crash between commits and posts, the repost tells
     what the missed actions did, line for line, not only the new board."""
     db = str(tmp_path / "t.db")
     svc, sink = await _service(db)
@@ -432,7 +432,7 @@ async def test_every_outcome_names_its_turn_and_steps_of_a_turn_share_it() -> No
 
 @pytest.mark.asyncio
 async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
-    """R-OPT-1 (issue 15): chosen at /tempus new, shown in the lobby, stored with the game,
+    """R-OPT-1: chosen at /tempus new, shown in the lobby, stored with the game,
     played by the engine and written into the record with the rules version."""
     import engine
 

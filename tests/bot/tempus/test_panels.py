@@ -113,7 +113,7 @@ def _sub_menus(state, seat, panel: Panel) -> list[tuple[str, Panel]]:  # type: i
 
 
 def test_every_multi_step_menu_has_a_back_button_and_prompts_list_the_buttons() -> None:
-    """Issue 10: a Back button until the step is committed; the turn prompt names exactly
+    """A Back button until the step is committed; the turn prompt names exactly
     the actions its buttons offer; an action that would do nothing says so."""
     menus = 0
     for state in random_states(21, 4, every=3):
@@ -213,7 +213,7 @@ def _help_positions():  # type: ignore[no-untyped-def]
 
 
 def test_every_turn_message_has_the_help_button() -> None:
-    """Issue 12: the "?" button is on every turn message, with or without Undo: public
+    """The "?" button is on every turn message, with or without Undo: public
     panels leave their last row for those buttons, whatever the decision."""
     from bot.table.ui import HELP, UNDO
     kinds: set[str] = set()

@@ -1,4 +1,4 @@
-"""Engine refusals reach players in their language (issue 12): every refusal the engine can
+"""Engine refusals reach players in their language: every refusal the engine can
 raise has a code in :mod:`engine.refusals`, and the bot's catalogue says each one in every
 language, with the placeholders the engine passes."""
 

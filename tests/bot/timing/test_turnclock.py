@@ -1,4 +1,4 @@
-"""The turn clock through the table service, with a fake clock (issue 11): reminders,
+"""The turn clock through the table service, with a fake clock: reminders,
 deadlines, three strikes, restarts, the pace, muting, leaving and replacing mid-game.
 
 No test sleeps for a deadline: :func:`run_for` moves the fake clock from one due entry of
