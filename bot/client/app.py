@@ -134,7 +134,7 @@ class TempusBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:  # one cog per top-level command
             await self.load_extension(extension)
-        await self.offloader.warm_up()
+        await self.offloader.warm_up(images.warm)
         if self.settings.sync_commands:
             await self.tree.sync()
         # first claim this process's shards (bot.cluster.coordinator): a second process given the

@@ -13,7 +13,7 @@ Wiring (``attach``), for a process that runs only some of the shards:
   has not announced, so a notification missed while it was away loses nothing;
 - the turn clock runs in the owner only: a change accepted elsewhere is stored with the
   deadlines it implies, and the owner arms them when it catches up
-  (``TableService._rearm``); the other process's scheduler holds nothing for the game.
+  (``bot.table.clocks.Clocks.rearm``); the other process's scheduler holds nothing for the game.
 
 A process that runs every shard (the default) owns every game: nothing to wire.
 

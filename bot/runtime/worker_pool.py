@@ -239,12 +239,11 @@ class Offloader:
         self._pool = self._new_pool()
         self.restarts += 1
 
-    async def warm_up(self) -> None:
-        """Start the worker processes (imports included) before the first real job."""
+    async def warm_up(self, job: Callable[[], object]) -> None:
+        """Start the worker processes before the first real job, each running ``job`` once
+        (the caller's imports and caches: the pool knows nothing of what it runs)."""
         if self._pool is not None:
-            from bot.tempus import images
-
-            await asyncio.gather(*(self.run(images.warm) for _ in range(self.workers)))
+            await asyncio.gather(*(self.run(job) for _ in range(self.workers)))
 
     def worker_pids(self) -> list[int]:
         """Process ids of the running workers (for diagnostics and tests)."""

@@ -144,7 +144,7 @@ def _why(exc: StorageError) -> str:
 
 
 async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
-    """One game as the bot would load it (see ``TableService._load``)."""
+    """One game as the bot would load it (see ``bot.table.tables.Tables.load``)."""
     rep = GameReport(ref.id, status, ref.channel_id)
     try:
         game = await store.game(ref.id)
@@ -167,7 +167,7 @@ async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
             break
     o = game.options
     try:
-        # as TableService._record: the seats in order, the options of the started game
+        # as bot.table.model.record_of: the seats in order, the options of the started game
         record = Record(num_players=len(seats), seed=int(o["seed"]),
                         start_player=o.get("start_player"),
                         random_map=bool(o.get("random_map", True)))

@@ -73,7 +73,7 @@ class Report:
 
 def replay_log(options: dict[str, Any], seats: list[dict[str, Any]],
                actions: list[dict[str, Any]]) -> State:
-    """The position a started game's log leads to (as ``TableService._load`` rebuilds it);
+    """The position a started game's log leads to (as ``bot.table.tables.Tables.load`` rebuilds it);
     raises on a log the engine refuses."""
     rules_version, table_options = engine.stored_rules(options)
     record = Record(num_players=len(seats), seed=int(options["seed"]),

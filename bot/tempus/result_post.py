@@ -1,7 +1,7 @@
 """The final result of a game: text, score chart, final board and record file.
 
 :func:`final_post` is what the announcing side posts when a game ends (in the game's
-thread, and a shorter text in the channel) and what ``/tempus show`` answers later. It
+thread, and a shorter text in the channel) and what ``/tempus-records show`` answers later. It
 is a plain function of the record, so it can run in a worker process; everything shown
 comes from public views (R-INFO-1): cards in hand appear only as numbers, as the rules
 use them to break ties (R-END-3).

@@ -40,8 +40,9 @@ from lang.messages import RULE_TOPICS, t, t_in
 
 MENTION = re.compile(r"<@(\d+)>")
 YES = {"y", "yes", "t", "tak"}
-#: `/tempus name` or `/tempus name option:value` (code-formatted, as the catalogue writes it)
-COMMAND = re.compile(r"`/\S+ ([^\s`]+)(?: [^\s`:]+:([^`]*))?`")
+#: `/tempus name`, `/tempus group name` or `/tempus name option:value` (code-formatted, as
+#: the catalogue writes it)
+COMMAND = re.compile(r"`/\S+ (?:[^\s`:]+ )?([^\s`:]+)(?: [^\s`:]+:([^`]*))?`")
 #: a clickable command mention, </tempus help:123>
 MENTION_CMD = re.compile(r"</\S+ ([^\s:>]+)(?: [^:>]*)?:\d+>")
 MARKUP = re.compile(r"\*\*|__|`|\|\||~~")

@@ -1,6 +1,6 @@
 """The turn clocks of one game, worked out from who owes a decision (pure functions).
 
-A seat has a clock (:class:`~bot.store.sqlite.DeadlineRow`) while its **person** owes a decision
+A seat has a clock (:class:`~bot.store.DeadlineRow`) while its **person** owes a decision
 and the table has a pace: from ``since`` (the game version since which the seat owes it,
 see :func:`bot.table.model.next_since`) it runs from ``started_at`` to ``due_at``. Seats played by
 a computer (computer players, autopilot, a seat the computer covers after a missed

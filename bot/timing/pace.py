@@ -1,7 +1,7 @@
 """How long a decision may take: the pace a table is played at, and when to remind.
 
 A table chooses its pace when it opens (``/tempus new pace:``) and the host may change it
-(``/tempus pace``). Each pending decision gets ``seconds`` from the moment the seat began
+(``/tempus table pace``). Each pending decision gets ``seconds`` from the moment the seat began
 to owe it; the player is reminded at half the time and again ``warn_before`` seconds before
 the deadline; at the deadline a computer decides for the seat. A deadline that passed while
 the bot was down is moved to ``grace`` seconds after the start-up (and announced).

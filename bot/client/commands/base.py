@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.client import options
 from bot.client.commands.answers import Answer, Asker, game_choices
 from bot.client.components import make_view
-from bot.table.service import TableError
+from bot.table.service import TableError, TableService
 from engine.hexgrid import parse_label
 from lang.messages import t
 
@@ -73,7 +73,7 @@ class CommandCog(commands.Cog):
     bot: TempusBot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         assert self.bot.service is not None
         return self.bot.service
 

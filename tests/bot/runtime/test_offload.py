@@ -56,10 +56,11 @@ def _alive(pid: int) -> bool:
 OWNER = """
 import asyncio, sys, time
 from bot.runtime.worker_pool import Offloader
+from bot.tempus import images
 
 async def main():
     off = Offloader(2)
-    await off.warm_up()
+    await off.warm_up(images.warm)
     await asyncio.gather(*(off.run(time.sleep, 0.2) for _ in range(4)))
     print(" ".join(map(str, off.worker_pids())), flush=True)
     await asyncio.sleep(600)
