@@ -36,6 +36,7 @@ from bot.store.rows import (
     Deadlines,
     GameRef,
     GameRow,
+    GameStatus,
     MenuRow,
     RatingRow,
     ResultRow,
@@ -45,7 +46,7 @@ from bot.store.rows import (
 __all__ = [
     "ACTIVE", "BUSY", "CANCELLED", "CORRUPT", "FINISHED", "FULL", "GONE", "IO", "LOBBY",
     "OFFLINE", "OPEN_STATUSES", "READONLY", "ActionRow", "ChannelBusy", "DeadlineRow",
-    "Deadlines", "GameRef", "GameRow", "GameUnreadable", "MenuRow", "RatingRow", "ResultRow",
-    "SeatRow", "Storage", "StorageError", "StorageUnavailable", "StoreInUse",
+    "Deadlines", "GameRef", "GameRow", "GameStatus", "GameUnreadable", "MenuRow",
+    "RatingRow", "ResultRow", "SeatRow", "Storage", "StorageError", "StorageUnavailable", "StoreInUse",
     "VersionConflict", "open_storage",
 ]

@@ -22,7 +22,7 @@ from typing import Any
 from bot.runtime.config import Settings
 from bot.store.errors import GameUnreadable, StorageError, StorageUnavailable
 from bot.store.opening import is_postgres_url
-from bot.store.rows import ACTIVE, CANCELLED, FINISHED, LOBBY, GameRef
+from bot.store.rows import ACTIVE, FINISHED, LOBBY, GameRef, GameStatus
 from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
 from engine.actions import action_from_json
 from engine.game import apply_in_place
@@ -128,8 +128,8 @@ async def check(path: str) -> Report:
         if report.schema is not None and report.schema > report.want:
             return report
         refs: list[tuple[str, GameRef]] = []
-        for status in (LOBBY, ACTIVE, FINISHED, CANCELLED):
-            refs.extend((status, r) for r in await store.game_refs(status))
+        for wanted in GameStatus:
+            refs.extend((wanted, r) for r in await store.game_refs(wanted))
         for status, ref in sorted(refs, key=lambda x: x[1].id):
             report.games.append(await check_game(store, ref, status))
     except StorageError as exc:  # the file itself is unusable (not a database, damaged)

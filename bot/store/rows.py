@@ -14,11 +14,22 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from bot.store.errors import GameUnreadable
 
-LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+
+class GameStatus(StrEnum):
+    """Where a game is in its life (the ``games.status`` column holds these words)."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+LOBBY, ACTIVE, FINISHED, CANCELLED = GameStatus
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 #: a database row as its driver returns it (by name and by position)
