@@ -47,6 +47,6 @@ __all__ = [
     "ACTIVE", "BUSY", "CANCELLED", "CORRUPT", "FINISHED", "FULL", "GONE", "IO", "LOBBY",
     "OFFLINE", "OPEN_STATUSES", "READONLY", "ActionRow", "ChannelBusy", "DeadlineRow",
     "Deadlines", "GameRef", "GameRow", "GameStatus", "GameUnreadable", "MenuRow",
-    "RatingRow", "ResultRow", "SeatRow", "Storage", "StorageError", "StorageUnavailable", "StoreInUse",
-    "VersionConflict", "open_storage",
+    "RatingRow", "ResultRow", "SeatRow", "Storage", "StorageError", "StorageUnavailable",
+    "StoreInUse", "VersionConflict", "open_storage",
 ]
