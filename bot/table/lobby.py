@@ -12,12 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
-from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, Storage, VersionConflict
+from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, VersionConflict
 from bot.table import rematch
-from bot.table.announce import Announcer
-from bot.table.clocks import Clocks, check_pace
-from bot.table.commit import Change, Commits, lobby_change
-from bot.table.computers import Computers
+from bot.table.clocks import check_pace
+from bot.table.commit import Change, lobby_change
 from bot.table.model import (
     Outcome,
     OutcomeKind,
@@ -28,8 +26,7 @@ from bot.table.model import (
     next_since,
     public,
 )
-from bot.table.outcomes import Outcomes
-from bot.table.tables import Tables
+from bot.table.parts import Parts, UseCase
 from bot.table.ui import Panel
 from bot.tempus import computer_levels as players
 from bot.tempus.labels import colour_name
@@ -50,17 +47,9 @@ def require_member(table: Table, user_id: int) -> None:
         raise TableError("error.not_seated", game=table.id)
 
 
-class Lobby:
-    def __init__(self, storage: Storage, tables: Tables, commits: Commits, outcomes: Outcomes,
-                 announcer: Announcer, clocks: Clocks, computers: Computers,
-                 seed: Callable[[], int]) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.commits = commits
-        self.outcomes = outcomes
-        self.announcer = announcer
-        self.clocks = clocks
-        self.computers = computers
+class Lobby(UseCase):
+    def __init__(self, parts: Parts, seed: Callable[[], int]) -> None:
+        super().__init__(parts)
         #: the seed of a new game's deck and map
         self.seed = seed
 

@@ -14,11 +14,9 @@ from typing import Any
 
 import engine
 from bot.publish.private_menus import Position
-from bot.store import ACTIVE, SeatRow, Storage
-from bot.table.announce import Announcer
-from bot.table.clocks import Clocks, still_covered
-from bot.table.commit import Change, Commits
-from bot.table.computers import Computers
+from bot.store import ACTIVE, SeatRow
+from bot.table.clocks import still_covered
+from bot.table.commit import Change
 from bot.table.model import (
     Outcome,
     Stale,
@@ -27,8 +25,7 @@ from bot.table.model import (
     next_since,
     public,
 )
-from bot.table.outcomes import Outcomes
-from bot.table.tables import Tables
+from bot.table.parts import UseCase
 from bot.table.ui import Panel
 from bot.tempus import help_text as guide
 from bot.tempus import panels
@@ -81,19 +78,7 @@ def check_turn(table: Table, user_id: int, version: int | None) -> int:
     return seat
 
 
-class Play:
-    def __init__(self, storage: Storage, tables: Tables, commits: Commits, outcomes: Outcomes,
-                 announcer: Announcer, clocks: Clocks, computers: Computers,
-                 owns: Callable[[int | None], bool]) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.commits = commits
-        self.outcomes = outcomes
-        self.announcer = announcer
-        self.clocks = clocks
-        self.computers = computers
-        self.owns = owns
-
+class Play(UseCase):
     async def act(self, game_id: int, user_id: int, action: Action,
                   version: int | None = None) -> Outcome:
         """Apply ``user_id``'s action; ``version`` is the one its control was made at."""

@@ -10,11 +10,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from bot.store import ACTIVE, LOBBY, SeatRow, Storage
-from bot.table.announce import Announcer
-from bot.table.clocks import Clocks
-from bot.table.commit import Change, Commits
-from bot.table.computers import Computers
+from bot.store import ACTIVE, LOBBY, SeatRow
+from bot.table.commit import Change
 from bot.table.model import (
     Outcome,
     Table,
@@ -22,8 +19,7 @@ from bot.table.model import (
     public,
     with_seat,
 )
-from bot.table.outcomes import Outcomes
-from bot.table.tables import Tables
+from bot.table.parts import UseCase
 from bot.table.ui import (
     QUIT,
     Button,
@@ -50,17 +46,7 @@ def next_host(seats: list[SeatRow], leaving: int) -> int | None:
     return people[0].user_id if people else None
 
 
-class Seats:
-    def __init__(self, storage: Storage, tables: Tables, commits: Commits, outcomes: Outcomes,
-                 announcer: Announcer, clocks: Clocks, computers: Computers) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.commits = commits
-        self.outcomes = outcomes
-        self.announcer = announcer
-        self.clocks = clocks
-        self.computers = computers
-
+class Seats(UseCase):
     def _told(self, lines: Callable[[Table], list[str]], hands: tuple[int, ...] = ()
               ) -> Callable[[Table], Outcome]:
         """The outcome of a seat changing hands: the position with ``lines`` (written in

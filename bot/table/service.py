@@ -68,6 +68,7 @@ from bot.table.model import (
     record_of,
 )
 from bot.table.outcomes import Outcomes
+from bot.table.parts import Parts
 from bot.table.play import Play, waiting
 from bot.table.seats import Seats
 from bot.table.sync import Sync
@@ -117,18 +118,14 @@ class TableService:
                                 self.announcer, owns)
         self.computers = Computers(self.commits, self.announcer, self.catch_up, self.clocks,
                                    owns, self.offloader, delay=ai_delay, budget_s=ai_budget_s)
-        # the use cases: each gets the parts it calls (they share the same few)
-        self.lobby = Lobby(self.storage, self.tables, self.commits, self.outcomes,
-                           self.announcer, self.clocks, self.computers,
-                           seed=seed_source or (lambda: secrets.randbelow(2**31)))
-        self.play = Play(self.storage, self.tables, self.commits, self.outcomes,
-                         self.announcer, self.clocks, self.computers, owns)
-        self.seats = Seats(self.storage, self.tables, self.commits, self.outcomes,
-                           self.announcer, self.clocks, self.computers)
-        self.timeouts = Timeouts(self.storage, self.tables, self.commits, self.outcomes,
-                                 self.announcer, self.clocks, self.computers, owns)
-        self.sync = Sync(self.storage, self.tables, self.catch_up, self.outcomes,
-                         self.announcer, self.clocks, self.computers, owns)
+        # the use cases: each reads the parts through one bundle and owns no state
+        parts = Parts(self.storage, self.tables, self.commits, self.catch_up, self.outcomes,
+                      self.announcer, self.clocks, self.computers, owns)
+        self.lobby = Lobby(parts, seed=seed_source or (lambda: secrets.randbelow(2**31)))
+        self.play = Play(parts)
+        self.seats = Seats(parts)
+        self.timeouts = Timeouts(parts)
+        self.sync = Sync(parts)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the

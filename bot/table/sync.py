@@ -9,15 +9,10 @@ A use case: the bringing up to date itself is :class:`~bot.table.catch_up.CatchU
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 
 import engine
-from bot.store import ACTIVE, FINISHED, LOBBY, GameRow, Storage
-from bot.table.announce import Announcer
-from bot.table.catch_up import CatchUp
-from bot.table.clocks import Clocks
-from bot.table.computers import Computers
+from bot.store import ACTIVE, FINISHED, LOBBY, GameRow
 from bot.table.model import (
     Outcome,
     OutcomeKind,
@@ -28,8 +23,7 @@ from bot.table.model import (
     public,
     record_of,
 )
-from bot.table.outcomes import Outcomes
-from bot.table.tables import Tables
+from bot.table.parts import UseCase
 from bot.tempus.event_text import event_text
 from bot.tempus.labels import action_label, colour_name
 from engine.actions import action_from_json
@@ -41,19 +35,7 @@ from lang.messages import t
 log = logging.getLogger(__name__)
 
 
-class Sync:
-    def __init__(self, storage: Storage, tables: Tables, catch_up: CatchUp, outcomes: Outcomes,
-                 announcer: Announcer, clocks: Clocks, computers: Computers,
-                 owns: Callable[[int | None], bool]) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.catch_up = catch_up
-        self.outcomes = outcomes
-        self.announcer = announcer
-        self.clocks = clocks
-        self.computers = computers
-        self.owns = owns
-
+class Sync(UseCase):
     # ------------------------------------------------------------------ a restart
     async def resume_all(self) -> list[int]:
         """Load every active game and let computer players go on; returns the ids of the

@@ -9,14 +9,11 @@ A use case: the turn clock (bot.timing.turn_clock) calls :meth:`Timeouts.remind`
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 
-from bot.store import ACTIVE, LOBBY, Storage
-from bot.table.announce import Announcer
-from bot.table.clocks import Clocks, check_pace
-from bot.table.commit import Change, Commits, lobby_change
-from bot.table.computers import Computers
+from bot.store import ACTIVE, LOBBY
+from bot.table.clocks import check_pace
+from bot.table.commit import Change, lobby_change
 from bot.table.model import (
     Outcome,
     Reminder,
@@ -28,8 +25,7 @@ from bot.table.model import (
     public,
     with_seat,
 )
-from bot.table.outcomes import Outcomes
-from bot.table.tables import Tables
+from bot.table.parts import UseCase
 from bot.tempus.labels import colour_name
 from bot.timing.pace import reminder_stage
 from bot.timing.turn_clock import TurnClock
@@ -39,19 +35,7 @@ from lang.messages import t
 log = logging.getLogger(__name__)
 
 
-class Timeouts:
-    def __init__(self, storage: Storage, tables: Tables, commits: Commits, outcomes: Outcomes,
-                 announcer: Announcer, clocks: Clocks, computers: Computers,
-                 owns: Callable[[int | None], bool]) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.commits = commits
-        self.outcomes = outcomes
-        self.announcer = announcer
-        self.clocks = clocks
-        self.computers = computers
-        self.owns = owns
-
+class Timeouts(UseCase):
     async def set_pace(self, game_id: int, user_id: int, name: str, *,
                        can_manage: bool = False) -> Outcome:
         """The host (or a channel manager) changes the time per decision; pending decisions
