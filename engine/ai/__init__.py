@@ -35,8 +35,11 @@ ALL_LEVELS = (*LEVELS, "random")
 
 
 def random_choice(actions: list[Action], rng: random.Random) -> Action:
-    """Uniform over action types, then over the actions of the chosen type (as
-    ``bot.players.random_action``), so numerous kinds do not swamp rare ones."""
+    """A random legal move: uniform over action types (sorted by name), then uniform over
+    the actions of the chosen type, so numerous kinds (sixty Sanitation targets) do not
+    swamp rare ones. The engine's only implementation: :func:`engine.simulate.random_action`
+    and the ``random`` level call it, and for the same ``rng`` state it draws exactly
+    what the older copies drew (two ``rng.choice`` calls)."""
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
