@@ -297,20 +297,30 @@ class Evaluator:
                 snap.prog[city_owner[h]] += CONTENT.city_progress
         protected = [p <= CONTENT.protected_max_hexes for p in snap.presence]
         att_bonus = self._att_bonus(state)
+        land_nb, buildable, is_grass = self.map.land_nb, self.buildable, self.is_grass
+        hs, hv, base, sfs = snap.hs, snap.hv, snap.base, snap.fs
+        frontier, fgrass = snap.frontier, snap.fgrass
         for h in self.map.land:
             if owner[h] >= 0 or city_owner[h] >= 0:
                 d, v = self._hex_value(state, h, protected, att_bonus)
-                snap.hs[h] = d
-                snap.hv[h] = v
-                snap.base[d] += v
+                hs[h] = d
+                hv[h] = v
+                base[d] += v
+            elif not buildable[h]:
+                sfs[h] = ()
             else:
-                fs = self._frontier_seats(state, h)
-                snap.fs[h] = fs
-                g = self.is_grass[h]
+                # inline _frontier_seats: the seats with tokens next to this empty hex
+                fs: tuple[int, ...] = ()
+                for x in land_nb[h]:
+                    o = owner[x]
+                    if o >= 0 and o not in fs:
+                        fs += (o,)
+                sfs[h] = fs
+                g = is_grass[h]
                 for o in fs:
-                    snap.frontier[o] += 1
+                    frontier[o] += 1
                     if g:
-                        snap.fgrass[o] += 1
+                        fgrass[o] += 1
         del count
         snap.protected = protected
         snap.extra = [self._seat_extra(state, snap, s) for s in range(n)]
