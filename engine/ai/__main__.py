@@ -1,5 +1,9 @@
-"""Command line: ``python -m engine.ai tournament --players 4 --games 10 --seed 0
---seats hard,normal,normal,normal`` prints one JSON object (win shares, think times)."""
+"""Command line, each printing one JSON object:
+
+* ``python -m engine.ai tournament --players 4 --games 10 --seed 0
+  --seats hard,normal,normal,normal``: a fixed line-up (win shares, think times);
+* ``python -m engine.ai ladder --players 4 --games 40 --jobs 2``: seeded mixed tables of
+  every level, rated with openskill (:mod:`engine.ai.ladder`)."""
 
 from __future__ import annotations
 
@@ -26,6 +30,21 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    from .ladder import ladder
+
+    try:
+        players = [int(x) for x in str(args.players).split(",") if x.strip()]
+        levels = [s.strip() for s in args.levels.split(",") if s.strip()]
+        out = ladder(players, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
+                     iterations=args.iterations, levels=levels)
+    except ValueError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    print(json.dumps(out))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.ai", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -44,6 +63,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--place-tiles", action="store_true",
                    help="players place the map tiles (default: a random map, as the bot)")
     p.set_defaults(func=_tournament)
+    p = sub.add_parser("ladder", help="seeded mixed tables of every level, rated (JSON)")
+    p.add_argument("--players", default="4",
+                   help="seats per table, or a comma-separated list used in turn (3,4,5)")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--levels", default="random,easy,normal,hard")
+    p.add_argument("--budget", type=float, default=None,
+                   help="hard: seconds per decision (results then depend on the machine)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="hard: rollouts per decision (default 64 when no --budget: "
+                        "reproducible)")
+    p.set_defaults(func=_ladder)
     args = parser.parse_args(argv)
     return args.func(args)
 
