@@ -168,3 +168,20 @@ def test_r_card_san_two_players_never_hold_raises_on_one_hex():
     assert s.bonus[f5] == 0
     s, _ = play(s, 1, BeginMove(), PlaySanitation(san_b, f5))
     assert s.bonus_seat[f5] == 1 and s.stack_limit(0, f5) == 2
+
+
+def test_r_card_rel_also_uses_a_raise_standing_from_an_earlier_turn():
+    """R-CARD-REL / R-CARD-SAN: the engine counts any raise of the player's that still
+    stands on the hex (no token has left it since), not only one played in the same
+    turn: a raise played on a held hex in an earlier turn still raises the limit.
+    (RULES.md's R-CARD-REL wording names only the same-turn case; see the issue 26
+    report.)"""
+    rel, san = card("REL", "W"), card("SAN", "W")
+    s = make_state(tokens={"E5": (0, 2), "F5": (1, 1), **BLUE_FAR}, hands={0: [rel, san]})
+    s, _ = play(s, 0, PlaySanitation(san, H("E5")), DrawCards())
+    s = s.copy()
+    s.players[0].markers = max(1, s.players[0].markers)
+    start_turn(s, 0)  # a later turn of Red's
+    assert s.bonus[H("E5")] == 1
+    s, _ = play(s, 0, PlayReligion(rel, H("F5"), H("E5")))
+    assert tokens_of(s, 0)["E5"] == 3
