@@ -20,9 +20,18 @@ def _tournament(args: argparse.Namespace) -> int:
         print(json.dumps({"error": f"--seats names {len(lineup)} levels for "
                                    f"{args.players} players"}))
         return 2
+    on_result = None
+    if args.progress:
+        import dataclasses
+
+        def on_result(r: object) -> None:  # one JSON line per finished game
+            with open(args.progress, "a", encoding="utf-8") as f:
+                f.write(json.dumps(dataclasses.asdict(r)) + "\n")  # type: ignore[call-overload]
+
     try:
         out = tournament(lineup, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
-                         iterations=args.iterations, random_map=not args.place_tiles)
+                         iterations=args.iterations, random_map=not args.place_tiles,
+                         on_result=on_result)
     except ValueError as exc:
         print(json.dumps({"error": str(exc)}))
         return 2
@@ -60,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="hard: seconds per decision (default: the search's own)")
     p.add_argument("--iterations", type=int, default=None,
                    help="hard: cap on rollouts per decision (makes it deterministic)")
+    p.add_argument("--progress", metavar="FILE",
+                   help="append each finished game's result to FILE as a JSON line")
     p.add_argument("--place-tiles", action="store_true",
                    help="players place the map tiles (default: a random map, as the bot)")
     p.set_defaults(func=_tournament)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -108,8 +108,10 @@ def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
 
 def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
                budget_s: float | None = None, iterations: int | None = None,
-               random_map: bool = True, max_actions: int = 20000) -> dict[str, Any]:
-    """Play ``games`` games of ``lineup`` (one level per player) and summarise them."""
+               random_map: bool = True, max_actions: int = 20000,
+               on_result: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` games of ``lineup`` (one level per player) and summarise them;
+    ``on_result`` sees each game's result as it finishes (in game order)."""
     for lv in lineup:
         if lv not in ALL_LEVELS:
             raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
@@ -117,11 +119,18 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
     t0 = time.perf_counter()
     work = [(g, seed, tuple(lineup), max_actions, budget_s, iterations, random_map)
             for g in range(games)]
+    results: list[GameResult] = []
     if jobs > 1:
         with get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(play_one, work, chunksize=1)
+            for r in pool.imap(play_one, work, chunksize=1):
+                results.append(r)
+                if on_result is not None:
+                    on_result(r)
     else:
-        results = [play_one(w) for w in work]
+        for w in work:
+            results.append(play_one(w))
+            if on_result is not None:
+                on_result(results[-1])
     share = [0.0] * n
     points = [0.0] * n
     times: dict[int, list[float]] = {s: [] for s in range(n)}
