@@ -76,6 +76,9 @@ ROLLOUT_WIDTH = 4
 SEARCH_FROM_ERA = 1
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
 HORIZON = "turn"
+#: paired rounds a candidate needs before it may replace the planner's choice (with two
+#: or three, a small standard error is often luck)
+MIN_ROUNDS = 4
 #: rounds before the first halving of the candidates
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
@@ -221,6 +224,14 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             if iterations is not None and done >= iterations:
                 break
         rounds += 1
+        if rounds == 1 and iterations is None and len(alive) > 2:
+            # budget-aware width: keep only as many of the planner's best candidates as
+            # can each be played in MIN_ROUNDS * 2 rounds (a loaded machine, a long
+            # rollout), so that a deviation is judged on enough paired samples
+            spent = time.perf_counter() - t0
+            per = max(1e-6, (spent - t_first) / max(1, done))
+            while len(alive) > 2 and (budget - spent) < per * len(alive) * 2 * MIN_ROUNDS:
+                alive.remove(max(alive))  # the planner's lowest-ranked (index 0 stays)
         if rounds >= next_cut and len(alive) > 2:
             # drop the weaker half, but never the planner's own choice (index 0)
             alive.sort(key=lambda i: -_advantage(results, i)[0])
@@ -232,6 +243,8 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     best, best_gain = 0, 0.0
     for i in range(1, n):
         gain, se = _advantage(results, i)
+        if _paired(results, i) < MIN_ROUNDS:
+            continue  # too few samples to tell a real improvement from a lucky one
         # deviate from the planner's choice only for a clear, not a lucky, improvement
         if gain > PRIOR + Z * se and gain > best_gain:
             best, best_gain = i, gain
@@ -242,6 +255,11 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
                                    tuple(round(x, 2) for x in _advantage(results, i)))
                                   for i in range(n)])
     return cands[best][1]
+
+
+def _paired(results: list[dict[int, float]], i: int) -> int:
+    """Rounds in which both candidate ``i`` and candidate 0 were played."""
+    return sum(1 for r in results[i] if r in results[0])
 
 
 def _advantage(results: list[dict[int, float]], i: int) -> tuple[float, float]:
