@@ -17,7 +17,11 @@ For one decision:
    against its rivals (:func:`leaf_utility`); after each halving point the weaker half
    of the candidates is dropped (successive halving).
 4. The candidate with the best mean wins; the planner's ranking breaks ties and nudges
-   close calls (a small prior), which keeps the player from chasing sampling noise.
+   close calls (a small prior), which keeps the player from chasing sampling noise. A
+   candidate needs ``MIN_ROUNDS`` paired rounds before it may replace the planner's
+   choice, and after the first round the candidates are narrowed to as many as the
+   remaining budget can sample ``2 * MIN_ROUNDS`` times each (a loaded machine or long
+   rollouts leave fewer), the planner's lowest-ranked going first.
 
 The search never sees hidden information: its only input is the view. It stops after
 ``budget_s`` seconds or ``iterations`` rollouts, whichever comes first; with a time
