@@ -10,6 +10,7 @@ from .hexgrid import NEIGHBOURS, label
 from .pieces import (
     add_tokens,
     card_type,
+    lapse_raises,
     play_card,
     remove_tokens,
     require_card,
@@ -228,8 +229,11 @@ def occupy(state: State, seat: int, action: Occupy, events: list[Event]) -> None
 
 
 def _finish(state: State) -> None:
+    c = state.combat
     state.combat = None
     state.stage = MAIN
+    if c is not None:
+        lapse_raises(state, c.attacker)  # R-CARD-SAN: e.g. raised the won hex, moved 0 in
 
 
 def leader_cards(state: State, seat: int) -> list[int]:

@@ -11,6 +11,7 @@ import random
 from .content import CONTENT
 from .errors import IllegalAction
 from .events import Event, card_list, colour
+from .rules import SANITATION_LAPSES_FROM
 from .state import SEEN_BY_ALL, State
 
 
@@ -54,6 +55,20 @@ def remove_tokens(state: State, h: int, n: int) -> None:
             state.bonus_seat[h] = -1
         else:
             state.bonus[h] = max(0, state.count[h] - state.base_stack_limit(state.owner[h]))
+
+
+def lapse_raises(state: State, seat: int) -> None:
+    """R-CARD-SAN (rules 3 on): at the end of an action (a Move, Growth, Idea or Build
+    City action, a fight, or the turn), ``seat``'s raises on hexes where none of its
+    tokens stands lapse. A raise played between actions counts with the next action (or
+    fight) the player takes, or lapses with the turn."""
+    if state.rules_version < SANITATION_LAPSES_FROM or seat not in state.bonus_seat:
+        return
+    owner, bonus, bonus_seat = state.owner, state.bonus, state.bonus_seat
+    for h, s in enumerate(bonus_seat):
+        if s == seat and owner[h] != seat:
+            bonus[h] = 0
+            bonus_seat[h] = -1
 
 
 def card_type(card: int) -> str:

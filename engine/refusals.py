@@ -145,6 +145,9 @@ REFUSALS: dict[str, str] = {
     "sanitation.in_fight": "during a fight Sanitation can only raise the won hex, the hex "
                            "your tokens move into",
     "sanitation.bad_hex": "{hex} must be a land hex without a city or another player's tokens",
+    "sanitation.no_use": "none of your tokens can enter {hex} in this action, so a raise "
+                         "there would lapse unused (play Sanitation on a hex you hold or "
+                         "are about to enter)",
     "government.no_marker": "you have no further action marker for a double turn",
     "government.pass_late": "Government can pass only before you take an action this turn",
     "government.mode": "Government mode must be 'double' or 'pass'",

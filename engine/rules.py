@@ -14,6 +14,14 @@ Versions:
    limit, the whole raise is gone once a token leaves, and it may be played for the
    move-in of R-COMBAT-8; R-COMBAT-2 counts only hexes with the player's tokens, unless
    the table option R-OPT-1 is on.
+3. Issue 26 (RULES.md R-CARD-SAN "Ruling (revised 2026-11-25)"): a Sanitation raise on a
+   hex without the card player's tokens lapses at the end of the action it was played in
+   (or, played between actions, of the next action or fight, or of the turn) if none of
+   the player's tokens stands there then; Sanitation is offered and accepted only on a
+   hex the player holds or can still enter in the action under way (or, between
+   actions with one still to take, in a Move action). A version of its own so that
+   games stored under rules 2, which allowed a raise on any empty hex that lasted,
+   replay exactly as they were played.
 
 (Face-down discards, R-INFO-1, change only what views and events show, not the play, so
 they hold for every version.)
@@ -27,16 +35,20 @@ from typing import Any
 from .errors import IllegalAction
 
 #: The rules new games are played under.
-RULES_VERSION = 2
+RULES_VERSION = 3
 #: What a game that does not say was played under (stored before versions existed).
 LEGACY_RULES_VERSION = 1
-RULES_VERSIONS = (1, 2)
+RULES_VERSIONS = (1, 2, 3)
 
 #: R-OPT-1: a hex holding only the player's city counts as occupied for R-COMBAT-2.
 PROTECTION_COUNTS_CITIES = "protection_counts_cities"
 
 #: Table options (R-OPT): name -> rule id. Each is a bool, off unless chosen.
 TABLE_OPTIONS: dict[str, str] = {PROTECTION_COUNTS_CITIES: "R-OPT-1"}
+
+#: The rules version from which a Sanitation raise on a hex the player does not hold
+#: lapses with its action, and Sanitation is offered only where it can matter (R-CARD-SAN).
+SANITATION_LAPSES_FROM = 3
 
 #: The rules version from which table options exist.
 OPTIONS_FROM_VERSION = 2

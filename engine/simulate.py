@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .actions import Action
+from .ai import random_choice
 from .game import apply_in_place, decisions
 from .legal import legal_actions
 from .record import Record
@@ -18,14 +19,10 @@ Chooser = Callable[[State, int, random.Random], Action]
 
 
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
-    """A uniformly random legal action, picked by action type first so that rare but
+    """A random legal action: by action type first, then uniform within the type
+    (:func:`engine.ai.random_choice`, the engine's one implementation), so that rare but
     numerous kinds (say, 60 Sanitation targets) do not swamp the common ones."""
-    acts = legal_actions(state, seat)
-    by_type: dict[str, list[Action]] = {}
-    for a in acts:
-        by_type.setdefault(a.type, []).append(a)
-    kind = rng.choice(sorted(by_type))
-    return rng.choice(by_type[kind])
+    return random_choice(legal_actions(state, seat), rng)
 
 
 def play_game(

@@ -19,17 +19,19 @@ from .combat import _use_marker, attack_targets, leader_cards
 from .errors import IllegalAction
 from .events import Event, colour
 from .hexgrid import NEIGHBOURS, NUM_HEXES, label
-from .movement import destinations
+from .movement import destinations, movable_sources
 from .pieces import (
     add_tokens,
     card_type,
     draw_cards,
+    lapse_raises,
     owe_discard,
     play_card,
     remove_tokens,
     require_card,
 )
 from .progress import begin_progress
+from .rules import SANITATION_LAPSES_FROM
 from .setup import start_turn
 from .state import C_OCCUPY, COMBAT, DISCARD, GROW, MAIN, MOVE, PROGRESS, State
 
@@ -265,18 +267,43 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
 
 
 def sanitation_hexes(state: State, seat: int) -> list[int]:
-    """Hexes whose stack limit Sanitation may raise: own or empty land without a city
-    (a hex the player occupies or is about to enter, R-CARD-SAN)."""
+    """Hexes whose stack limit Sanitation may raise now (R-CARD-SAN).
+
+    Rules 1 and 2: any own or empty land hex without a city (a hex the player occupies
+    or is about to enter). Rules 3 on, only where the raise can matter before it lapses:
+    a hex the player holds, or an empty hex its tokens can still enter in the Move under
+    way (or, between actions with an action still to take, in a Move action). During a
+    fight: only the won hex, before moving in (R-COMBAT-8)."""
     if state.stage == COMBAT:
         c = state.combat
         return [c.dst] if c is not None and sanitation_at_occupy(state) else []
-    return [
-        h
-        for h in range(NUM_HEXES)
-        if state.terrain[h] is not None
-        and state.city_owner[h] < 0
-        and state.owner[h] in (-1, seat)
-    ]
+    owner = state.owner
+    if state.rules_version < SANITATION_LAPSES_FROM:
+        return [
+            h
+            for h in range(NUM_HEXES)
+            if state.terrain[h] is not None
+            and state.city_owner[h] < 0
+            and owner[h] in (-1, seat)
+        ]
+    out = {h for h in range(NUM_HEXES) if owner[h] == seat}
+    if state.stage == MOVE:
+        sources = (movable_sources(state, seat)
+                   if state.steps_left > 0 or has_card(state, seat, "TRA") else [])
+    elif state.stage == MAIN and state.turn_actions > 0:
+        sources = sorted(out)
+    else:
+        sources = []
+    for src in sources:
+        out.update(h for h in destinations(state, seat, src) if owner[h] < 0)
+    return sorted(out)
+
+
+def can_play_sanitation(state: State, seat: int) -> bool:
+    """Whether :func:`sanitation_hexes` is not empty (cheaply: a held hex is enough)."""
+    if state.stage != COMBAT and seat in state.owner:
+        return True
+    return bool(sanitation_hexes(state, seat))
 
 
 def sanitation_at_occupy(state: State) -> bool:
@@ -298,6 +325,9 @@ def play_sanitation(state: State, seat: int, action: PlaySanitation,
             raise IllegalAction.because("sanitation.won_hex", dst=c.dst)
     if state.terrain[h] is None or state.city_owner[h] >= 0 or state.owner[h] not in (-1, seat):
         raise IllegalAction.because("sanitation.bad_hex", hex=h)
+    if (state.rules_version >= SANITATION_LAPSES_FROM and state.stage != COMBAT
+            and state.owner[h] != seat and h not in sanitation_hexes(state, seat)):
+        raise IllegalAction.because("sanitation.no_use", hex=h)
     play_card(state, seat, action.card)
     if state.rules_version >= 2:
         if state.bonus_seat[h] != seat:  # a raise another player left on an empty hex
@@ -342,7 +372,7 @@ def card_play_possible(state: State, seat: int) -> bool:
     kinds = {card_type(c) for c in hand}
     if not kinds & {"LEA", "REL", "SAN", "GOV"}:
         return False
-    if "SAN" in kinds and sanitation_hexes(state, seat):
+    if "SAN" in kinds and can_play_sanitation(state, seat):
         return True
     if "GOV" in kinds and state.players[seat].markers > state.turn_actions:
         return True
@@ -352,7 +382,10 @@ def card_play_possible(state: State, seat: int) -> bool:
 
 
 def after_step(state: State, seat: int, events: list[Event]) -> None:
-    """Back in the MAIN stage: end the turn by itself when nothing is left to do."""
+    """An action has ended (R-CARD-SAN: the player's raises on hexes it does not hold
+    lapse, rules 3 on); back in the MAIN stage, end the turn by itself when nothing is
+    left to do."""
+    lapse_raises(state, seat)
     if state.stage == MAIN and state.turn_actions <= 0 and not card_play_possible(state, seat):
         end_turn(state, seat, events)
 
@@ -361,6 +394,7 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     """Pass the turn to the next seat with markers (R-ROUND-2), or start progress."""
     if state.turn_actions > 0:
         raise IllegalAction.because("turn.action_first")
+    lapse_raises(state, seat)  # R-CARD-SAN: a raise played after the last action
     n = state.num_players
     order = [(seat + i) % n for i in range(1, n + 1)]
     nxt = next((s for s in order if state.players[s].markers > 0), None)

@@ -19,28 +19,47 @@ Levels:
   ``(view, level, seed)`` only when ``iterations`` caps the work before time runs out.
 
 Every level is deterministic given ``(view, level, seed)`` (``hard``: see above).
+
+:func:`hint` is the hint a front end shows a person: the strongest level's move within a
+time budget, with reasons from the same evaluation (:mod:`.hints`).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
 from ..legal import legal_actions
 from .sampling import determinise, my_seat
+
+if TYPE_CHECKING:
+    from .hints import Hint
 
 LEVELS = ("easy", "normal", "hard")
 ALL_LEVELS = (*LEVELS, "random")
 
 
 def random_choice(actions: list[Action], rng: random.Random) -> Action:
-    """Uniform over action types, then over the actions of the chosen type (as
-    ``bot.tempus.computer_levels.random_action``), so numerous kinds do not swamp rare ones."""
+    """A random legal move: uniform over action types (sorted by name), then uniform over
+    the actions of the chosen type, so numerous kinds (sixty Sanitation targets) do not
+    swamp rare ones. The only implementation: :func:`engine.simulate.random_action`, the
+    ``random`` level and the bot's computer seats call it, and for the same ``rng`` state it
+    draws exactly what the older copies drew (two ``rng.choice`` calls)."""
     by_type: dict[str, list[Action]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
     return rng.choice(by_type[rng.choice(sorted(by_type))])
+
+
+def hint(view: dict[str, Any], seed: int, budget_s: float | None = None, *,
+         iterations: int | None = None) -> Hint:
+    """The move the strongest computer player within ``budget_s`` seconds makes for
+    ``view["seat"]``, with machine-readable reasons (:class:`engine.ai.hints.Hint`:
+    ``action``, ``level``, ``reasons`` as (key, VP-units change) pairs, ``plan``)."""
+    from .hints import make_hint
+
+    return make_hint(view, seed, budget_s, iterations=iterations)
 
 
 def choose_action(view: dict[str, Any], level: str, seed: int,

@@ -1,5 +1,9 @@
-"""Command line: ``python -m engine.ai tournament --players 4 --games 10 --seed 0
---seats hard,normal,normal,normal`` prints one JSON object (win shares, think times)."""
+"""Command line, each printing one JSON object:
+
+* ``python -m engine.ai tournament --players 4 --games 10 --seed 0
+  --seats hard,normal,normal,normal``: a fixed line-up (win shares, think times);
+* ``python -m engine.ai ladder --players 4 --games 40 --jobs 2``: seeded mixed tables of
+  every level, rated with openskill (:mod:`engine.ai.ladder`)."""
 
 from __future__ import annotations
 
@@ -16,9 +20,33 @@ def _tournament(args: argparse.Namespace) -> int:
         print(json.dumps({"error": f"--seats names {len(lineup)} levels for "
                                    f"{args.players} players"}))
         return 2
+    on_result = None
+    if args.progress:
+        import dataclasses
+
+        def on_result(r: object) -> None:  # one JSON line per finished game
+            with open(args.progress, "a", encoding="utf-8") as f:
+                f.write(json.dumps(dataclasses.asdict(r)) + "\n")  # type: ignore[call-overload]
+
     try:
         out = tournament(lineup, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
-                         iterations=args.iterations, random_map=not args.place_tiles)
+                         iterations=args.iterations, random_map=not args.place_tiles,
+                         on_result=on_result)
+    except ValueError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    print(json.dumps(out))
+    return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from .ladder import ladder
+
+    try:
+        players = [int(x) for x in str(args.players).split(",") if x.strip()]
+        levels = [s.strip() for s in args.levels.split(",") if s.strip()]
+        out = ladder(players, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
+                     iterations=args.iterations, levels=levels)
     except ValueError as exc:
         print(json.dumps({"error": str(exc)}))
         return 2
@@ -41,9 +69,24 @@ def main(argv: list[str] | None = None) -> int:
                    help="hard: seconds per decision (default: the search's own)")
     p.add_argument("--iterations", type=int, default=None,
                    help="hard: cap on rollouts per decision (makes it deterministic)")
+    p.add_argument("--progress", metavar="FILE",
+                   help="append each finished game's result to FILE as a JSON line")
     p.add_argument("--place-tiles", action="store_true",
                    help="players place the map tiles (default: a random map, as the bot)")
     p.set_defaults(func=_tournament)
+    p = sub.add_parser("ladder", help="seeded mixed tables of every level, rated (JSON)")
+    p.add_argument("--players", default="4",
+                   help="seats per table, or a comma-separated list used in turn (3,4,5)")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--levels", default="random,easy,normal,hard")
+    p.add_argument("--budget", type=float, default=None,
+                   help="hard: seconds per decision (results then depend on the machine)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="hard: rollouts per decision (default 64 when no --budget: "
+                        "reproducible)")
+    p.set_defaults(func=_ladder)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -85,6 +85,9 @@ class EasyPlayer:
         return rng.choice(legal)
 
     def _turn(self, state: State, seat: int, legal: list[A.Action]) -> A.Action:
+        """The main action. Never one that does nothing while a useful one exists: a Move
+        only with a token to spread out, a Growth only with room to grow, drawing only
+        when there are cards to draw."""
         rng = self.rng
         if state.turn_actions <= 0:
             return A.EndTurn()
@@ -95,24 +98,51 @@ class EasyPlayer:
         for src, dst in attack_targets(state, seat):
             if state.city_owner[dst] < 0 and state.count[src] >= state.count[dst] + 2:
                 return A.Attack(src, dst)
+        can_draw = bool(state.deck or state.discard)
         options: list[A.Action] = []
         if grow_hexes(state, seat):
             options += [A.BeginGrow()] * 3
-        if any(state.count[h] >= 2 for h in movable_sources(state, seat)):
+        if self._spread_moves(state, seat):
             options += [A.BeginMove()] * 2
-        if len(state.players[seat].hand) < state.era(seat).limit:
+        if can_draw and len(state.players[seat].hand) < state.era(seat).limit:
             options.append(A.DrawCards())
-        return rng.choice(options) if options else A.DrawCards()
+        if options:
+            return rng.choice(options)
+        # nothing of the usual kinds: something that still changes the position
+        if sites:
+            h, v = max(sites, key=lambda x: (x[1], rng.random()))
+            return A.BuildCity(h, v)
+        if can_draw:
+            return A.DrawCards()  # a full hand: draw and keep the better cards
+        if self._any_moves(state, seat):
+            return A.BeginMove()
+        return A.DrawCards()  # no action can do anything (R-ROUND-5)
+
+    @staticmethod
+    def _spread_moves(state: State, seat: int) -> list[tuple[int, int]]:
+        """Moves from a stack of 2 or more onto empty land that scores (not mountains)."""
+        out = []
+        for src in movable_sources(state, seat):
+            if state.count[src] < 2:
+                continue
+            out += [(src, d) for d in sorted(destinations(state, seat, src))
+                    if state.owner[d] < 0 and state.terrain[d] != "M"]
+        return out
+
+    @staticmethod
+    def _any_moves(state: State, seat: int) -> bool:
+        return any(destinations(state, seat, src) for src in movable_sources(state, seat))
 
     def _move(self, state: State, seat: int) -> A.Action:
         if state.steps_left <= 0:
             return A.EndMove()
         rng = self.rng
-        sources = [h for h in movable_sources(state, seat) if state.count[h] >= 2]
-        rng.shuffle(sources)
-        for src in sources:
-            empty = [d for d in destinations(state, seat, src)
-                     if state.owner[d] < 0 and state.terrain[d] != "M"]
-            if empty:
-                return A.MoveToken(src, rng.choice(sorted(empty)))
+        moves = self._spread_moves(state, seat)
+        if moves:
+            return A.MoveToken(*rng.choice(moves))
+        if not state.touched:  # nothing moved yet in this action: move something
+            anywhere = [(src, d) for src in movable_sources(state, seat)
+                        for d in sorted(destinations(state, seat, src))]
+            if anywhere:
+                return A.MoveToken(*rng.choice(anywhere))
         return A.EndMove()

@@ -297,20 +297,30 @@ class Evaluator:
                 snap.prog[city_owner[h]] += CONTENT.city_progress
         protected = [p <= CONTENT.protected_max_hexes for p in snap.presence]
         att_bonus = self._att_bonus(state)
+        land_nb, buildable, is_grass = self.map.land_nb, self.buildable, self.is_grass
+        hs, hv, base, sfs = snap.hs, snap.hv, snap.base, snap.fs
+        frontier, fgrass = snap.frontier, snap.fgrass
         for h in self.map.land:
             if owner[h] >= 0 or city_owner[h] >= 0:
                 d, v = self._hex_value(state, h, protected, att_bonus)
-                snap.hs[h] = d
-                snap.hv[h] = v
-                snap.base[d] += v
+                hs[h] = d
+                hv[h] = v
+                base[d] += v
+            elif not buildable[h]:
+                sfs[h] = ()
             else:
-                fs = self._frontier_seats(state, h)
-                snap.fs[h] = fs
-                g = self.is_grass[h]
+                # inline _frontier_seats: the seats with tokens next to this empty hex
+                fs: tuple[int, ...] = ()
+                for x in land_nb[h]:
+                    o = owner[x]
+                    if o >= 0 and o not in fs:
+                        fs += (o,)
+                sfs[h] = fs
+                g = is_grass[h]
                 for o in fs:
-                    snap.frontier[o] += 1
+                    frontier[o] += 1
                     if g:
-                        snap.fgrass[o] += 1
+                        fgrass[o] += 1
         del count
         snap.protected = protected
         snap.extra = [self._seat_extra(state, snap, s) for s in range(n)]
@@ -470,6 +480,58 @@ class Evaluator:
                 seats.add(o)
         seats.discard(-1)
         return self.finish(state, new, seats, snap)
+
+    def terms(self, state: State, seat: int) -> dict[str, float]:
+        """``seat``'s relative worth (:meth:`relative`) split into named terms that add up
+        to it, in VP units: the same evaluation the computer players choose by, so a hint
+        can say why (a change in ``threat`` is a change in exposure to attack ...).
+
+        ``board``: occupied hexes and tokens; ``cities``: own cities; ``threat``: worth
+        lost to likely attacks (negative); ``growth``: growth capacity (own and reachable
+        grassland, room to grow); ``city_ready``: a stack ready to become a city;
+        ``frontier``: empty land next to own tokens; ``cards``: cards in hand;
+        ``actions_left``: markers still to use this era; ``supply``: tokens in supply;
+        ``flight``: Flight's victory points; ``progress_race``: the chance of winning
+        the coming progress phase times its prize; ``rivals``: minus a share of the
+        rivals' mean worth."""
+        if state.phase == OVER:
+            v = [float(x) for x in state.scores]
+            return {"score": v[seat], "rivals": self.rel(v, seat) - v[seat]}
+        snap = self.snapshot(state)
+        values = self.finish(state, snap)
+        w = self.w
+        out = dict.fromkeys(("board", "cities", "threat", "growth", "city_ready", "frontier",
+                             "cards", "actions_left", "supply", "flight", "progress_race",
+                             "rivals"), 0.0)
+        for h in self.map.land:
+            if snap.hs[h] != seat:
+                continue
+            if state.owner[h] >= 0:
+                v0 = self.hexval[h] + state.count[h] * self.tok
+                out["board"] += v0
+            else:
+                v0 = state.city_value[h] + self.city_bonus
+                out["cities"] += v0
+            out["threat"] += snap.hv[h] - v0
+        p = state.players[seat]
+        r = self.rows[seat]
+        out["supply"] = self.sup * min(p.supply, w.supply_cap)
+        if p.supply > 0:
+            grown = min(snap.grass[seat], r.growth)
+            reach = min(snap.fgrass[seat], r.growth - grown)
+            out["growth"] = (self.grow * grown + self.reach * reach
+                             + self.room * min(snap.grass_room[seat], r.growth))
+        out["city_ready"] = snap.extra[seat] - out["supply"] - out["growth"] - (
+            self.frontier * min(snap.frontier[seat], w.frontier_cap)
+            + self.hand_value(len(p.hand), r.limit) + self.marker * p.markers
+            + (CONTENT.flight_victory_points if p.era >= FLIGHT else 0.0))
+        out["frontier"] = self.frontier * min(snap.frontier[seat], w.frontier_cap)
+        out["cards"] = self.hand_value(len(p.hand), r.limit)
+        out["actions_left"] = self.marker * p.markers
+        out["flight"] = float(CONTENT.flight_victory_points) if p.era >= FLIGHT else 0.0
+        out["progress_race"] = values[seat] - snap.base[seat] - snap.extra[seat]
+        out["rivals"] = self.rel(values, seat) - values[seat]
+        return out
 
     def relative(self, state: State, seat: int) -> float:
         """``seat``'s worth minus a share of the rivals' mean worth."""

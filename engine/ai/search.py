@@ -17,7 +17,11 @@ For one decision:
    against its rivals (:func:`leaf_utility`); after each halving point the weaker half
    of the candidates is dropped (successive halving).
 4. The candidate with the best mean wins; the planner's ranking breaks ties and nudges
-   close calls (a small prior), which keeps the player from chasing sampling noise.
+   close calls (a small prior), which keeps the player from chasing sampling noise. A
+   candidate needs ``MIN_ROUNDS`` paired rounds before it may replace the planner's
+   choice, and after the first round the candidates are narrowed to as many as the
+   remaining budget can sample ``2 * MIN_ROUNDS`` times each (a loaded machine or long
+   rollouts leave fewer), the planner's lowest-ranked going first.
 
 The search never sees hidden information: its only input is the view. It stops after
 ``budget_s`` seconds or ``iterations`` rollouts, whichever comes first; with a time
@@ -36,7 +40,6 @@ from ..errors import IllegalAction
 from ..game import (
     ATTACK_CARDS,
     DEFEND_CARDS,
-    GROWING,
     MOVING,
     NAME_CITY_TERRAIN,
     PROGRESS_CARDS,
@@ -52,11 +55,17 @@ from .normal import NormalPlayer
 from .planner import PlannerPlayer
 from .sampling import determinise, my_seat
 
-#: default seconds per decision; with the overheads p95 stays under 2 s on 2 cores
-DEFAULT_BUDGET_S = 1.5
-#: candidates kept per decision kind (others are decided by the planner alone)
-WIDTH = {TURN: 6, MOVING: 4, GROWING: 3, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
+#: default seconds per decision; the search stops before a round that would overrun it,
+#: so a decision's p95 stays at about this (issue 26: at most 1.0 s on 2 cores)
+DEFAULT_BUDGET_S = 0.9
+#: candidates kept per decision kind (others are decided by the planner alone). The
+#: steps of a Growth are left to the planner: the hexes differ little and the search's
+#: time is better spent on the choice of action (a fifth of the searched decisions).
+WIDTH = {TURN: 6, MOVING: 4, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
          PROGRESS_CARDS: 6, NAME_CITY_TERRAIN: 3}
+#: share of the budget per decision kind (default 1): a Move's single steps refine a
+#: plan already chosen and rolled out at the turn's decision
+BUDGET_SHARE = {MOVING: 0.6}
 #: the search never plays a candidate that the planner scores this much worse than its best
 MAX_GAP = 2.5
 #: another candidate replaces the planner's first choice only if it is better by this
@@ -71,6 +80,9 @@ ROLLOUT_WIDTH = 4
 SEARCH_FROM_ERA = 1
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
 HORIZON = "turn"
+#: paired rounds a candidate needs before it may replace the planner's choice (with two
+#: or three, a small standard error is often luck)
+MIN_ROUNDS = 4
 #: rounds before the first halving of the candidates
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
@@ -168,6 +180,9 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     t0 = time.perf_counter()
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
     seat = my_seat(view)
+    if view["decisions"]:
+        kinds = [d["kind"] for d in view["decisions"] if d["seat"] == seat]
+        budget *= BUDGET_SHARE.get(kinds[0], 1.0) if kinds else 1.0
     rng = random.Random(f"tempus-ai/hard/{seed}")
     root = determinise(view, rng)
     decision = decision_for(root, seat)
@@ -213,6 +228,14 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             if iterations is not None and done >= iterations:
                 break
         rounds += 1
+        if rounds == 1 and iterations is None and len(alive) > 2:
+            # budget-aware width: keep only as many of the planner's best candidates as
+            # can each be played in MIN_ROUNDS * 2 rounds (a loaded machine, a long
+            # rollout), so that a deviation is judged on enough paired samples
+            spent = time.perf_counter() - t0
+            per = max(1e-6, (spent - t_first) / max(1, done))
+            while len(alive) > 2 and (budget - spent) < per * len(alive) * 2 * MIN_ROUNDS:
+                alive.remove(max(alive))  # the planner's lowest-ranked (index 0 stays)
         if rounds >= next_cut and len(alive) > 2:
             # drop the weaker half, but never the planner's own choice (index 0)
             alive.sort(key=lambda i: -_advantage(results, i)[0])
@@ -224,6 +247,8 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     best, best_gain = 0, 0.0
     for i in range(1, n):
         gain, se = _advantage(results, i)
+        if _paired(results, i) < MIN_ROUNDS:
+            continue  # too few samples to tell a real improvement from a lucky one
         # deviate from the planner's choice only for a clear, not a lucky, improvement
         if gain > PRIOR + Z * se and gain > best_gain:
             best, best_gain = i, gain
@@ -234,6 +259,11 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
                                    tuple(round(x, 2) for x in _advantage(results, i)))
                                   for i in range(n)])
     return cands[best][1]
+
+
+def _paired(results: list[dict[int, float]], i: int) -> int:
+    """Rounds in which both candidate ``i`` and candidate 0 were played."""
+    return sum(1 for r in results[i] if r in results[0])
 
 
 def _advantage(results: list[dict[int, float]], i: int) -> tuple[float, float]:

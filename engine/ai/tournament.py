@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -84,10 +84,23 @@ def percentile(xs: Sequence[float], q: float) -> float:
     return ys[k]
 
 
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval (95 % for z = 1.96) of a share; a shared win counts as a
+    fraction of a success."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
 def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
     return {
         "decisions": len(xs),
         "mean_s": round(sum(xs) / len(xs), 4) if xs else 0.0,
+        "p50_s": round(percentile(xs, 0.5), 4),
         "p95_s": round(percentile(xs, 0.95), 4),
         "max_s": round(max(xs), 4) if xs else 0.0,
     }
@@ -95,8 +108,10 @@ def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
 
 def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
                budget_s: float | None = None, iterations: int | None = None,
-               random_map: bool = True, max_actions: int = 20000) -> dict[str, Any]:
-    """Play ``games`` games of ``lineup`` (one level per player) and summarise them."""
+               random_map: bool = True, max_actions: int = 20000,
+               on_result: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` games of ``lineup`` (one level per player) and summarise them;
+    ``on_result`` sees each game's result as it finishes (in game order)."""
     for lv in lineup:
         if lv not in ALL_LEVELS:
             raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
@@ -104,11 +119,18 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
     t0 = time.perf_counter()
     work = [(g, seed, tuple(lineup), max_actions, budget_s, iterations, random_map)
             for g in range(games)]
+    results: list[GameResult] = []
     if jobs > 1:
         with get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(play_one, work, chunksize=1)
+            for r in pool.imap(play_one, work, chunksize=1):
+                results.append(r)
+                if on_result is not None:
+                    on_result(r)
     else:
-        results = [play_one(w) for w in work]
+        for w in work:
+            results.append(play_one(w))
+            if on_result is not None:
+                on_result(results[-1])
     share = [0.0] * n
     points = [0.0] * n
     times: dict[int, list[float]] = {s: [] for s in range(n)}
@@ -140,6 +162,11 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
                                 for lv in by_level_share},
         "win_share_per_player_of_level": {lv: round(by_level_share[lv] / games / counts[lv], 4)
                                           for lv in by_level_share},
+        # Wilson 95 % interval of one seat's share: for a level with one seat, over the
+        # games; with several seats, over its seat-games (seats of one game correlate)
+        "win_share_wilson95_per_player_of_level": {
+            lv: [round(x, 4) for x in wilson(by_level_share[lv], games * counts[lv])]
+            for lv in by_level_share},
         "mean_score": {names[i]: round(points[i] / games, 2) for i in range(n)},
         "think_time": {lv: _time_stats(ts) for lv, ts in by_level_times.items()},
         "actions": sum(r.actions for r in results),

@@ -122,3 +122,35 @@ def test_sampler_varies_what_it_cannot_know():
     hands = {tuple(determinise(v, random.Random(k)).players[1].hand) for k in range(8)}
     if state.players[1].hand:
         assert len(hands) > 1
+
+
+def test_hint_unchanged_by_other_hands_and_deck_order():
+    """R-INFO-1/2/3: the hint (action, reasons, plan) reads only the seat's view, so
+    re-dealing every secret gives the same hint for the same seed."""
+    from engine.ai import hint
+
+    rng = random.Random(12)
+    checked = 0
+    for state in varied_positions(per_kind=1):
+        d = decisions(state)[0]
+        other = hide_and_reshuffle(state, d.seat, rng)
+        mine, theirs = view(state, d.seat), view(other, d.seat)
+        assert mine == theirs
+        a = hint(mine, 7, budget_s=60.0, iterations=4)
+        b = hint(theirs, 7, budget_s=60.0, iterations=4)
+        assert a.to_json() == b.to_json()
+        checked += 1
+    assert checked >= 5
+
+
+def test_ladder_and_hint_take_views_only():
+    """The ladder gives each seat only its view, as the tournament does; the hint's only
+    game input is the view."""
+    import inspect
+
+    from engine.ai import hint
+    from engine.ai.ladder import play_ladder_game
+
+    assert list(inspect.signature(hint).parameters)[:3] == ["view", "seed", "budget_s"]
+    src = inspect.getsource(play_ladder_game)
+    assert "choose_action(v," in src and "v = view(state, d.seat)" in src

@@ -159,3 +159,48 @@ def test_tournament_cli_prints_win_shares_and_think_times():
         [sys.executable, "-m", "engine.ai", "tournament", "--players", "3", "--seats", "easy"],
         cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "error" in json.loads(bad.stdout)
+
+
+def _position(state: State):
+    return (tuple(state.owner), tuple(state.count), tuple(state.city_owner),
+            tuple(tuple(p.hand) for p in state.players),
+            tuple(p.supply for p in state.players), len(state.deck), len(state.discard))
+
+
+def test_easy_never_takes_an_action_that_does_nothing_when_a_useful_one_exists():
+    """R-ROUND-5 allows a fruitless action (a Move that moves nothing, a Growth with no
+    room, drawing from an empty pile); ``easy`` never takes one while an action that
+    changes the position exists (here: the piles hold cards, so drawing always does)."""
+    from engine.ai import choose_action as choose
+    from engine.movement import destinations, movable_sources
+    from engine.turn import city_sites, grow_hexes
+
+    checked = 0
+    for seed in (1, 2, 3):
+        state, _ = new_game(3, seed, random_map=True)
+        step = 0
+        while decisions(state):
+            d = decisions(state)[0]
+            if d.kind == "turn" and state.turn_actions > 0:
+                seat = d.seat
+                useful = (bool(state.deck or state.discard) or bool(grow_hexes(state, seat))
+                          or bool(city_sites(state, seat))
+                          or any(destinations(state, seat, h)
+                                 for h in movable_sources(state, seat)))
+                before = _position(state)
+                # the whole action: easy's own steps and any answer owed inside it
+                action = choose(view(state, seat), "easy", step)
+                state, _ = apply(state, seat, action)
+                step += 1
+                while decisions(state) and state.turn == seat and (
+                        state.stage != "main" or state.combat is not None):
+                    e = decisions(state)[0]
+                    state, _ = apply(state, e.seat, choose(view(state, e.seat), "easy", step))
+                    step += 1
+                if useful:
+                    assert _position(state) != before, (seed, action)
+                    checked += 1
+                continue
+            state, _ = apply(state, d.seat, choose(view(state, d.seat), "easy", step))
+            step += 1
+    assert checked > 100

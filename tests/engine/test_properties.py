@@ -146,7 +146,7 @@ def run_game(n: int, seed: int, *, random_map: bool, rules_version: int = RULES_
 
 @SETTINGS
 @given(n=st.integers(3, 5), seed=st.integers(0, 10**6), random_map=st.booleans(),
-       rules=st.sampled_from([(2, False), (2, True), (1, False)]))
+       rules=st.sampled_from([(3, False), (3, True), (2, False), (1, False)]))
 def test_random_games_keep_invariants_and_end_r_end_1(n, seed, random_map, rules):
     """R-END-1, R-SETUP-1, R-INFO-1..3, R-CARD-SAN stack accounting, records replay;
     under the current rules with and without R-OPT-1, and under rules 1."""

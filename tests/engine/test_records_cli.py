@@ -78,3 +78,32 @@ def test_cli_replay_illegal_exits_non_zero(tmp_path):
     assert res["action_index"] == 10 and res["error"]
     path.write_text("{not json")
     assert run_cli("replay", str(path)).returncode != 0
+
+
+def test_random_action_is_the_one_random_choice_and_draws_as_before():
+    """engine.simulate.random_action is engine.ai.random_choice over the legal actions,
+    drawing exactly what the older copy drew (type first, then uniform: two
+    ``rng.choice`` calls), so stored benchmark games and seeds keep their meaning."""
+    import random
+
+    from engine import apply_in_place, decisions, legal_actions, new_game
+    from engine.ai import random_choice
+    from engine.simulate import random_action
+
+    def old_copy(acts, rng):
+        by_type = {}
+        for a in acts:
+            by_type.setdefault(a.type, []).append(a)
+        return rng.choice(by_type[rng.choice(sorted(by_type))])
+
+    state, _ = new_game(4, 3, random_map=True)
+    r_old, r_new, r_ai = random.Random(5), random.Random(5), random.Random(5)
+    for _ in range(400):
+        ds = decisions(state)
+        if not ds:
+            break
+        seat = ds[0].seat
+        acts = legal_actions(state, seat)
+        a = old_copy(acts, r_old)
+        assert random_action(state, seat, r_new) == a == random_choice(acts, r_ai)
+        apply_in_place(state, seat, a)

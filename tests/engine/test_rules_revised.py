@@ -38,6 +38,8 @@ from tests.engine.helpers import H, card, make_state, play, tokens_of
 
 DATA = Path(__file__).parent / "data"
 PRINTING, INDUSTRY, CITY_BUILDING = 7, 8, 3
+#: rules 2 (issue 15); rules 3 (issue 26) also lets a raise on a hex not held lapse
+RULES_2 = 2
 BLUE_FAR = {"K2": (1, 1), "K4": (1, 1), "K6": (1, 1), "K8": (1, 1)}
 
 
@@ -124,11 +126,13 @@ def _raised_by_red_entered_by_blue(rules_version: int) -> State:
 
 def test_r_card_san_raise_is_the_card_players_own():
     """R-CARD-SAN (revised): Sanitation raises only the card player's limit: Blue, on a
-    hex Red raised, keeps the normal limit (2): no third token by growth or move."""
-    s = make_state(tokens={"E5": (0, 1)}, hands={0: [card("SAN", "W")]})
+    hex Red raised, keeps the normal limit (2): no third token by growth or move.
+    (Rules 2: from rules 3 Red's raise on G5, which Red cannot enter, is not even
+    offered, and one Red does not enter lapses with Red's action.)"""
+    s = make_state(tokens={"E5": (0, 1)}, hands={0: [card("SAN", "W")]}, rules_version=RULES_2)
     s, _ = play(s, 0, PlaySanitation(card("SAN", "W"), H("G5")))
     assert s.stack_limit(0, H("G5")) == 3 and s.stack_limit(1, H("G5")) == 2
-    s = _raised_by_red_entered_by_blue(RULES_VERSION)
+    s = _raised_by_red_entered_by_blue(RULES_2)
     assert tokens_of(s, 1)["G5"] == 2
     assert s.stack_limit(1, H("G5")) == 2 and s.bonus[H("G5")] == 0
     assert H("G5") not in grow_hexes(s, 1)
@@ -279,7 +283,7 @@ def test_old_stored_game_replays_under_its_old_rules(name, index):
     for key in ("discard_seen",):  # new bookkeeping: who saw each discarded card
         mine.pop(key), theirs.pop(key)
     assert mine == theirs
-    record.rules_version = RULES_VERSION
+    record.rules_version = RULES_2  # the revision these records break under
     record.options = {}
     with pytest.raises(ReplayError) as exc:
         replay(record)
@@ -321,7 +325,7 @@ def test_new_game_rules_api():
     s1, _ = new_game(3, 1, random_map=True, rules_version=1)
     assert s1.options == {} and s1.cities_count_for_protection()
     with pytest.raises(IllegalAction, match="rules version"):
-        new_game(3, 1, rules_version=3)
+        new_game(3, 1, rules_version=RULES_VERSION + 1)
     with pytest.raises(IllegalAction, match="unknown table option"):
         new_game(3, 1, options={"fog_of_war": True})
     with pytest.raises(IllegalAction, match="no table options"):
