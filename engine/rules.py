@@ -14,7 +14,7 @@ Versions:
    limit, the whole raise is gone once a token leaves, and it may be played for the
    move-in of R-COMBAT-8; R-COMBAT-2 counts only hexes with the player's tokens, unless
    the table option R-OPT-1 is on.
-3. Issue 26 (RULES.md R-CARD-SAN "Ruling (revised 2026-11-25)"): a Sanitation raise on a
+3. docs/rules.md, R-CARD-SAN "Ruling (revised 2026-11-25)": a Sanitation raise on a
    hex without the card player's tokens lapses at the end of the action it was played in
    (or, played between actions, of the next action or fight, or of the turn) if none of
    the player's tokens stands there then; Sanitation is offered and accepted only on a

@@ -215,7 +215,7 @@ def start_token_hexes(state: State, seat: int) -> list[int]:
     if placed:
         candidates = sorted(set(placed) | {n for p in placed for n in NEIGHBOURS[p]})
     else:
-        candidates = range(NUM_HEXES)
+        candidates = list(range(NUM_HEXES))
     return [
         h
         for h in candidates

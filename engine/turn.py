@@ -192,7 +192,7 @@ def draw_action(state: State, seat: int, events: list[Event]) -> None:
 def city_sites(state: State, seat: int) -> list[tuple[int, int]]:
     """Legal (hex, value) pairs for Build City."""
     values = sorted(set(state.players[seat].cities))
-    out = []
+    out: list[tuple[int, int]] = []
     for h in range(NUM_HEXES):
         if state.owner[h] != seat or state.count[h] < 2 or state.terrain[h] == "M":
             continue

@@ -3,10 +3,12 @@
 The work is split so that the slow part runs off the event loop:
 
 * :func:`think` (in a worker: ``await offloader.run(think, view, seed, budget_s)``) asks
-  ``engine.ai.choose_action(view, "hard", seed, budget_s)`` and, when that starts a Move
-  or Grow action, lets the planner fill in the steps. It returns plain JSON.
+  ``engine.ai.hint(view, seed, budget_s)``: the strongest level that fits the budget, the
+  planner's steps after a Begin Move / Begin Grow, and the reasons, how the move changes
+  the terms of the evaluation the computer players choose by. It returns plain JSON.
 * :func:`hint_text` turns that into a short private reply in the current language: the
-  move, then one or two sentences of why (:mod:`bot.tempus.hint` reads only the same view).
+  move, then why: a sentence read from the position, and the reasons the evaluation gives
+  (the same evaluation the move came from), named in the player's words.
 
 Both take the seat's **view** (R-INFO): the hint can never depend on cards the player
 cannot see, and the same view with the same seed always gives the same hint.
@@ -19,31 +21,34 @@ import logging
 import random
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from bot.runtime.worker_pool import Offloader
 from bot.tempus.labels import action_label, terrain_name
 from engine import actions as A
 from engine import game as G
 from engine.actions import action_from_json
-from engine.ai import choose_action
-from engine.ai import search as ai_search
-from engine.ai.planner import PlannerPlayer
+from engine.ai import hint as ai_hint
 from engine.ai.sampling import determinise
 from engine.combat import combat_strengths
 from engine.content import CONTENT
-from engine.errors import IllegalAction
 from engine.hexgrid import label
 from engine.progress import new_era_index, progress_points
 from engine.state import State
 from engine.views import view as make_view
+from lang import i18n
 from lang.messages import t
 
 log = logging.getLogger(__name__)
 
-LEVEL = "hard"
 #: seconds of search per hint; with start-up and the reply the answer comes within ~2 s
 BUDGET_S = 1.5
-#: steps of a Move or Grow action spelled out after the hint
-MAX_PLAN = 6
+#: the evaluation terms a hint's reasons name (engine.ai.hints; ``vp``: victory points now)
+REASON_KEYS = ("vp", "score", "board", "cities", "threat", "growth", "city_ready",
+               "frontier", "cards", "actions_left", "supply", "flight", "progress_race",
+               "rivals")
+#: reasons named in one reply, largest first
+MAX_REASONS = 3
 #: the options key a host sets to switch hints off (default on)
 OPTION = "hints"
 
@@ -59,45 +64,9 @@ def think(view: dict[str, Any], seed: int, budget_s: float | None = BUDGET_S,
           iterations: int | None = None) -> dict[str, Any]:
     """The strongest computer player's choice for ``view["seat"]`` (run it in a worker).
 
-    Returns ``{"action": ..., "plan": [...], "candidates": n, "rollouts": n}`` (JSON)."""
-    seat = int(view["seat"])
-    ai_search.LAST_STATS.clear()
-    action = choose_action(view, LEVEL, seed, budget_s=budget_s, iterations=iterations)
-    stats = dict(ai_search.LAST_STATS)
-    return {"action": action.to_json(), "plan": [a.to_json() for a in _plan(view, seat,
-                                                                              action, seed)],
-            "candidates": len(stats.get("candidates", ())), "rollouts": stats.get("rollouts", 0),
-            "legal": _legal_count(view, seat)}
-
-
-def _legal_count(view: dict[str, Any], seat: int) -> int:
-    from engine.legal import legal_actions
-
-    return len(legal_actions(determinise(view, random.Random(0)), seat))
-
-
-def _plan(view: dict[str, Any], seat: int, action: A.Action, seed: int) -> list[A.Action]:
-    """After Begin Move / Begin Grow: the steps the planner would take (from the view)."""
-    if not isinstance(action, A.BeginMove | A.BeginGrow):
-        return []
-    rng = random.Random(f"tempus-hint-plan/{seed}")
-    state = determinise(view, rng)
-    planner = PlannerPlayer(random.Random(rng.random()))
-    steps: list[A.Action] = []
-    try:
-        state, _ = G.apply(state, seat, action)
-        while len(steps) < MAX_PLAN:
-            d = G.decision_for(state, seat)
-            if d is None or d.kind not in (G.MOVING, G.GROWING):
-                break
-            step = planner.act(state, seat)
-            steps.append(step)
-            if isinstance(step, A.EndMove | A.EndGrow):
-                break
-            state, _ = G.apply(state, seat, step)
-    except IllegalAction:
-        log.warning("hint plan stopped at an illegal step")
-    return steps
+    Returns ``{"action", "level", "reasons": [{"key", "value"}], "plan", "candidates",
+    "rollouts", "legal"}`` (JSON, :meth:`engine.ai.hints.Hint.to_json`)."""
+    return ai_hint(view, seed, budget_s, iterations=iterations).to_json()
 
 
 # ------------------------------------------------------------------ words
@@ -118,9 +87,21 @@ def hint_text(view: dict[str, Any], result: dict[str, Any]) -> str:
         why.append(t("hint.search", n=result["candidates"], rollouts=result["rollouts"]))
     else:
         why.append(t("hint.planner"))
+    reasons = reasons_text(result.get("reasons", ()))
+    if reasons:
+        why.append(reasons)
     lines.append(" ".join(why))
     lines.append(t("hint.footer"))
     return "\n".join(lines)
+
+
+def reasons_text(reasons: Any) -> str:
+    """The evaluation's reasons (``[{"key", "value"}]``, VP units, largest first) as one
+    sentence in the current language; a key this version has no words for is left out."""
+    parts = [t(f"hint.reason.{r['key']}", value=format_decimal(
+                 r["value"], format="+#,##0.0;-#,##0.0", locale=i18n.current()))
+             for r in reasons if r.get("key") in REASON_KEYS][:MAX_REASONS]
+    return t("hint.reasons", reasons="; ".join(parts)) if parts else ""
 
 
 def why_text(state: State, seat: int, action: A.Action, plan: list[A.Action]) -> str:

@@ -17,7 +17,7 @@ it on any determinisation of a view gives the same answer.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from .. import actions as A
 from ..combat import attack_targets, leader_cards, max_occupy
@@ -263,9 +263,9 @@ class NormalPlayer:
                 card = min(sans, key=lambda c: worth[c])
                 best = self._sanitation_for_growth(state, seat, ev)
                 if best is not None:
-                    h, v = best
-                    out.append((max(after, v) - worth[card] + 0.01,
-                                A.PlaySanitation(card, h)))
+                    san_hex, san_worth = best
+                    out.append((max(after, san_worth) - worth[card] + 0.01,
+                                A.PlaySanitation(card, san_hex)))
         return out
 
     def _religion_gain(self, state: State, seat: int, ev: Evaluator, t: int, own: int,
@@ -336,7 +336,7 @@ class NormalPlayer:
         for src in range(NUM_HEXES):
             if owner[src] != seat or count[src] - touched.get(src, 0) <= 0:
                 continue
-            dsts = destinations(state, seat, src)
+            dsts: Collection[int] = destinations(state, seat, src)
             if len(dsts) > width:
                 dsts = sorted(dsts, key=lambda d: -self._guess(state, ev, seat, d))[:width]
             for dst in dsts:

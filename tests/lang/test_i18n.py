@@ -17,6 +17,7 @@ from bot.history.ledger import OPENING_KINDS
 from bot.store import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from bot.tempus import computer_levels as players
 from bot.tempus.event_text import RENDER
+from bot.tempus.hint import REASON_KEYS
 from bot.tempus.panels import HAND_KINDS
 from bot.timing.pace import PACES
 from engine import actions as A
@@ -117,6 +118,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"level.{lv}" for lv in players.levels()}
     keys |= {f"event.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"hint.why.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
+    keys |= {f"hint.reason.{k}" for k in REASON_KEYS}
     keys |= {f"{p}.{mode}" for p in ("event.card.GOV", "hint.why.card.GOV")
              for mode in ("double", "pass")}
     keys |= {f"error.storage_{r}" for r in (FULL, BUSY, READONLY, GONE, IO, CORRUPT, OFFLINE)}

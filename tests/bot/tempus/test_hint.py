@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.runtime.worker_pool import Offloader
-from bot.tempus.hint import hint_for_user, hint_text, seed_for, think
+from bot.tempus.hint import REASON_KEYS, hint_for_user, hint_text, seed_for, think
 from engine import actions as A
 from engine import game as G
 from engine.actions import action_from_json
@@ -118,3 +118,25 @@ async def test_hint_runs_in_a_worker_process() -> None:
     assert action_from_json(result["action"]) in legal_actions(state, seat)
     assert isinstance(action_from_json(result["action"]), A.MoveToken | A.EndMove
                       | A.PlayTransport | A.PlayReligion | A.PlaySanitation)
+
+
+def test_the_reasons_come_from_the_evaluation_in_the_players_words() -> None:
+    """The hint says why in the player's words, from the evaluation the move came from
+    (engine.ai.hints: how the move changes the evaluation's terms), with numbers in the
+    reader's format; a key without words is left out rather than shown raw."""
+    state, seat = by_kind()[G.TURN]
+    v = view(state, seat)
+    result = quick(v)
+    assert result["level"] in ("hard", "normal")
+    keys = [r["key"] for r in result["reasons"]]
+    assert keys and set(keys) <= set(REASON_KEYS), keys
+    forged = {**result, "reasons": [{"key": "vp", "value": 1.5},
+                                    {"key": "threat", "value": -0.25},
+                                    {"key": "no_such_term", "value": 9.0}]}
+    with i18n.using("en"):
+        text = hint_text(v, forged)
+    assert "victory points now +1.5; safety from attack -0.2" in text
+    assert "no_such_term" not in text and "9.0" not in text
+    with i18n.using("pl"):
+        text = hint_text(v, forged)
+    assert "punkty zwycięstwa teraz +1,5" in text
