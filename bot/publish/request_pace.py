@@ -170,5 +170,7 @@ def install(http: discord.http.HTTPClient, pace: GlobalPace | None = None) -> Gl
             await pace.slot(_priority.get(), _wanted.get())
         return await original(route, **kwargs)
 
+    # every request of this client goes through the pace: the method is replaced on the
+    # instance, which mypy refuses for methods in general
     http.request = request  # type: ignore[method-assign]
     return pace

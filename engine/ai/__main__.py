@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from .tournament import tournament
 
@@ -24,9 +25,9 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.progress:
         import dataclasses
 
-        def on_result(r: object) -> None:  # one JSON line per finished game
+        def on_result(r: Any) -> None:  # one JSON line per finished game (a dataclass)
             with open(args.progress, "a", encoding="utf-8") as f:
-                f.write(json.dumps(dataclasses.asdict(r)) + "\n")  # type: ignore[call-overload]
+                f.write(json.dumps(dataclasses.asdict(r)) + "\n")
 
     try:
         out = tournament(lineup, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
