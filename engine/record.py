@@ -6,6 +6,7 @@ The record is the source of truth for a game; replaying it reproduces the state 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from .actions import Action, action_from_json
 from .errors import IllegalAction
 from .events import Event
 from .game import apply_in_place
-from .rules import LEGACY_RULES_VERSION, RULES_VERSION, TABLE_OPTIONS, check_rules
+from .rules import LEGACY_RULES_VERSION, RULES_VERSION, TABLE_OPTIONS, check_rules, stored_rules
 from .setup import new_game
 from .state import State
 
@@ -40,6 +41,18 @@ class Record:
     rules_version: int = RULES_VERSION
     #: table options (R-OPT), e.g. {"protection_counts_cities": True}; off unless given
     options: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def from_stored(cls, options: Mapping[str, Any], num_players: int,
+                    **fields: Any) -> Record:
+        """The record of a game set up from a front end's stored flat options (its seed,
+        start player and map, and the rules it was started with, never today's);
+        ``fields``: the rest of the record (players, moves)."""
+        rules_version, table_options = stored_rules(options)
+        return cls(num_players=num_players, seed=int(options["seed"]),
+                   start_player=options.get("start_player"),
+                   random_map=bool(options.get("random_map", True)),
+                   rules_version=rules_version, options=table_options, **fields)
 
     def new_state(self) -> tuple[State, list[Event]]:
         return new_game(

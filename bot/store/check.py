@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine
 from bot.runtime.config import Settings
 from bot.store.errors import GameUnreadable, StorageError, StorageUnavailable
 from bot.store.opening import is_postgres_url
@@ -169,13 +168,7 @@ async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
     o = game.options
     try:
         # as bot.table.model.record_of: the seats in order, the options of the started game
-        # and under the rules it was started with, not today's
-        rules_version, table_options = engine.stored_rules(o)
-        record = Record(num_players=len(seats), seed=int(o["seed"]),
-                        start_player=o.get("start_player"),
-                        random_map=bool(o.get("random_map", True)),
-                        rules_version=rules_version, options=table_options)
-        state, _ = record.new_state()
+        state, _ = Record.from_stored(o, len(seats)).new_state()
     except Exception as exc:  # any failure here is the game's problem
         rep.problems.append(t("checkdb.problem.replay",
                               reason=f"its options do not set up a game ({exc!r})"))

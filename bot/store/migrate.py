@@ -75,12 +75,7 @@ def replay_log(options: dict[str, Any], seats: list[dict[str, Any]],
                actions: list[dict[str, Any]]) -> State:
     """The position a started game's log leads to (as ``bot.table.tables.Tables.load`` rebuilds it);
     raises on a log the engine refuses."""
-    rules_version, table_options = engine.stored_rules(options)
-    record = Record(num_players=len(seats), seed=int(options["seed"]),
-                    start_player=options.get("start_player"),
-                    random_map=bool(options.get("random_map", True)),
-                    rules_version=rules_version, options=table_options)
-    state, _ = record.new_state()
+    state, _ = Record.from_stored(options, len(seats)).new_state()
     timeline = Timeline()
     for row in actions:
         if is_undo(row["action"]):

@@ -248,20 +248,12 @@ class Table:
 
 def record_of(table: Table) -> Record:
     """The game's record (setup and every move so far), as the engine replays it."""
-    o = table.game.options
-    rules_version, table_options = engine.stored_rules(o)
-    return Record(
-        num_players=len(table.seats),
-        seed=int(o["seed"]),
-        start_player=o.get("start_player"),
-        random_map=bool(o.get("random_map", True)),
+    return Record.from_stored(
+        table.game.options, len(table.seats),
         players=[{"name": s.name,
                   "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                  for s in table.seats],
-        moves=list(table.moves),
-        rules_version=rules_version,
-        options=table_options,
-    )
+        moves=list(table.moves))
 
 
 def locale_of(table: Table) -> str:
