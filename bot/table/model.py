@@ -256,6 +256,16 @@ def record_of(table: Table) -> Record:
         moves=list(table.moves))
 
 
+def replay_move(table: Table, state: State, seat: int, action: Action) -> list[Event]:
+    """A stored move applied to ``state`` in place and recorded in ``table``'s timeline
+    and moves (loading a game, catching up with another process); returns its events."""
+    before = state.copy()
+    events = engine.apply_in_place(state, seat, action)
+    table.timeline.record(before, seat, action, events, state)
+    table.moves.append((seat, action))
+    return events
+
+
 def locale_of(table: Table) -> str:
     """The language of the game's public posts (stored at create; English before)."""
     return i18n.normalize(table.game.options.get("locale"))

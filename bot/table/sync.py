@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-import engine
 from bot.store import ACTIVE, FINISHED, LOBBY, GameRow
 from bot.table.model import (
     Outcome,
@@ -22,6 +21,7 @@ from bot.table.model import (
     next_since,
     public,
     record_of,
+    replay_move,
 )
 from bot.table.parts import UseCase
 from bot.tempus.event_text import event_text
@@ -227,11 +227,7 @@ class Sync(UseCase):
                 state = table.timeline.undo(row.seat)
                 table.moves.pop()
             else:
-                action = action_from_json(row.action)
-                before = state.copy()
-                events = engine.apply_in_place(state, row.seat, action)
-                table.timeline.record(before, row.seat, action, events, state)
-                table.moves.append((row.seat, action))
+                replay_move(table, state, row.seat, action_from_json(row.action))
             since = next_since(since, state, row.seat, row.version)
             n += 1
         if state.phase == OVER:

@@ -12,7 +12,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
 
-import engine
 from bot.runtime.keyed_lock import KeyedLocks
 from bot.store import ACTIVE, FINISHED, LOBBY, GameRow, GameUnreadable, Storage
 from bot.table.clocks import Clocks, covered_in
@@ -23,6 +22,7 @@ from bot.table.model import (
     TableError,
     next_since,
     record_of,
+    replay_move,
 )
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
@@ -146,10 +146,7 @@ class Tables:
                     table.unannounced.append((undone_seat, undone, None))
             else:
                 action = action_from_json(row.action)
-                before = state.copy()
-                events = engine.apply_in_place(state, row.seat, action)
-                table.timeline.record(before, row.seat, action, events, state)
-                table.moves.append((row.seat, action))
+                events = replay_move(table, state, row.seat, action)
                 told.append(not new)
                 if new:
                     table.unannounced.append((row.seat, action, events))
