@@ -146,6 +146,7 @@ class Play(UseCase):
                 table.covering.pop(seat, None)
                 covering = still_covered(table, before, since)
                 _, undone = table.moves[-1]  # the step taken back (the last one: engine.undo)
+                current = table.state  # the hands before the undo: only changed ones go out
 
                 def undid(table: Table) -> None:
                     try:
@@ -157,7 +158,7 @@ class Play(UseCase):
                     table.state = restored
 
                 def told(table: Table) -> Outcome:
-                    outcome = self.outcomes.play(table, None, [], actor=seat)
+                    outcome = self.outcomes.play(table, current, [], actor=seat)
                     with public(table):
                         outcome.lines = [t("undo.done", colour=colour_name(seat),
                                            what=action_label(undone))]
