@@ -183,8 +183,9 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
                        full: bool = False, text: bool = False) -> Answer:
     """The board of a game now (the channel's running or last finished game by default),
     or at a moment of it replayed from the stored log; ``full``: the whole 13 x 12 board
-    rather than the land. A game being played comes with the turn message's controls, so
-    it can be played from here when its thread cannot be reached. ``text``: the
+    rather than the land. A game being played comes with the turn message's controls for
+    its players (not for a spectator), so it can be played from here when its thread
+    cannot be reached. ``text``: the
     position in words, hex by hex, instead of the picture (for screen readers)."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)
@@ -195,7 +196,9 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         v, _ = await service.public_view(g.id)
         assert v is not None
         png = await run(images.board_png, v, (), None, full, i18n.current())
-        panel, version = await service.turn_panel(g.id)
+        if any(s.user_id == asker.user_id and not s.left for s in seats):
+            # the controls are the seats' own: a spectator's would only be refused
+            panel, version = await service.turn_panel(g.id)
         caption = []
     else:
         moment = "end" if at is None else parse_moment(at)
