@@ -285,11 +285,25 @@ def personal(table: Table, seat: int) -> contextlib.AbstractContextManager[str]:
 
 
 def undo_seat(table: Table) -> int | None:
-    """The person who may take back their last step now (engine.undo), if any."""
+    """The person who may take back their last step now (engine.undo), if any: not once
+    another person has been told to decide (:func:`told_since`)."""
     seat = table.timeline.seat
     if table.game.status != ACTIVE or seat is None or table.seats[seat].is_ai:
         return None
+    if told_since(table, seat):
+        return None
     return seat
+
+
+def told_since(table: Table, seat: int) -> list[int]:
+    """The other people who owe a decision now, so have been told it is theirs (the
+    announcement names them): ``seat``'s steps before are final then, as on Board Game
+    Arena, even where engine.undo would still take them back (the next player has not
+    acted yet); a decision taken back under someone's eyes would leave them with a turn
+    message whose buttons die."""
+    if table.state is None:
+        return []
+    return [s for s in to_act(table.state) if s != seat and not table.seats[s].is_ai]
 
 
 def next_since(prev: dict[int, int], state: State, actor: int | None, version: int

@@ -24,6 +24,7 @@ from bot.table.model import (
     TableError,
     next_since,
     public,
+    told_since,
 )
 from bot.table.parts import UseCase
 from bot.table.ui import Panel
@@ -141,6 +142,10 @@ class Play(UseCase):
                 if not table.timeline.undo_allowed(seat):
                     raise TableError("error.undo_refused",
                                      reason=Reason(table.timeline.refusal(seat)))
+                told = told_since(table, seat)
+                if told:
+                    raise TableError("error.undo_told", who=", ".join(
+                        f"{table.seats[s].name} ({colour_name(s)})" for s in told))
                 before = table.timeline.steps[-1].before
                 since = next_since(table.since, before, seat, table.version + 1)
                 table.covering.pop(seat, None)

@@ -42,3 +42,34 @@ async def test_an_undo_sends_nobody_an_unchanged_hand() -> None:
     await svc.idle()
     assert outcome.hand_views == {} and sink.outcomes[-1].hand_views == {}
     await _close(svc)
+
+
+def _has_undo(outcome) -> bool:  # type: ignore[no-untyped-def]
+    return any(b.op == "undo" for row in outcome.panel.rows if isinstance(row, tuple)
+               for b in row)
+
+
+@pytest.mark.asyncio
+async def test_the_previous_turn_is_final_once_the_next_person_is_told() -> None:
+    """Board Game Arena's policy: a step may be taken back while its player still decides,
+    not once the next person's turn message has told them to play (engine.undo alone would
+    allow it until they act); the Undo button goes and an undo is refused, saying why."""
+    svc, sink = await _service()
+    g = await _three(svc)
+    table = await svc.table(g)
+    first = table.state.turn
+    uid = table.seats[first].user_id
+    while table.state.turn == first:  # the starting tokens of the first seat
+        await svc.act(g, uid, (await svc.legal(g, uid))[0], table.version)
+        await svc.idle()
+        if table.state.turn == first:
+            assert _has_undo(sink.outcomes[-1]), "the player may still take a step back"
+    assert table.timeline.undo_allowed(first), "the engine alone would still allow it"
+    nxt = table.state.turn
+    assert not table.seats[nxt].is_ai
+    assert not _has_undo(sink.outcomes[-1]), "no Undo on the next person's turn message"
+    with pytest.raises(TableError) as err:
+        await svc.undo(g, uid, table.version)
+    assert table.seats[nxt].name in str(err.value) and "final" in str(err.value)
+    assert table.state.turn == nxt
+    await _close(svc)
