@@ -249,6 +249,11 @@ class TempusBot(commands.AutoShardedBot):
             if view is not None:
                 kwargs["view"] = view
             msg = await interaction.followup.send(content, **kwargs)
+        if view is None and edit and interaction.message is not None \
+                and self.publisher is not None:
+            # a menu closed (or answered) in place is a menu no more: retiring it later
+            # would bring back its old text and say it is no longer current
+            self.publisher.menus.forget(interaction.message.id)
         if view is not None and msg is not None and self.publisher is not None:
             # retired ("no longer current") once the decision it is for has passed: a DM
             # through its channel (no time limit), an ephemeral reply through the
