@@ -3,6 +3,10 @@
 :class:`Computers` owns those tasks. A computer's move goes through the commit path like
 a person's (:meth:`bot.table.commit.Commits.apply`); its outcomes are held back while the
 same seat goes on acting (:meth:`bot.table.announce.Announcer.hold`).
+
+It also answers, at once, the decisions a person owes that have a single possible answer
+(:mod:`bot.table.forced`): after each move (:meth:`Computers.answer_forced`, merged into
+that move's announcement) and in its task for the rest (an undo, a seat changing hands).
 """
 
 from __future__ import annotations
@@ -18,11 +22,14 @@ from bot.table.announce import Announcer
 from bot.table.catch_up import CatchUp
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
+from bot.table.forced import forced_action, forced_line, forced_step
 from bot.table.model import (
+    Outcome,
     StorageRefusal,
     Table,
     TableError,
     key_text,
+    public,
 )
 from bot.tempus import computer_levels as players
 from engine.actions import Action
@@ -31,6 +38,10 @@ from engine.state import State
 from engine.views import view
 
 log = logging.getLogger(__name__)
+
+#: forced answers in a row at most (each is a move: the game moves on, so this is only a
+#: guard against a loop)
+MAX_FORCED = 64
 
 
 class Computers:
@@ -58,7 +69,7 @@ class Computers:
     def kick(self, table: Table) -> None:
         """Let the game's computer seats act if one owes a decision (in a task of its own)."""
         if table.game.status != ACTIVE or not (any(s.is_ai for s in table.seats)
-                                               or table.covering):
+                                               or table.covering or forced_step(table)):
             return
         if not self.owns(table.game.guild_id):
             return  # the owner's computer players play it
@@ -85,7 +96,33 @@ class Computers:
         for s in to_act(table.state):
             if table.covering.get(s) == key:
                 return s
-        return None
+        forced = forced_step(table)
+        return forced[0] if forced is not None else None
+
+    async def answer_forced(self, table: Table, outcome: Outcome | None = None
+                            ) -> Outcome | None:
+        """Answer every decision people owe now that has a single possible answer
+        (:mod:`bot.table.forced`), each a move of its own, said in the log; returns
+        ``outcome`` (the move that led here) merged with them, announced as one. The
+        caller holds the game's lock."""
+        actor = outcome.actor if outcome is not None else None
+        for _ in range(MAX_FORCED):
+            step = forced_step(table)
+            if step is None:
+                break
+            seat, action = step
+            answered = await self.commits.apply(table, seat, action, person=False)
+            with public(table):
+                answered.lines.insert(0, forced_line(seat, action))
+            if outcome is None:
+                outcome = answered
+            else:
+                outcome = outcome.merge(answered)
+                outcome.actor = actor  # who acted (and is at the table) is still who acted
+                if actor is not None and actor < len(table.seats):
+                    outcome.mention = [u for u in outcome.mention
+                                       if u != table.seats[actor].user_id]
+        return outcome
 
     async def _loop(self, table: Table) -> None:
         """Let computer seats act until a person must decide; one announcement per run of
@@ -99,11 +136,13 @@ class Computers:
                         self.announcer.flush(table.id)
                         break
                     state, version = table.state, table.version
+                    forced = forced_action(table, seat)
                 assert state is not None
-                if self.delay:
+                if self.delay and forced is None:
                     await asyncio.sleep(self.delay)
                 try:
-                    action = await self._think(table, state, seat, version)
+                    action = (forced if forced is not None
+                              else await self._think(table, state, seat, version))
                     async with table.lock:
                         if table.since.get(seat, version + 1) > version:
                             continue  # the position changed under us: think again
@@ -122,7 +161,12 @@ class Computers:
                             fallback = players.random_action(table.state, seat, version)
                             outcome = await self.commits.apply(table, seat, fallback,
                                                                person=False)
-                        assert table.state is not None
+                        if forced is not None:
+                            with public(table):
+                                outcome.lines.insert(0, forced_line(seat, forced))
+                        merged = await self.answer_forced(table, outcome)
+                        assert table.state is not None and merged is not None
+                        outcome = merged
                         self.announcer.hold(outcome, more=set(to_act(table.state)) == {seat})
                     failures = 0
                     waits = 0

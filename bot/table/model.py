@@ -188,12 +188,20 @@ class Outcome:
             panel=later.panel, seats=later.seats, public_view=later.public_view,
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
-            mention=later.mention, highlight=later.highlight or self.highlight,
+            mention=self._pinged(later), highlight=later.highlight or self.highlight,
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
             committed_at=self.committed_at, locale=later.locale, since=later.since,
             reminders=[*self.reminders, *later.reminders],
         )
+
+
+    def _pinged(self, later: Outcome) -> list[int]:
+        """Who the merged announcement pings: whom either part would, if they still owe a
+        decision after ``later`` (a computer or a forced answer right after a person's
+        move must not drop the ping of someone that move made owe a decision)."""
+        owing = {later.seats[s].user_id for s in later.since if s < len(later.seats)}
+        return [u for u in dict.fromkeys([*self.mention, *later.mention]) if u in owing]
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any
 from bot.store import ACTIVE
 from bot.table import rematch
 from bot.table.clocks import Clocks
+from bot.table.forced import forced_action
 from bot.table.model import (
     Outcome,
     OutcomeKind,
@@ -75,7 +76,9 @@ class Outcomes:
         fresh = [s for s, v in table.since.items() if v == table.version]
         secret = {}
         for s in fresh:
-            if not seats[s].is_ai and owes_hand_choice(state, s):
+            # a choice with one possible answer is not asked (bot.table.forced): no DM
+            if not seats[s].is_ai and owes_hand_choice(state, s) \
+                    and forced_action(table, s) is None:
                 with personal(table, s):
                     secret[s] = panels.secret_panel(state, s)
         with public(table):

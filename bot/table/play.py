@@ -89,6 +89,10 @@ class Play(UseCase):
                 seat = check_turn(table, user_id, version)
                 table.covering.pop(seat, None)  # the person is back: the computer stops
                 outcome = await self.commits.apply(table, seat, action)
+                # what has one possible answer now is answered with it, in one announcement
+                forced = await self.computers.answer_forced(table, outcome)
+                assert forced is not None
+                outcome = forced
                 self.announcer.enqueue(outcome)
         finally:
             self.computers.kick(table)
@@ -116,6 +120,7 @@ class Play(UseCase):
                     for action in actions:
                         step = await self.commits.apply(table, seat, action)
                         outcome = step if outcome is None else outcome.merge(step)
+                    outcome = await self.computers.answer_forced(table, outcome)
                 finally:
                     if outcome is not None:
                         self.announcer.enqueue(outcome)
@@ -142,10 +147,10 @@ class Play(UseCase):
                 if not table.timeline.undo_allowed(seat):
                     raise TableError("error.undo_refused",
                                      reason=Reason(table.timeline.refusal(seat)))
-                told = told_since(table, seat)
-                if told:
+                deciding = told_since(table, seat)
+                if deciding:
                     raise TableError("error.undo_told", who=", ".join(
-                        f"{table.seats[s].name} ({colour_name(s)})" for s in told))
+                        f"{table.seats[s].name} ({colour_name(s)})" for s in deciding))
                 before = table.timeline.steps[-1].before
                 since = next_since(table.since, before, seat, table.version + 1)
                 table.covering.pop(seat, None)

@@ -73,3 +73,74 @@ async def test_the_previous_turn_is_final_once_the_next_person_is_told() -> None
     assert table.seats[nxt].name in str(err.value) and "final" in str(err.value)
     assert table.state.turn == nxt
     await _close(svc)
+
+
+async def _fight_table(svc, hands):  # type: ignore[no-untyped-def]
+    """A started game of three people put in a position (a test's state surgery): Red
+    (Ann) holds 3 tokens on E5 next to Blue's (Bob's) 2 on F5, one action left, the hands
+    ``hands``."""
+    from engine.undo import Timeline
+    from tests.bot.positions import BLUE_FAR
+    from tests.engine.helpers import make_state
+
+    g = await _three(svc)
+    await svc.idle()
+    table = await svc.table(g)
+    async with table.lock:
+        table.state = make_state(tokens={"E5": (0, 3), "F5": (1, 2), **BLUE_FAR},
+                                 hands=hands, markers=1)
+        table.since = {0: table.version}
+        table.timeline = Timeline()
+    return g, table
+
+
+@pytest.mark.asyncio
+async def test_an_empty_hand_is_never_asked_for_cards_and_a_lone_end_turn_is_taken() -> None:
+    """A fight's attacker with no cards (a hand's size is public) is not asked to choose
+    attack cards (no DM, no button): the bot plays none for them at once and says so; after
+    the move-in, with nothing left to do and no cards, the turn simply ends. Each answer is
+    an ordinary stored move of that seat (the record replays)."""
+    from engine.game import OCCUPY, decision_for
+    from lang.messages import t
+
+    svc, sink = await _service()
+    g, table = await _fight_table(svc, {})
+    ann = table.seats[0].user_id
+    from tests.engine.helpers import H
+    outcome = await svc.act(g, ann, A.Attack(H("E5"), H("F5")), table.version)
+    await svc.idle()
+    assert decision_for(table.state, 0).kind == OCCUPY, "the fight was fought at once"
+    assert t("auto.no_cards", colour="Red") in outcome.lines
+    assert all(not o.secret_panels for o in sink.outcomes), "no secret choice DM"
+    assert all("secret" not in [b.arg for b in (o.panel.controls() if o.panel else [])]
+               for o in sink.outcomes if o.game_id == g), "no button for it"
+    rows = await svc.storage.actions(g)
+    assert [(r.seat, r.action) for r in rows[-2:]] == [
+        (0, A.Attack(H("E5"), H("F5")).to_json()), (0, A.CommitAttackCards(()).to_json())]
+    outcome = await svc.act(g, ann, A.Occupy(1), table.version)
+    await svc.idle()
+    assert t("auto.turn_ends", colour="Red") in outcome.lines
+    assert table.state.turn == 1 and decision_for(table.state, 0) is None
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_a_hand_without_a_playable_card_is_still_asked() -> None:
+    """Whether a hand holds a playable card is secret: with a card in hand the attacker is
+    asked (privately), and after the move-in the turn waits for "End turn" even when no
+    card could be played (answering at once would tell the table)."""
+    from engine.game import ATTACK_CARDS, TURN, decision_for
+    from tests.engine.helpers import H, card
+
+    svc, sink = await _service()
+    g, table = await _fight_table(svc, {0: [card("EDU", "W")]})
+    ann = table.seats[0].user_id
+    await svc.act(g, ann, A.Attack(H("E5"), H("F5")), table.version)
+    await svc.idle()
+    assert decision_for(table.state, 0).kind == ATTACK_CARDS
+    assert 0 in sink.outcomes[-1].secret_panels
+    await svc.act(g, ann, A.CommitAttackCards(()), table.version)
+    await svc.act(g, ann, A.Occupy(1), table.version)
+    await svc.idle()
+    assert decision_for(table.state, 0).kind == TURN
+    await _close(svc)
