@@ -503,7 +503,13 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     text = "\n".join(hand_lines(hand))
     plays = card_plays(legal)
     if not plays:
-        return Panel(text + "\n" + t("menu.no_card_play"), [_back()])
+        # not a dead end: the public "Play a card…" cannot tell whether a card is
+        # playable (that is secret), so this private side says so and offers the rest
+        instead = _what_else(state, seat)
+        if not instead:
+            return Panel(text + "\n" + t("menu.no_card_play"))
+        return Panel("\n".join([text, t("menu.no_card_play"), t("menu.instead")]),
+                     [*instead[:MAX_ROWS - 1], _back()])
     if len(plays) <= MAX_OPTIONS:
         rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
     else:
@@ -511,6 +517,25 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
         rows = [Select(t("ph.card"), MENU, "card", opts)]
     return Panel(text, [*rows, _back()])
+
+
+def _what_else(state: State, seat: int) -> list[Row]:
+    """The controls of the seat's public decision other than "Play a card…": what can be
+    done instead, for a card menu with no card to play (public facts only)."""
+    d = G.decision_for(state, seat)
+    if d is None or d.kind in HAND_KINDS or d.kind not in _PUBLIC:
+        return []
+    # the prompt names the seats; only the controls are used, which do not
+    anyone = [SeatRow(i, 0, None, "") for i in range(state.num_players)]
+    rows: list[Row] = []
+    for row in _PUBLIC[d.kind](state, anyone, d).rows:
+        if isinstance(row, Select):
+            rows.append(row)
+            continue
+        kept = tuple(b for b in row if not (b.op == MENU and b.arg == "cards"))
+        if kept:
+            rows.append(kept)
+    return rows
 
 
 def secret_panel(state: State, seat: int) -> Panel:
