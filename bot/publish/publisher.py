@@ -76,6 +76,18 @@ class TurnMessage:
     shown: int = -1
     #: the game's language (for notices about the game when no outcome is pending)
     locale: str | None = None
+    #: whom the message's post is to ping: everyone the outcomes since the turn began
+    #: asked to decide (a computer's move right after must not empty the list); None once
+    #: posted, when a new decision can only be told by a message of its own (an edit
+    #: notifies nobody)
+    pings: list[int] | None = None
+
+
+def owing(o: Outcome, users: list[int]) -> list[int]:
+    """Those of ``users`` who owe a decision after ``o`` (a ping for a decision already
+    made, by a computer or in another way, would only disturb)."""
+    people = {o.seats[s].user_id for s in o.since if s < len(o.seats)}
+    return [u for u in dict.fromkeys(users) if u in people]
 
 
 class DiscordPublisher:
@@ -163,8 +175,13 @@ class DiscordPublisher:
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
             turn.message_id, turn.key = None, o.turn_key
             turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
+            turn.pings = list(o.mention)
         else:
             turn.lines += o.lines
+            if turn.pings is not None:
+                turn.pings = list(dict.fromkeys([*turn.pings, *o.mention]))
+            elif o.mention:
+                await self._call(play, turn, o)
         turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
@@ -329,6 +346,7 @@ class DiscordPublisher:
                  ] if png else []
         view = make_view(o.panel, o.game_id, o.version)
         carrier = self._carrier(turn)
+        pinged: list[int] = []
 
         def wanted() -> bool:
             """Still the newest state (a newer one is written instead; if a new turn has
@@ -338,13 +356,20 @@ class DiscordPublisher:
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
+                    # posted now: a decision after this is told by a call of its own
+                    pinged, turn.pings = turn.pings or [], None
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in o.mention])
+                        users=[discord.Object(u) for u in owing(o, pinged)])
                     kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
                     if view is not None:
                         kwargs["view"] = view
-                    posted = await self._send(turn, carrier, content, kwargs)
+                    try:
+                        posted = await self._send(turn, carrier, content, kwargs)
+                    except BaseException:
+                        if turn.pings is None:  # not posted: the next try pings them
+                            turn.pings = pinged
+                        raise
                     if turn.key != key:  # a new turn began while this one was being posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)
                         return True
@@ -397,6 +422,17 @@ class DiscordPublisher:
         if (o.actor is not None and o.actor in people) or people & set(o.since):
             return URGENT
         return NORMAL
+
+    async def _call(self, play: int, turn: TurnMessage, o: Outcome) -> None:
+        """People ``o`` asks to decide while its turn message stands (a defender, say):
+        edits notify nobody, so a short message of their own names and pings them, once,
+        with the way to the turn message's buttons."""
+        users = owing(o, o.mention)
+        if not users or o.panel is None:
+            return
+        prompt = o.panel.text.rpartition("\n")[2]
+        link = await self.turn_link(o.game_id, o.guild_id, play)
+        self._post(play, t("call.decide", prompt=prompt, link=link), mention=users)
 
     def _spawn(self, coro: Awaitable[None], name: str) -> None:
         task = asyncio.ensure_future(coro)

@@ -11,7 +11,7 @@ import pytest
 from bot.client.app import TempusBot
 from engine import actions as A
 from lang.messages import t
-from tests.bot.e2e import _op, bot_running, panel_message, settle
+from tests.bot.e2e import _op, bot_running, panel_message, play_channel, settle
 from tests.bot.end_to_end.test_e2e_edges import open_game
 from tests.bot.fake_discord import running
 
@@ -60,4 +60,115 @@ async def test_a_private_menu_closed_stays_closed(tmp_path: Path) -> None:
         await bot.service.act(game, uid, A.EndMove(), table.version)  # the decision passes
         await settle(bot)
         assert menu.content == t("menu.closed") and not menu.components
+        fake.check()
+
+
+def _pinged(fake, thread: int, uid: int) -> list:  # type: ignore[no-untyped-def]
+    """The thread's messages that pinged ``uid`` (Discord pings for a new message whose
+    allowed mentions name them, never for an edit)."""
+    return [m for m in fake.channel_messages(thread) if uid in m.mentions]
+
+
+@pytest.mark.asyncio
+async def test_the_defender_is_called_by_a_message_that_notifies_once(tmp_path: Path) -> None:
+    """A fight's defender learns of it while the attacker's turn message stands: an edit
+    of that message would notify nobody, so a message of its own pings them, once."""
+    from engine.undo import Timeline
+    from tests.bot.positions import BLUE_FAR
+    from tests.engine.helpers import H, card, make_state
+
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=3) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        assert bot.service is not None
+        game = await bot.service.channel_game_id(ch)
+        await _setup_done(bot, game)
+        table = await bot.service.table(game)
+        async with table.lock:  # a test's state surgery: Red (11) next to Blue (12)
+            table.state = make_state(tokens={"E5": (0, 3), "F5": (1, 2), **BLUE_FAR},
+                                     hands={0: [card("EDU", "W")], 1: [card("FOR", "G")]},
+                                     markers=1)
+            table.since = {0: table.version}
+            table.timeline = Timeline()
+        ann, bob = table.seats[0].user_id, table.seats[1].user_id
+        assert ann is not None and bob is not None
+        await bot.service.act(game, ann, A.Attack(H("E5"), H("F5")), table.version)
+        await settle(bot)
+        thread = play_channel(fake, ch)
+        before = len(_pinged(fake, thread, bob))
+        await bot.service.act(game, ann, A.CommitAttackCards(()), table.version)
+        await settle(bot)
+        calls = _pinged(fake, thread, bob)[before:]
+        assert len(calls) == 1, [m.content for m in calls]
+        assert f"<@{bob}>" in calls[0].content and calls[0].edits == 0
+        await bot.service.act(game, bob, A.DefendCards(()), table.version)
+        await settle(bot)
+        assert len(_pinged(fake, thread, bob)) == before + 1, "called once"
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_the_secret_choosers_are_pinged_by_the_message_that_names_them(
+        tmp_path: Path) -> None:
+    """The progress phase's message names everyone who must choose cards in secret; a
+    computer choosing at once (before that message is posted) must not empty its list of
+    people to ping."""
+    import asyncio
+    import contextlib
+
+    from engine.undo import Timeline
+    from tests.bot.e2e import prompt_users
+    from tests.engine.helpers import card, make_state
+
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=3) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3)
+        await fake.slash(12, ch, "join")
+        await fake.slash(11, ch, "table addbot", level="random")
+        await fake.slash(11, ch, "start")
+        await settle(bot)
+        assert bot.service is not None and bot.publisher is not None
+        publisher = bot.publisher
+        game = await bot.service.channel_game_id(ch)
+        real_newest = bot.offloader.newest
+
+        @contextlib.asynccontextmanager
+        async def computer_first(key, level=0):  # type: ignore[no-untyped-def]
+            """The progress phase's board is drawn only after the computer has chosen
+            (as happens most of the time: it chooses at once)."""
+            turn = publisher._turns.get(key[1])
+            if turn is not None and turn.message_id is None and turn.outcome is not None \
+                    and '"progress"' in (turn.key or ""):
+                v = turn.outcome.version
+                for _ in range(200):
+                    if turn.outcome is None or turn.outcome.version > v:
+                        break
+                    await asyncio.sleep(0.01)
+            async with real_newest(key, level) as run:
+                yield run
+
+        bot.offloader.newest = computer_first  # type: ignore[method-assign]
+        table = await bot.service.table(game)
+        async with table.lock:  # a test's state surgery: Red's last action of the round
+            state = make_state(tokens={"C3": (0, 2), "H8": (1, 2), "K4": (2, 2)},
+                               hands={0: [card("EDU", "W")], 1: [card("FOR", "G")],
+                                      2: [card("WEA", "F")]}, markers=1)
+            state.players[1].markers = state.players[2].markers = 0
+            table.state = state
+            table.since = {0: table.version}
+            table.timeline = Timeline()
+        assert table.seats[0].user_id == 11 and table.seats[2].is_ai
+        await bot.service.act(game, 11, A.DrawCards(), table.version)
+        if table.state.phase != "progress":
+            await bot.service.act(game, 11, A.EndTurn(), table.version)
+        assert table.state.phase == "progress"
+        acted = 11
+        await settle(bot)
+        thread = play_channel(fake, ch)
+        phase = next(m for m in reversed(fake.channel_messages(thread))
+                     if '"progress"' not in m.content and "in secret" in m.content)
+        named = prompt_users(phase)
+        waiting = [u for u in named if u != acted]  # who just acted is at the table
+        assert waiting and set(waiting) <= set(phase.mentions), (phase.content,
+                                                                 phase.mentions)
         fake.check()
