@@ -36,7 +36,7 @@ async def _play(svc: TableService, g: int, rng: random.Random, steps: int) -> No
         seat = rng.choice(sorted(table.since))
         uid = table.seats[seat].user_id
         await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
-        if table.timeline.undo_allowed(seat) and rng.random() < 0.3:
+        if svc.undo_seat(table) == seat and rng.random() < 0.3:
             await svc.undo(g, uid, table.version)
 
 
