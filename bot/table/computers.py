@@ -111,7 +111,13 @@ class Computers:
             if step is None:
                 break
             seat, action = step
-            answered = await self.commits.apply(table, seat, action, person=False)
+            # a refusal (the store, or another process moved on) leaves it to this task,
+            # once it can; what was done is announced meanwhile
+            try:
+                answered = await self.commits.apply(table, seat, action, person=False)
+            except TableError as exc:
+                log.warning("game %s: seat %s's single answer waits: %s", table.id, seat, exc)
+                break
             with public(table):
                 answered.lines.insert(0, forced_line(seat, action))
             if outcome is None:
