@@ -456,7 +456,7 @@ def _merge_marks(marks: list[tuple[int, ...]]) -> Marks:
 def _who(seat: int, names: Sequence[str]) -> str:
     name = names[seat] if 0 <= seat < len(names) else ""
     colour = colour_name(seat)
-    return t("recap.who", colour=colour, name=name) if name else f"**{colour}**"
+    return f"**{colour}** ({name})" if name else f"**{colour}**"
 
 
 def _hexes(hexes: Sequence[str]) -> str:
@@ -597,7 +597,7 @@ def _progress_text(p: Progress, short: bool) -> str:
 def _item_line(item: Item, names: Sequence[str], short: bool) -> str:
     if isinstance(item, Turn):
         parts = _turn_short(item) if short else _turn_parts(item)
-        return t("recap.turn", who=_who(item.seat, names), what="; ".join(parts))
+        return f"{_who(item.seat, names)}: {'; '.join(parts)}."
     if isinstance(item, Progress):
         return _progress_text(item, short)
     if isinstance(item, RoundStart):
@@ -621,8 +621,8 @@ def points_line(recap: Recap) -> str:
     """Everyone's victory points now, with the change since the window began."""
     parts = []
     for seat, (old, new) in enumerate(zip(recap.points_before, recap.points_now)):
-        key = "recap.vp.same" if new == old else "recap.vp.up" if new > old else "recap.vp.down"
-        parts.append(t(key, colour=colour_name(seat), vp=new, d=abs(new - old)))
+        change = "" if new == old else f" (+{new - old})" if new > old else f" (−{old - new})"
+        parts.append(f"{colour_name(seat)} {new}{change}")
     return t("recap.vp", scores=", ".join(parts))
 
 
