@@ -109,13 +109,12 @@ def worth_asking(moves: Sequence[tuple[int, object]], deciding: Sequence[int]) -
 # ------------------------------------------------------------------ the model
 @dataclass
 class Fight:
-    """One attack and what came of it (fields None when the window began mid-fight, or
-    the fight is not over yet)."""
+    """One attack and what came of it (the outcome None while the fight goes on)."""
 
     attacker: int
     defender: int
-    src: str | None = None
-    dst: str | None = None
+    src: str
+    dst: str
     city: bool = False
     #: the city's value, or the defending tokens, when the attack began
     target: int = 0
@@ -465,15 +464,10 @@ def _hexes(hexes: Sequence[str]) -> str:
 
 def _fight_text(f: Fight) -> str:
     defender = colour_name(f.defender)
-    parts = []
-    if f.src is not None and f.attacker >= 0 and f.tokens:
-        key = "recap.fight.city" if f.city else "recap.fight.tokens"
-        parts.append(t(key, defender=defender, dst=f.dst, src=f.src, k=f.target,
-                       n=f.tokens))
-        if f.leader:
-            parts.append(t("recap.fight.leader"))
-    else:
-        parts.append(t("recap.fight.on", defender=defender, dst=f.dst or "?"))
+    key = "recap.fight.city" if f.city else "recap.fight.tokens"
+    parts = [t(key, defender=defender, dst=f.dst, src=f.src, k=f.target, n=f.tokens)]
+    if f.leader:
+        parts.append(t("recap.fight.leader"))
     if f.terrain is not None:
         parts.append(t("recap.fight.terrain", defender=defender,
                        terrain=terrain_name(f.terrain)))
@@ -501,7 +495,8 @@ def _card_text(p: Played) -> str:
     if p.kind == "SAN":
         return t("recap.card.SAN", card=name, hex=p.data["hex"])
     if p.kind == "GOV":
-        return t(f"recap.card.GOV.{p.data.get('mode', 'double')}", card=name)
+        key = "recap.card.GOV.pass" if p.data.get("mode") == "pass" else "recap.card.GOV.double"
+        return t(key, card=name)
     return t("recap.card", card=name)
 
 
@@ -556,7 +551,7 @@ def _turn_short(turn: Turn) -> list[str]:
         won = f.winner is not None and f.winner != f.defender
         key = ("recap.short.fight.open" if f.winner is None else
                "recap.short.fight.won" if won else "recap.short.fight.held")
-        parts.append(t(key, defender=colour_name(f.defender), dst=f.dst or "?"))
+        parts.append(t(key, defender=colour_name(f.defender), dst=f.dst))
     if turn.played:
         parts.append(t("recap.short.cards", n=len(turn.played)))
     if turn.drew:
@@ -658,12 +653,16 @@ def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> 
     return [head, *body, *tail] if len(text) <= limit else [text[: limit - 1] + "…"]
 
 
+_ALT_KEYS = {Mark.MOVE: "recap.alt.move", Mark.FIGHT: "recap.alt.fight",
+             Mark.GROW: "recap.alt.grow", Mark.CITY: "recap.alt.city"}
+
+
 def alt_lines(recap: Recap) -> list[str]:
     """What the picture marks, in words (for its description)."""
     counts = {kind: 0 for kind in Mark}
     for m in recap.marks:
         counts[Mark(m[0])] += m[2] if m[0] == Mark.GROW else 1
-    parts = [t(f"recap.alt.{kind.name.lower()}", n=n) for kind, n in counts.items() if n]
+    parts = [t(_ALT_KEYS[kind], n=n) for kind, n in counts.items() if n]
     return [t("recap.alt", marks=", ".join(parts))] if parts else []
 
 
