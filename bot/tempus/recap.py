@@ -259,8 +259,16 @@ def collect(record: Record, since: Since) -> Recap:
     now = view(state, None)
     if first is None:
         raise RecapError("recap.no_round", round=since.round)
-    if before is None:  # the window starts at the end of the log
-        before = now
+    return recap_of(since, first, before or now, told, now)
+
+
+def recap_of(since: Since, first: int, before: dict[str, Any], told: list[list[Event]],
+             now: dict[str, Any]) -> Recap:
+    """The recap of a window of the log from public facts only: the spectator view
+    ``before`` it, each of its moves' public events (``told``) and the spectator view
+    ``now``; ``first``: how many moves came before it."""
+    if before.get("seat") is not None or now.get("seat") is not None:
+        raise ValueError("a recap is built from spectator views only")
     items, marks = _fold(told, before, since.kind == SinceKind.ROUND)
     return Recap(since=since, first=first, count=len(told),
                  round=int(before["era_number"]), turn=int(before.get("action_round", 0)),
@@ -423,7 +431,8 @@ def _fold(told: list[list[Event]], before: dict[str, Any], round_start: bool
     folder = _Folder(before, round_start)
     for events in told:
         for e in events:
-            assert e.private_to is None  # collect keeps public events only
+            if e.private_to is not None:
+                raise ValueError(f"a recap is built from public events only, not {e.kind}")
             folder.add(e)
     items = folder.items
     if items and isinstance(items[-1], Turn) and _idle(items[-1]):
