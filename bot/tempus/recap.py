@@ -492,7 +492,8 @@ def _fight_text(f: Fight) -> str:
         key = "recap.fight.won_city" if f.city else "recap.fight.won_tokens"
         parts.append(t(key, attacker=colour_name(f.winner), defender=defender, n=f.lost))
         if f.occupied:
-            parts.append(t("recap.fight.occupied", n=f.occupied))
+            parts.append(t("recap.fight.occupied", attacker=colour_name(f.winner),
+                           n=f.occupied))
     return " ".join(parts)
 
 

@@ -97,7 +97,7 @@ def test_the_scripted_recap_in_english() -> None:
         weapons, fort = card_name(WEAPONS), card_name(FORT)
     assert (f"**Yellow** (cleo): attacked Blue's 1 token on F5 from G5 with 3 tokens — "
             f"Yellow revealed {weapons}, Blue answered with {fort}: 5 against 3 — Yellow "
-            "won; Blue lost 1 token and moved 2 tokens in.") in text
+            "won; Blue lost 1 token (Yellow moved 2 tokens in).") in text
     assert "**Green** (Computer 1): grew 1 token (C8)." in text
     assert "**Purple** (Computer 2): built a city of value 2 on H9." in text
     assert text.splitlines()[-1] == ("Victory points now: Red 1, Blue 4, Yellow 2 (+1), "
@@ -112,7 +112,7 @@ def test_the_scripted_recap_in_polish() -> None:
     assert "**Niebieski** (brian): przesunięte piony: 1 (E5→F5)." in text
     assert f"karty ataku (Żółty): {weapons}; obrona (Niebieski): {fort}; siła 5 przeciw 3" \
         in text
-    assert "wygrywa Żółty; Niebieski traci 1 pion i wprowadza 2 piony" in text
+    assert "wygrywa Żółty; Niebieski traci 1 pion (Żółty wprowadza 2 piony)" in text
     assert "nowe miasto o wartości 2 na H9" in text
     assert text.splitlines()[-1] == ("Punkty zwycięstwa teraz: Czerwony 1, Niebieski 4, "
                                      "Żółty 2 (+1), Zielony 1, Fioletowy 2 (+1).")
