@@ -240,3 +240,21 @@ def test_the_panel_carries_the_picture() -> None:
     assert panel.alt == ["Marked on the board: 1 move (white arrows), 1 fight (red arrows, "
                          "crossed swords), 1 new token (plus signs), 1 new city (double "
                          "rings)."]
+
+
+def test_a_recap_crosses_to_and_from_a_worker_process() -> None:
+    """The replay runs in a worker process (bot/table/recaps.py): the record goes there,
+    the recap or its refusal comes back, by pickle."""
+    import pickle
+
+    record = _game(3, 1)
+    r = collect(record, Since.decision(0))
+    assert pickle.loads(pickle.dumps(record)).moves == record.moves
+    assert pickle.loads(pickle.dumps(r)) == r
+    try:
+        collect(dataclasses.replace(record, moves=record.moves[:5]), Since.round_start(4))
+    except RecapError as exc:
+        back = pickle.loads(pickle.dumps(exc))
+        assert (back.key, back.kwargs) == ("recap.no_round", {"round": 4})
+    else:
+        raise AssertionError("round 4 has not begun after five moves")
