@@ -33,7 +33,7 @@ from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
 from bot.store.opening import open_storage
 from bot.table.service import TableError, TableService
-from bot.table.ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
+from bot.table.ui import ACT, CARDS, HELP, MENU, QUIT, RECAP, UNDO, Panel
 from bot.tempus import images
 from bot.tempus.codec import ComponentId
 from bot.timing.scheduler import Scheduler
@@ -58,6 +58,11 @@ async def panel_file(offloader: Offloader, panel: Panel, lang: str) -> discord.F
     if panel.image is None or panel.image_view is None:
         return None
     v = panel.image_view
+    if panel.image == "recap":
+        png, alt = await offloader.run(images.recap_png_and_alt, v, panel.marks, panel.alt,
+                                       lang)
+        return discord.File(io.BytesIO(png), filename="recap.png", description=alt) \
+            if png else None
     if panel.image == "hand":
         png = await offloader.run(images.hand_png, v, lang)
     elif panel.image == "crop":
@@ -186,7 +191,7 @@ class TempusBot(commands.AutoShardedBot):
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         try:
-            if cid.op in (MENU, HELP) and not in_place:
+            if cid.op in (MENU, HELP, RECAP) and not in_place:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
@@ -194,7 +199,7 @@ class TempusBot(commands.AutoShardedBot):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
-        if not in_place and cid.op not in (MENU, HELP):
+        if not in_place and cid.op not in (MENU, HELP, RECAP):
             # a deferred update of a public message: its token may carry the game's next
             # board writes outside Discord's global limit (bot/publish/carriers.py)
             self.publisher.carriers.offer(cid.game, interaction)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.table.lobby import Lobby
 from bot.table.model import Reply, TableError
 from bot.table.play import CARD_ACTIONS, Play
+from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
@@ -42,13 +43,14 @@ Handler = Callable[[Click], Awaitable[Reply]]
 
 class Clicks:
     def __init__(self, tables: Tables, lobby: Lobby, play: Play, seats: Seats, sync: Sync,
-                 owns: Callable[[int | None], bool]) -> None:
+                 owns: Callable[[int | None], bool], recaps: Recaps) -> None:
         self.tables = tables
         self.owns = owns
         self.lobby = lobby
         self.play = play
         self.seats = seats
         self.sync = sync
+        self.recaps = recaps
         self.handlers: dict[Op, Handler] = {
             Op.JOIN: self._join,
             Op.LEAVE: self._leave,
@@ -58,6 +60,7 @@ class Clicks:
             Op.QUIT: self._quit,
             Op.UNDO: self._undo,
             Op.HELP: self._help,
+            Op.RECAP: self._recap,
             Op.REMATCH: self._rematch,
             Op.MENU: self._menu,
             Op.ACT: self._act,
@@ -118,6 +121,11 @@ class Clicks:
     async def _help(self, c: Click) -> Reply:
         """The "?" button: help for whoever clicks, privately."""
         panel, version = await self.play.help(c.game_id, c.user_id)
+        return Reply(menu=panel, version=version)
+
+    async def _recap(self, c: Click) -> Reply:
+        """ "What happened?": a recap for whoever clicks, privately."""
+        panel, version = await self.recaps.for_user(c.game_id, c.user_id)
         return Reply(menu=panel, version=version)
 
     async def _menu(self, c: Click) -> Reply:

@@ -37,7 +37,7 @@ from bot.table.ui import (
     Panel,
     button_rows,
 )
-from bot.tempus import panels
+from bot.tempus import panels, recap
 from bot.tempus.event_text import event_text
 from bot.tempus.labels import colour_name
 from engine.content import CONTENT
@@ -122,6 +122,9 @@ class Outcomes:
             panel = panels.with_undo(panel, None if deciding == [undo]
                                      else colour_name(undo))
         if state.phase != OVER:
+            if recap.worth_asking(table.moves, [s for s in to_act(state)
+                                                if not table.seats[s].is_ai]):
+                panel = recap.with_recap(panel)
             panel = panels.with_help(panel)
         due = self.clocks.due_line(table)
         if due and table.game.status == ACTIVE:  # above the prompt, which stays last

@@ -70,6 +70,7 @@ from bot.table.model import (
 from bot.table.outcomes import Outcomes
 from bot.table.parts import Parts
 from bot.table.play import Play, waiting
+from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
@@ -126,7 +127,9 @@ class TableService:
         self.seats = Seats(parts)
         self.timeouts = Timeouts(parts)
         self.sync = Sync(parts)
-        self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns)
+        self.recaps = Recaps(parts, self.offloader)
+        self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns,
+                             self.recaps)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the
             # clock sits below the table service and knows nothing of it: a callback)

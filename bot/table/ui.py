@@ -34,17 +34,20 @@ class Op(StrEnum):
     START = "start"
     CANCEL = "cancel"
     REMATCH = "rematch"  # the button on a result: a new lobby (bot.table.rematch)
+    RECAP = "recap"  # "What happened?": a recap for whoever clicks, privately
 
 
 # the ops by their old names, as the Discord layer, the console and the panels import them
 ACT, CARDS, MENU, UNDO, HELP, QUIT = Op.ACT, Op.CARDS, Op.MENU, Op.UNDO, Op.HELP, Op.QUIT
 JOIN, LEAVE, ADDBOT, START, CANCEL = Op.JOIN, Op.LEAVE, Op.ADDBOT, Op.START, Op.CANCEL
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
+RECAP = Op.RECAP
 
 #: a button's look; a closed set as a ``Literal`` (the panels pass plain strings)
 Style = Literal["primary", "secondary", "success", "danger"]
-#: the picture a panel carries: the board, a hand, or a crop of the board
-Image = Literal["board", "hand", "crop"]
+#: the picture a panel carries: the board, a hand, a crop of the board, or the board with
+#: the changes of a recap marked (render.recap)
+Image = Literal["board", "hand", "crop", "recap"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,10 @@ class Panel:
     highlight: tuple[int, ...] = ()
     #: for a "crop" picture: the hexes the menu is about (e.g. the stack that moves)
     focus: tuple[int, ...] = ()
+    #: for a "recap" picture: the changes to mark (render.recap.Mark tuples) and what they
+    #: are in words, for the picture's description
+    marks: tuple[tuple[int, ...], ...] = ()
+    alt: list[str] = field(default_factory=list)
 
     def controls(self) -> list[Button | Select]:
         out: list[Button | Select] = []

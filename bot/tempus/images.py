@@ -55,6 +55,24 @@ def crop_png(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int,
         return None
 
 
+def recap_png_and_alt(view: dict[str, Any], marks: tuple[tuple[int, ...], ...],
+                      lines: list[str] | None = None, lang: str = "en"
+                      ) -> tuple[bytes | None, str | None]:
+    """A recap's picture (the board of the public ``view`` with ``marks`` drawn over it,
+    :mod:`render.recap`) and its description: the board's, with ``lines`` (what the marks
+    are) as what changed."""
+    try:
+        from render.recap import render_recap
+    except ImportError:
+        return None, None
+    try:
+        png = render_recap(view, marks, lang=lang)
+    except Exception:
+        log.exception("recap rendering failed")
+        return None, None
+    return png, board_alt(view, lines, lang)
+
+
 def hand_png(view: dict[str, Any], lang: str = "en") -> bytes | None:
     try:
         from render.hand import render_hand

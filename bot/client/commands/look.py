@@ -10,8 +10,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands.answers import board_answer, moment_choices, status_answer
+from bot.client.commands.answers import (
+    LAST_ERA,
+    board_answer,
+    moment_choices,
+    status_answer,
+)
 from bot.client.commands.base import Choice, CommandCog, asker
+from bot.client.commands.recap_answer import recap_since
 from bot.client.translator import ls
 from bot.table.service import TableError
 from bot.tempus import help_text as guide
@@ -60,11 +66,19 @@ class LookCommands(CommandCog):
 
     @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))
     @app_commands.rename(game=ls("cmd.board.game.name"), at=ls("cmd.board.at.name"),
-                         full=ls("cmd.board.full.name"), text=ls("cmd.board.text.name"))
+                         full=ls("cmd.board.full.name"), text=ls("cmd.board.text.name"),
+                         since=ls("cmd.board.since.name"))
     @app_commands.describe(game=ls("cmd.game"), at=ls("cmd.board.at"), full=ls("cmd.board.full"),
-                           text=ls("cmd.board.text"))
+                           text=ls("cmd.board.text"), since=ls("cmd.board.since"))
     async def board(self, interaction: discord.Interaction[Any], game: str | None = None,
-                    at: str | None = None, full: bool = False, text: bool = False) -> None:
+                    at: str | None = None, full: bool = False, text: bool = False,
+                    since: app_commands.Range[int, 1, LAST_ERA] | None = None) -> None:
+        """The board; with ``since``, what happened since that round began, marked on it
+        (the recap a spectator's "What happened?" gives, for any round)."""
+        if since is not None:
+            await self._answer(interaction, lambda: recap_since(
+                self.service, asker(interaction), game, since, at, self._run_cpu))
+            return
         await self._answer(interaction, lambda: board_answer(
             self.service, asker(interaction), game, at, self._run_cpu, full, text))
 
