@@ -393,12 +393,14 @@ async def test_a_seat_left_on_autopilot_by_missed_deadlines_is_a_leaver() -> Non
     g = await store_game(store, [1, 2, 3], 140, winner=3)
     game = await store.game(g)
     assert game is not None
-    await store.set_autopilot(g, game.version, 2, "normal", timed_out=True)
+    seat = next(s.seat for s in await store.seats(g) if s.user_id == 3)
+    await store.set_autopilot(g, game.version, seat, "normal", timed_out=True)
     g2 = await store_game(store, [1, 2, 3], 141, winner=3)
     game2 = await store.game(g2)
     assert game2 is not None
-    v = await store.set_autopilot(g2, game2.version, 2, "normal", timed_out=True)
-    await store.set_autopilot(g2, v, 2, None)  # taken back
+    seat = next(s.seat for s in await store.seats(g2) if s.user_id == 3)
+    v = await store.set_autopilot(g2, game2.version, seat, "normal", timed_out=True)
+    await store.set_autopilot(g2, v, seat, None)  # taken back
     await hist.sync(store)
     rows = {(r.game_id, r.user_id): r for r in await store.results(GUILD)}
     assert hist.left_row(rows[(g, 3)]) and not hist.left_row(rows[(g2, 3)])
