@@ -116,6 +116,11 @@ async def test_rebuild_gives_the_documented_numbers_and_says_what_changed(
                                          before="", after="").split(":")[0])
                        for line in lines), user
         assert lines[-1] == t("rebuild.summary", games=4, rated=4, results=1, ratings=3)
+        # and the README shows this very report
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        block = readme.split("<!-- rebuild-history example")[1].split("```")[1]
+        assert done.stdout.replace(str(path), "tempus.db").strip() == block.strip(), \
+            "update README's rebuild-history example to this output"
         # a second rebuild changes nothing
         again = await rebuild_history(store)
         assert not again.results and not again.ratings
