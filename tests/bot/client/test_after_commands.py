@@ -569,3 +569,22 @@ async def test_a_running_games_record_is_its_public_log_only() -> None:
     assert any(t("lobby.seat_colour", colour=t("colour.0"), name="Ann") == line.split(
         ". ", 1)[1] for line in log.splitlines())
     await _close(svc)
+
+
+def test_the_result_post_reveals_the_seed_and_salt_of_a_committed_game() -> None:
+    """The result (thread post and ``/tempus-records show``) names the seed, the salt and
+    the commitment with the verify command; a game started before commitments, none."""
+    from engine.commitment import commitment
+    from engine.simulate import play_game
+
+    _, record = play_game(3, seed=44)
+    names = ["A", "B", "C"]
+    plain = results.final_post(5, record.to_json(), names, board=False)
+    assert "verify" not in plain.text
+    record.salt = "0f" * 16
+    post = results.final_post(5, record.to_json(), names, board=False)
+    digest = commitment(44, record.salt, record.rules_version)
+    assert t("shuffle.reveal", seed=44, salt=record.salt, commitment=digest,
+             game=5) in post.text
+    attached = json.loads(post.file("tempus-game-5.json").data)  # type: ignore[union-attr]
+    assert attached["salt"] == record.salt and attached["options"]["seed"] == 44
