@@ -268,8 +268,7 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
         names = [s.name for s in await service.storage.seats(g.id)]
         lines = await (run or _thread)(public_log_job, await _record(service, g), names,
                                        i18n.current())
-        data = "\n".join(t("record.public_log.line", n=i, text=line)
-                          for i, line in enumerate(lines, 1)).encode()
+        data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()
         return Answer(t("record.public_log", game=g.id, n=len(lines)),
                       [Attachment(f"tempus-game-{g.id}-log.txt", data,
                                   t("file.public_log"))])
