@@ -6,6 +6,7 @@ holds the database."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -130,8 +131,6 @@ async def test_rebuild_gives_the_documented_numbers_and_says_what_changed(
 
 
 def _pid() -> int:
-    import os
-
     return os.getpid()
 
 
@@ -141,3 +140,34 @@ def test_a_missing_file_is_not_created(tmp_path: Path) -> None:
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == EXIT_BUSY and not missing.exists()
     assert t("rebuild.no_file") in r.stderr
+
+
+@pytest.mark.asyncio
+async def test_on_postgresql_refused_while_a_bot_runs(pg_url: str) -> None:
+    """A bot process holds its shard locks: the rebuild claims every shard the same way,
+    so it refuses, naming the process; once the bot is gone it runs."""
+    from bot.cluster.coordinator import ShardLocks
+    from bot.cluster.ownership import Ownership
+    from bot.history.rebuild import run
+    from bot.store.opening import open_storage
+
+    store = await open_storage(pg_url)
+    try:
+        g = await store_game(store, [1, 2, None], 400)  # type: ignore[arg-type]
+    finally:
+        await store.close()
+    bot = ShardLocks(pg_url, Ownership.of([1], 2))
+    await bot.take()
+    try:
+        code, lines = await run(pg_url)
+    finally:
+        await bot.close()
+    assert code == EXIT_BUSY and f"pid {os.getpid()}" in lines[0], lines  # who runs
+    assert lines[0].startswith(t("rebuild.cannot", path=pg_url, reason="").split(":")[0])
+    code, lines = await run(pg_url)
+    assert code == 0, lines
+    store = await open_storage(pg_url)
+    try:
+        assert {r.game_id for r in await store.results(GUILD)} == {g}
+    finally:
+        await store.close()
