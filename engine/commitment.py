@@ -17,9 +17,9 @@ salt in lower-case hexadecimal (:data:`SALT_BYTES` random bytes, 32 hex digits).
 ``printf '%s' 'tempus-commitment:1:3:42:00112233445566778899aabbccddeeff' | sha256sum``.
 
 The salt is what keeps the seed secret while the game runs: without it, trying every
-seed against the published digest would find it. The seed itself is random too (63
-bits, bot/table/service.py), so it cannot be found by trying seeds against the public
-map and start player either.
+seed against the published digest would find it. The seed must be random and large too
+(the bot draws 63 random bits), or trying seeds against the public map and start player
+would find it.
 """
 
 from __future__ import annotations
