@@ -8,7 +8,9 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
-database into PostgreSQL (see ``bot/store/migrate.py``).
+database into PostgreSQL (see ``bot/store/migrate.py``). ``python -m bot rebuild-history
+[--db PATH]`` derives results and ratings again from the logs and prints what changed
+(``bot/history/rebuild.py``; refused while a bot runs on the database).
 """
 
 from __future__ import annotations
@@ -87,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return migrate_db_main(args_in[1:])
     # --- end migrate-db ---
+    if args_in[:1] == ["rebuild-history"]:  # bot/history/rebuild.py
+        from bot.history.rebuild import main as rebuild_history
+
+        return rebuild_history(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",

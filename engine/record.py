@@ -41,6 +41,9 @@ class Record:
     rules_version: int = RULES_VERSION
     #: table options (R-OPT), e.g. {"protection_counts_cities": True}; off unless given
     options: dict[str, bool] = field(default_factory=dict)
+    #: the salt of the seed's commitment (engine/commitment.py), lower-case hex; None for
+    #: a game started without one
+    salt: str | None = None
 
     @classmethod
     def from_stored(cls, options: Mapping[str, Any], num_players: int,
@@ -86,6 +89,8 @@ class Record:
             out["deck"] = list(self.deck)
         if self.tiles is not None:
             out["tiles"] = list(self.tiles)
+        if self.salt is not None:
+            out["salt"] = self.salt
         return out
 
     @classmethod
@@ -119,6 +124,7 @@ class Record:
             moves=moves,
             rules_version=rules_version,
             options=table,
+            salt=None if d.get("salt") is None else str(d["salt"]),
         )
 
     def dump(self, path: str | Path) -> None:

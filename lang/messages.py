@@ -65,7 +65,7 @@ def join_names(names: list[str]) -> str:
 #: topics of ``/tempus help topic:...`` (``rules.<topic>`` is the text, ``rules.topic.<topic>``
 #: its name)
 RULE_TOPICS = ("overview", "setup", "turn", "move", "grow", "attack", "city", "draw", "cards",
-               "progress", "end", "commands", "glossary")
+               "progress", "end", "commands", "glossary", "shuffle")
 
 
 def rule_text(topic: str) -> str:

@@ -7,16 +7,16 @@ to date in game order (:mod:`bot.history.ratings`). Both tables are caches: :fun
 drops them and derives them again, and gives the same numbers (tests check it).
 Cancelled and abandoned games never finish, so they never count.
 
-**A person who left mid-game** (``/tempus leave`` in a running game: a computer played
-their seat to the end, ``seats.left_game``) did not play that game to its end, so it is
-not theirs to be rated on or counted in their statistics. Their seat's result row keeps
-their id and name (the history shows who sat there) with the level of the computer that
-finished it in ``ai_level``, which a person's row otherwise never has (:func:`left_row`);
-for ratings that seat is a computer of that level, a fixed-strength opponent
-(:mod:`bot.history.ratings`): the people who stayed did finish ahead of it or behind it, and that
-changes no rating but theirs. So a game is rated only if at least two people stayed to
-the end; a game everybody left counts for nobody. (No new column: it is derived from the
-stored seats, so a rebuilt database gives the same numbers.)
+**A person who left mid-game** (``/tempus leave`` in a running game, ``seats.left_game``;
+or missed deadlines put a computer on the seat, ``seats.timed_out``, and it was still on
+at the end: ``SeatRow.forfeited``) did not play that game to its end. Their seat's result
+row keeps their id and name (the history shows who sat there) with the level of the
+computer that finished it in ``ai_level``, which a person's row otherwise never has
+(:func:`left_row`). It is not counted in their statistics (games, wins, points), but it
+is rated: as finishing last, whatever the computer scored for the seat, so leaving never
+saves a rating; the people who stayed are rated against that seat as against a computer
+of its level (:mod:`bot.history.ratings`). (No new column in ``results``: it is derived
+from the stored seats, so a rebuilt database gives the same numbers.)
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRo
         moves=moves,
         rules_version=rules_version,
         options=table_options,
+        salt=game.seed_salt,
     )
 
 
@@ -146,7 +147,7 @@ def _level(seat: SeatRow) -> str | None:
     stayed to the end."""
     if seat.user_id is None:
         return seat.ai_level
-    return (seat.autopilot or LEFT_LEVEL) if seat.left else None
+    return (seat.autopilot or LEFT_LEVEL) if seat.forfeited else None
 
 
 def left_row(r: ResultRow) -> bool:
@@ -221,14 +222,14 @@ async def _sync(storage: Storage, run: Runner | None, changes: dict[int, Changes
 
 
 def rated_seat(r: ResultRow) -> R.RatedSeat:
-    """A result row as ratings see it: a person who left is the computer that finished
-    their seat (module doc)."""
-    return R.RatedSeat(r.user_id if stayed(r) else None, r.ai_level, r.rank)
+    """A result row as ratings see it: a person who left is marked so, with the level of
+    the computer that finished their seat (module doc)."""
+    return R.RatedSeat(r.user_id, r.ai_level, r.rank, left=left_row(r))
 
 
 def rated_games(rows: list[ResultRow]) -> list[R.RatedGame]:
     """The games of ``rows`` (one server's results) that count for ratings (at least two
-    people stayed to the end), in order."""
+    people took part), in order."""
     by_game: dict[int, list[ResultRow]] = {}
     for r in rows:
         by_game.setdefault(r.game_id, []).append(r)
@@ -286,7 +287,7 @@ async def record_finished(storage: Storage, game_id: int, run: Runner | None = N
                           ) -> Changes:
     """Call when a game has finished: derive its result and update the ratings.
     Returns each rated person's rating before and after this game's own update (empty
-    if the game does not count: fewer than two people stayed to the end).
+    if the game does not count: fewer than two people took part).
 
     The numbers come from the update itself, never from reading the ratings table
     around it: another caller may have rated the game (or later games) in between. If
@@ -388,8 +389,9 @@ async def leaderboard(storage: Storage, guild_id: int | None, limit: int = 10
     games: Counter[int] = Counter()
     wins: Counter[int] = Counter()
     for r in rows:
+        if r.user_id is not None:
+            names[r.user_id] = r.name  # also of a person rated only on games they left
         if r.user_id is not None and stayed(r):
-            names[r.user_id] = r.name
             games[r.user_id] += 1
             wins[r.user_id] += r.won
     table = await storage.ratings(guild)

@@ -16,11 +16,22 @@ same on every server. The ``normal`` computer is set at a new person's starting 
 share of ``hard`` against three ``normal`` computers (0.44, README); ``random`` and
 ``easy`` are below (``normal`` wins every game against three ``random`` players).
 
-Only games with at least two people **who stayed to the end** count, and only finished
-ones (a cancelled or abandoned game never reaches here). A person who left a running game
-(a computer finished their seat) is not rated on it: their seat comes here as a computer
-of the level that finished it (``bot.history.ledger.rated_seat``), for the reasons above, so the
-people who stayed are still rated on finishing ahead of it or behind it.
+A game counts if at least two people took part, and only a finished one (a cancelled or
+abandoned game never reaches here).
+
+**A person who left** (``/tempus leave``, or missed deadlines put a computer on their
+seat and they never took it back: ``RatedSeat.left``) cannot save their rating by
+leaving: they are rated as **finishing last**, below every other seat (tied with any
+other leaver), whatever the computer then scores for the seat. Not merely behind the last
+person who stayed: when computers finish ahead of that person, leaving would then beat
+staying and finishing behind them. The update is the one that person would get for
+that finishing order, from everyone's ratings before the game (:func:`leaver_ranks`).
+
+**The people who stayed** are rated as before: a leaver's seat is, for them, the
+computer that finished it, a fixed-strength opponent of that level at the place it
+finished (the people who stayed did finish ahead of it or behind it). That needs at
+least two people who stayed; a person who stayed alone with computers is not rated on
+the game.
 
 Ratings are recomputed in game order (finish time, then game id), so a rebuilt database
 gives the same numbers: :func:`recompute` over all games equals :func:`rate_game` applied
@@ -29,7 +40,7 @@ one game at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -64,8 +75,10 @@ class Skill:
 @dataclass(frozen=True, slots=True)
 class RatedSeat:
     user_id: int | None  # None: a computer seat
-    ai_level: str | None
-    rank: int  # 1 = first; a shared place shares the number
+    ai_level: str | None  # a computer's level; a leaver's: the computer that finished
+    rank: int  # 1 = first; a shared place shares the number (the seat's own result)
+    #: the person left the game (or timed out of it); a computer finished the seat
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,37 +94,76 @@ class RatedGame:
 
     @property
     def people(self) -> list[int]:
+        """Everyone who took part: who stayed and who left."""
         return [s.user_id for s in self.seats if s.user_id is not None]
+
+    @property
+    def stayed(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.left]
+
+    @property
+    def leavers(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and s.left]
 
     @property
     def counts(self) -> bool:
         """Rated: at least two different people took part."""
-        return len(set(self.people)) >= MIN_PEOPLE
+        return is_rated(self.people)
+
+
+def is_rated(user_ids: Iterable[int | None]) -> bool:
+    """Whether a game of these seats' people (None: a computer) changes ratings."""
+    return len({u for u in user_ids if u is not None}) >= MIN_PEOPLE
+
+
+def leaver_ranks(seats: Sequence[RatedSeat]) -> list[int]:
+    """The finishing order a leaver is rated on: every leaver last (tied), every other
+    seat in its own order; as ranks 1 = first, a shared place sharing the number."""
+    last = max(s.rank for s in seats) + 1
+    key = [last if s.user_id is not None and s.left else s.rank for s in seats]
+    return [1 + sum(1 for other in key if other < k) for k in key]
 
 
 def _computer(level: str | None) -> tuple[float, float]:
     return COMPUTER.get(level or "", COMPUTER["random"]), COMPUTER_SIGMA
 
 
-def rate_game(table: Mapping[int, Skill], game: RatedGame) -> dict[int, Skill]:
-    """The new ratings of the people in ``game`` (others unchanged, not returned)."""
-    if not game.counts:
-        return {}
+def _rate(table: Mapping[int, Skill], seats: Sequence[tuple[int | None, str | None, int]]
+          ) -> dict[int, Skill]:
+    """One Plackett-Luce update of seats ``(person or None, computer level, rank)``: the
+    people's new ratings (a computer's strength is fixed)."""
     teams = []
-    for s in game.seats:
-        if s.user_id is None:
-            mu, sigma = _computer(s.ai_level)
+    for user, level, _ in seats:
+        if user is None:
+            mu, sigma = _computer(level)
         else:
-            old = table.get(s.user_id, Skill())
+            old = table.get(user, Skill())
             mu, sigma = old.mu, old.sigma
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
-    rated = MODEL.rate(teams, ranks=[float(s.rank) for s in game.seats])
+    rated = MODEL.rate(teams, ranks=[float(rank) for _, _, rank in seats])
     out: dict[int, Skill] = {}
-    for s, team in zip(game.seats, rated):
-        if s.user_id is None:
-            continue  # a computer's strength is fixed
-        games = table.get(s.user_id, Skill()).games + 1
-        out[s.user_id] = Skill(float(team[0].mu), float(team[0].sigma), games)
+    for (user, _, _), team in zip(seats, rated):
+        if user is not None:
+            games = table.get(user, Skill()).games + 1
+            out[user] = Skill(float(team[0].mu), float(team[0].sigma), games)
+    return out
+
+
+def rate_game(table: Mapping[int, Skill], game: RatedGame) -> dict[int, Skill]:
+    """The new ratings of the people in ``game`` (others unchanged, not returned): the
+    people who stayed on the game as it finished, each leaver as finishing last (module
+    doc), both from the ratings before the game."""
+    if not game.counts:
+        return {}
+    out: dict[int, Skill] = {}
+    if is_rated(game.stayed):  # a leaver's seat: the computer that finished it
+        out.update(_rate(table, [(None if s.left else s.user_id, s.ai_level, s.rank)
+                                 for s in game.seats]))
+    leavers = set(game.leavers)
+    if leavers:
+        ranked = _rate(table, [(s.user_id, s.ai_level, rank)
+                               for s, rank in zip(game.seats, leaver_ranks(game.seats))])
+        out.update({u: skill for u, skill in ranked.items() if u in leavers})
     return out
 
 

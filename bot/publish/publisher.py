@@ -261,7 +261,10 @@ class DiscordPublisher:
         if lobby is not None:
             self.old_controls.retire(o.channel_id, lobby, content=t(
                 "lobby.started_in", game=o.game_id, thread=thread.id))
-        self._post(o.channel_id, t("thread.start_line", game=o.game_id, thread=thread.id))
+        start = [t("thread.start_line", game=o.game_id, thread=thread.id)]
+        if game is not None and game.seed_commitment:  # the same as in the thread
+            start.append(t("shuffle.commitment", commitment=game.seed_commitment))
+        self._post(o.channel_id, "\n".join(start))
 
     async def _cancel(self, o: Outcome, play: int) -> None:
         turn = await self._turn(o.game_id, play)

@@ -14,7 +14,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import shutil
+import sqlite3
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +64,8 @@ class Report:
     games: list[GameReport] = field(default_factory=list)
     #: the schema this bot writes (PostgreSQL numbers its migrations on its own)
     want: int = SCHEMA_VERSION
+    #: an older PostgreSQL schema: its games are checked once the bot has upgraded it
+    older: bool = False
 
     @property
     def database_ok(self) -> bool:
@@ -93,6 +98,9 @@ class Report:
             out.append(t("checkdb.schema_newer", have=self.schema, want=self.want))
             return out
         out.append(t("checkdb.schema", have=self.schema, want=self.want))
+        if self.older:
+            out.append(t("checkdb.schema_older", have=self.schema, want=self.want))
+            return out
         out.extend(g.line() for g in self.games)
         bad = sum(1 for g in self.games if g.problems)
         if self.ok:
@@ -107,6 +115,7 @@ async def check(path: str) -> Report:
     """Check the database at ``path`` without changing it."""
     report = Report(path)
     store: Any
+    folder: str | None = None  # of an upgraded copy
     try:
         if is_postgres_url(path):
             from bot.store.postgres import PG_SCHEMA_VERSION, PgStorage
@@ -127,6 +136,14 @@ async def check(path: str) -> Report:
         report.schema = await store.schema_version()
         if report.schema is not None and report.schema > report.want:
             return report
+        if report.schema is not None and report.schema < report.want:
+            if is_postgres_url(path):  # the bot upgrades it when it starts
+                report.older = True
+                return report
+            # the games are read with this bot's columns: check an upgraded copy
+            await store.close()
+            folder = tempfile.mkdtemp(prefix="tempus-check-")
+            store = await _upgraded_copy(path, f"{folder}/copy.db")
         refs: list[tuple[str, GameRef]] = []
         for wanted in GameStatus:
             refs.extend((wanted, r) for r in await store.game_refs(wanted))
@@ -136,7 +153,24 @@ async def check(path: str) -> Report:
         report.fatal = _why(exc)
     finally:
         await store.close()
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     return report
+
+
+async def _upgraded_copy(path: str, copy: str) -> SqliteStorage:
+    """A copy of the SQLite file at ``path`` (written to ``copy``) brought to this bot's
+    schema: the file itself is never changed."""
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        target = sqlite3.connect(copy)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    return await SqliteStorage.open(copy)
 
 
 def _why(exc: StorageError) -> str:

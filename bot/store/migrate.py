@@ -119,8 +119,8 @@ def _read_sqlite(path: str) -> tuple[list[dict[str, Any]],
         games = [dict(r) for r in con.execute("SELECT * FROM games ORDER BY id")]
         for g in games:
             g["seats"] = [dict(r) for r in con.execute(
-                "SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
-                "WHERE game_id = ? ORDER BY seat", (g["id"],))]
+                "SELECT seat, user_id, ai_level, name, autopilot, left_game, timed_out "
+                "FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["deadlines"] = [tuple(r) for r in con.execute(
                 "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
                 "FROM deadlines "
@@ -167,21 +167,22 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     await con.execute(
         "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, "
         "version, state, panel_message_id, created_at, updated_at, announced_version, "
-        "thread_id, turn_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-        "$13, $14, $15) ON CONFLICT (id) DO UPDATE SET game = $2, guild_id = $3, "
-        "channel_id = $4, host_id = $5, status = $6, options = $7, version = $8, state = $9, "
-        "panel_message_id = $10, created_at = $11, updated_at = $12, "
-        "announced_version = $13, thread_id = $14, turn_key = $15",
+        "thread_id, turn_key, seed_salt, seed_commitment) VALUES ($1, $2, $3, $4, $5, $6, "
+        "$7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (id) DO UPDATE SET "
+        "game = $2, guild_id = $3, channel_id = $4, host_id = $5, status = $6, options = $7, "
+        "version = $8, state = $9, panel_message_id = $10, created_at = $11, "
+        "updated_at = $12, announced_version = $13, thread_id = $14, turn_key = $15, "
+        "seed_salt = $16, seed_commitment = $17",
         gid, g.get("game") or "tempus", g["guild_id"], g["channel_id"], g["host_id"],
         g["status"], options, g["version"], g["state"], g["panel_message_id"],
         _when(g["created_at"]), _when(g["updated_at"]), g.get("announced_version"),
-        g.get("thread_id"), g.get("turn_key"))
+        g.get("thread_id"), g.get("turn_key"), g.get("seed_salt"), g.get("seed_commitment"))
     await con.execute("DELETE FROM seats WHERE game_id = $1", gid)
     await con.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, ai_level, name, autopilot, left_game) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO seats (game_id, seat, user_id, ai_level, name, autopilot, left_game, "
+        "timed_out) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         [(gid, s["seat"], s["user_id"], s["ai_level"], s["name"], s["autopilot"],
-          bool(s["left_game"])) for s in g["seats"]])
+          bool(s["left_game"]), bool(s["timed_out"])) for s in g["seats"]])
     await con.execute("DELETE FROM deadlines WHERE game_id = $1", gid)
     await con.executemany(
         "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes, "

@@ -86,6 +86,10 @@ class GameRow:
     #: why the stored snapshot could not be read (``state`` is then None): the log, the
     #: source of truth, rebuilds it
     state_error: str | None = None
+    #: the salt and SHA-256 of the seed's commitment (engine/commitment.py), set when the
+    #: game starts; None for games started before commitments
+    seed_salt: str | None = None
+    seed_commitment: str | None = None
 
     @property
     def play_channel_id(self) -> int:
@@ -123,6 +127,8 @@ class GameRow:
             thread_id=row["thread_id"],
             turn_key=row["turn_key"],
             state_error=state_error,
+            seed_salt=row["seed_salt"],
+            seed_commitment=row["seed_commitment"],
         )
 
 
@@ -159,6 +165,9 @@ class SeatRow:
     autopilot: str | None = None
     #: the person left the game: the computer (``autopilot``) plays it to the end
     left: bool = False
+    #: the autopilot was switched on by missed deadlines (bot/table/timeouts.py), not by
+    #: a person; cleared when the person takes the seat back
+    timed_out: bool = False
 
     @property
     def is_ai(self) -> bool:
@@ -170,9 +179,17 @@ class SeatRow:
         """The computer level deciding for this seat, if any."""
         return self.ai_level if self.user_id is None else self.autopilot
 
+    @property
+    def forfeited(self) -> bool:
+        """A person who no longer plays the seat and will not come back to it before the
+        end: they left, or missed deadlines put a computer on it (and they have not taken
+        it back). At the end of a game this is a leaver (bot/history/ratings.py)."""
+        return self.user_id is not None and (
+            self.left or (self.timed_out and self.autopilot is not None))
+
     @classmethod
     def from_row(cls, row: Row) -> SeatRow:
-        return cls(row[0], row[1], row[2], row[3], row[4], bool(row[5]))
+        return cls(row[0], row[1], row[2], row[3], row[4], bool(row[5]), bool(row[6]))
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,8 @@ SET_SCHEMA_VERSION = (Sql("DELETE FROM schema_version"),
 
 # ------------------------------------------------------------------------- games
 GAME_COLUMNS = ("id, guild_id, channel_id, host_id, status, options, version, state, "
-                "panel_message_id, announced_version, thread_id, turn_key")
+                "panel_message_id, announced_version, thread_id, turn_key, seed_salt, "
+                "seed_commitment")
 REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
                "panel_message_id, thread_id")
 _OPEN_IN_CHANNEL = ("(channel_id = :channel_id OR thread_id = :channel_id) "
@@ -125,8 +126,8 @@ SET_PANEL_MESSAGE = Sql(f"UPDATE games SET panel_message_id = :message_id, {_ANN
                         "WHERE id = :game_id")
 
 # ------------------------------------------------------------------------- seats
-SEATS = Sql("SELECT seat, user_id, ai_level, name, autopilot, left_game FROM seats "
-            "WHERE game_id = :game_id ORDER BY seat")
+SEATS = Sql("SELECT seat, user_id, ai_level, name, autopilot, left_game, timed_out "
+            "FROM seats WHERE game_id = :game_id ORDER BY seat")
 COUNT_SEATS = Sql("SELECT count(*) FROM seats WHERE game_id = :game_id")
 ADD_SEAT = Sql("INSERT INTO seats (game_id, seat, user_id, ai_level, name) "
                "VALUES (:game_id, :seat, :user_id, :ai_level, :name)")
@@ -134,11 +135,11 @@ DELETE_SEAT = Sql("DELETE FROM seats WHERE game_id = :game_id AND seat = :seat")
 SEATS_AFTER = Sql("SELECT seat FROM seats WHERE game_id = :game_id AND seat > :seat "
                   "ORDER BY seat")
 MOVE_SEAT = Sql("UPDATE seats SET seat = :to WHERE game_id = :game_id AND seat = :seat")
-SET_AUTOPILOT = Sql("UPDATE seats SET autopilot = :level WHERE game_id = :game_id "
-                    "AND seat = :seat AND user_id IS NOT NULL")
+SET_AUTOPILOT = Sql("UPDATE seats SET autopilot = :level, timed_out = :timed_out "
+                    "WHERE game_id = :game_id AND seat = :seat AND user_id IS NOT NULL")
 REPLACE_SEAT = Sql("UPDATE seats SET user_id = :user_id, name = :name, autopilot = NULL, "
-                   "left_game = FALSE WHERE game_id = :game_id AND seat = :seat "
-                   "AND user_id IS NOT NULL")
+                   "left_game = FALSE, timed_out = FALSE WHERE game_id = :game_id "
+                   "AND seat = :seat AND user_id IS NOT NULL")
 LEAVE_SEAT = Sql("UPDATE seats SET autopilot = :level, left_game = TRUE "
                  "WHERE game_id = :game_id AND seat = :seat AND user_id IS NOT NULL")
 

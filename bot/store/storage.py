@@ -200,10 +200,16 @@ class SqlStorage:
         return await self._write(body)
 
     async def start(self, game_id: int, version: int, options: dict[str, Any],
-                    state: dict[str, Any], deadlines: Deadlines = None) -> int:
+                    state: dict[str, Any], deadlines: Deadlines = None, *,
+                    seed_salt: str | None = None, seed_commitment: str | None = None
+                    ) -> int:
+        """The game starts: its options (the seed among them), first snapshot and clocks,
+        and the salt and commitment of its seed (engine/commitment.py)."""
         return await self._change(game_id, version, deadlines,
-                                  "status = 'active', options = :options, state = :state",
-                                  options=Json(options), state=compact(state))
+                                  "status = 'active', options = :options, state = :state, "
+                                  "seed_salt = :seed_salt, seed_commitment = :seed_commitment",
+                                  options=Json(options), state=compact(state),
+                                  seed_salt=seed_salt, seed_commitment=seed_commitment)
 
     async def set_status(self, game_id: int, version: int, status: str,
                          deadlines: Deadlines = None) -> int:
@@ -217,11 +223,14 @@ class SqlStorage:
                                   options=Json(options))
 
     async def set_autopilot(self, game_id: int, version: int, seat: int,
-                            level: str | None, deadlines: Deadlines = None) -> int:
-        """Let a computer of ``level`` play a person's seat (None: the person again)."""
+                            level: str | None, deadlines: Deadlines = None, *,
+                            timed_out: bool = False) -> int:
+        """Let a computer of ``level`` play a person's seat (None: the person again);
+        ``timed_out``: because the person missed their deadlines (``SeatRow.timed_out``)."""
         async def body(con: Connection) -> int:
             new = await self._bump(con, game_id, version)
-            await con.execute(q.SET_AUTOPILOT, level=level, game_id=game_id, seat=seat)
+            await con.execute(q.SET_AUTOPILOT, level=level, game_id=game_id, seat=seat,
+                              timed_out=bool(timed_out and level is not None))
             await self._write_deadlines(con, game_id, deadlines)
             return new
         return await self._write(body)

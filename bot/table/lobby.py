@@ -8,6 +8,7 @@ commit path (:class:`~bot.table.commit.Commits`) and queues what it did with the
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,11 +31,23 @@ from bot.table.parts import Parts, UseCase
 from bot.table.ui import Panel
 from bot.tempus import computer_levels as players
 from bot.tempus.labels import colour_name
+from engine.commitment import SALT_BYTES, commitment
 from engine.content import CONTENT
 from engine.setup import new_game
 from lang.messages import t
 
 log = logging.getLogger(__name__)
+
+
+#: random bits of a new game's seed: far too many to find the seed by trying each one
+#: against the public map and start player (and few enough for every JSON reader's
+#: 64-bit integers)
+SEED_BITS = 63
+
+
+def new_seed() -> int:
+    """The seed of a new game's deck and map: secret until the game ends."""
+    return secrets.randbits(SEED_BITS)
 
 
 def require_lobby(table: Table) -> None:
@@ -181,10 +194,14 @@ class Lobby(UseCase):
                                      random_map=bool(options["random_map"]),
                                      rules_version=rules_version, options=table_options)
             since = next_since({}, state, None, table.version + 1)
+            # the seed is committed to now and revealed at the end (engine/commitment.py)
+            salt = secrets.token_hex(SALT_BYTES)
+            digest = commitment(int(options["seed"]), salt, rules_version)
 
             def started(table: Table) -> None:
                 table.game.status = ACTIVE
                 table.game.options = options
+                table.game.seed_salt, table.game.seed_commitment = salt, digest
                 table.state = state
 
             def told(table: Table) -> Outcome:
@@ -194,12 +211,14 @@ class Lobby(UseCase):
                     colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
                                for s in table.seats]
                     outcome.lines = [t("lobby.started", game=table.id), *colours,
+                                     t("shuffle.commitment", commitment=digest),
                                      *outcome.lines]
                 return outcome
 
             outcome = await self.commits.commit(table, Change(
                 lambda rows: self.storage.start(table.id, table.version, options,
-                                                state.to_json(), rows),
+                                                state.to_json(), rows, seed_salt=salt,
+                                                seed_commitment=digest),
                 self.clocks.plan(table, since), since=since, update=started), told)
             self.announcer.enqueue(outcome)
         self.computers.kick(table)

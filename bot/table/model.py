@@ -261,7 +261,7 @@ def record_of(table: Table) -> Record:
         players=[{"name": s.name,
                   "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
                  for s in table.seats],
-        moves=list(table.moves))
+        moves=list(table.moves), salt=table.game.seed_salt)
 
 
 def replay_move(table: Table, state: State, seat: int, action: Action) -> list[Event]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.history.ratings import is_rated
 from bot.store import ACTIVE, LOBBY, SeatRow
 from bot.table.commit import Change
 from bot.table.model import (
@@ -119,8 +120,11 @@ class Seats(UseCase):
             raise TableError("error.not_seated", game=table.id)
         if table.seats[seat].left:
             raise TableError("error.left", game=table.id, colour=colour_name(seat))
-        panel = Panel(t("leave.confirm", game=table.id, colour=colour_name(seat),
-                        level=self.clocks.leave_level()),
+        text = t("leave.confirm", game=table.id, colour=colour_name(seat),
+                 level=self.clocks.leave_level())
+        if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
+            text = f"{text}\n{t('leave.rated')}"
+        panel = Panel(text,
                       [(Button(t("btn.leave_game"), QUIT, style="danger"),)])
         return panel, table.version
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -53,7 +52,7 @@ from bot.table.clicks import Clicks
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
 from bot.table.computers import Computers
-from bot.table.lobby import Lobby
+from bot.table.lobby import Lobby, new_seed
 from bot.table.model import (
     Outcome,
     Ownership,
@@ -122,7 +121,7 @@ class TableService:
         # the use cases: each reads the parts through one bundle and owns no state
         parts = Parts(self.storage, self.tables, self.commits, self.catch_up, self.outcomes,
                       self.announcer, self.clocks, self.computers, owns)
-        self.lobby = Lobby(parts, seed=seed_source or (lambda: secrets.randbelow(2**31)))
+        self.lobby = Lobby(parts, seed=seed_source or new_seed)
         self.play = Play(parts)
         self.seats = Seats(parts)
         self.timeouts = Timeouts(parts)

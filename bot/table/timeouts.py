@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from bot.history.ratings import is_rated
 from bot.store import ACTIVE, LOBBY
 from bot.table.clocks import check_pace
 from bot.table.commit import Change, lobby_change
@@ -151,7 +152,7 @@ class Timeouts(UseCase):
                 try:
                     outcome = await self.commits.commit(table, Change(
                         lambda rows: self.storage.set_autopilot(table.id, table.version, seat,
-                                                                level, rows),
+                                                                level, rows, timed_out=True),
                         rows, covering=covering, reseat=True),
                         lambda table: self.outcomes.play(table, state, [], actor=None))
                 except Stale:
@@ -161,6 +162,8 @@ class Timeouts(UseCase):
                 with public(table):
                     line = t("clock.autopilot", user=user, colour=colour_name(seat),
                              level=level, n=strikes)
+                    if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
+                        line = f"{line}\n{t('clock.autopilot.rated', user=user)}"
                 self.announcer.notice(self.outcomes.notice(
                     table, line, [user] if user is not None else []))
                 self.announcer.enqueue(outcome)

@@ -20,6 +20,7 @@ from bot.table.rematch import REMATCH
 from bot.table.ui import Button, Panel, button_rows
 from bot.tempus import images
 from bot.tempus.labels import colour_name
+from engine.commitment import commitment
 from engine.hexgrid import label
 from engine.record import Record
 from engine.score_breakdown import CARDS, Breakdown, SeatScore, breakdown
@@ -121,6 +122,16 @@ def result_lines(game_id: int, b: Breakdown, names: Sequence[str], *,
     return lines
 
 
+def reveal_lines(game_id: int, rec: Record) -> list[str]:
+    """The seed and salt the start post's commitment hid, now that the game is over, and
+    how to check them (engine/commitment.py); none for a game started without one."""
+    if rec.salt is None:
+        return []
+    digest = commitment(rec.seed, rec.salt, rec.rules_version)
+    return [t("shuffle.reveal", seed=rec.seed, salt=rec.salt, commitment=digest,
+              game=game_id)]
+
+
 def fit_lines(build: Any, limit: int = MAX_CONTENT) -> str:
     """``build(details)`` with the hex lists if that fits in a message, else without."""
     text = "\n".join(build(True))
@@ -180,7 +191,7 @@ def final_post(game_id: int, record: dict[str, Any], names: Sequence[str], *,
     text = fit_lines(lambda details: [
         *result_lines(game_id, b, names, rating_changes=rating_changes,
                       seat_users=seat_users, details=details),
-        t("result.files")])
+        *reveal_lines(game_id, rec), t("result.files")])
     files: list[Attachment] = []
     chart = chart_png(game_id, [s.view for s in era_ends(shots)], names)
     if chart:

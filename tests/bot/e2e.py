@@ -323,7 +323,36 @@ def check_no_leaks(fake: FakeDiscord, channel: int, seats: dict[int, int]) -> in
                 if a.filename == "board.png":  # a board (land and panel), not a hand
                     width, height = png_size(a.data)
                     assert width >= 600 and height > width
+    check_commitment(fake, channel)
     return checked
+
+
+def check_commitment(fake: FakeDiscord, channel: int) -> None:
+    """The seed stays secret until the end and was committed to at the start: nothing
+    posted before the result (any message, attachment or alt text) holds the seed or the
+    salt or carries the record; the start posts (the thread's and the channel's) show the
+    commitment that the revealed seed and salt give (engine/commitment.py)."""
+    from engine.commitment import commitment
+
+    record = final_record(fake, channel)
+    seed, salt = record["options"]["seed"], record["salt"]
+    digest = commitment(seed, salt, record["options"]["rules_version"])
+    end = next(i for i, m in enumerate(fake.order)
+               if any(a.filename.endswith(".json") for a in m.attachments))
+    # a short seed (a test's fixed one) reads like any number: only a real one is looked for
+    secrets = [salt, *([str(seed)] if seed >= 10**8 else [])]
+    for m in fake.order[:end]:
+        texts = [m.content, *(a.description or "" for a in m.attachments),
+                 *(a.data.decode("utf-8", "replace") for a in m.attachments
+                   if not a.filename.endswith((".png", ".gif")))]
+        assert not any(a.filename.endswith(".json") for a in m.attachments), m.content
+        for secret in secrets:
+            assert not any(secret in text for text in texts), f"the seed before the end: {m}"
+    starts = [m for m in fake.order[:end] if digest in m.content]
+    assert {m.channel_id for m in starts} >= {channel, play_channel(fake, channel)}, \
+        "the commitment is in the start posts of the channel and the thread"
+    revealed = [m for m in fake.order[end:] if salt in m.content and str(seed) in m.content]
+    assert revealed, "the result post reveals the seed and salt"
 
 
 ROOT = Path(__file__).resolve().parents[2]

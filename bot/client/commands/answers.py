@@ -33,6 +33,7 @@ from bot.tempus import images
 from bot.tempus import result_post as results
 from bot.tempus.describe import status_text
 from bot.tempus.labels import colour_name
+from bot.tempus.public_log import public_log_job
 from bot.tempus.result_post import Attachment
 from engine.content import CONTENT
 from engine.record import Record
@@ -260,13 +261,20 @@ async def show_answer(service: TableService, asker: Asker, game: str | None = No
     return Answer(post.text.replace("\n" + t("result.files"), ""), files)
 
 
-async def record_answer(service: TableService, asker: Asker, game: str | None = None
-                        ) -> Answer:
-    """The game record (JSON) of a finished game; never of a running one, whose record
-    (seed included) would give every hand away."""
+async def record_answer(service: TableService, asker: Asker, game: str | None = None,
+                        run: Runner | None = None) -> Answer:
+    """The game record (JSON) of a finished game, public from the end on; of a running
+    one, whose record (seed included) would give every hand away, only its public log
+    (bot/tempus/public_log.py)."""
     g = await resolve(service, asker, game, finished=False)
     if g.status != FINISHED:
-        raise TableError("error.record_running", game=g.id)
+        names = [s.name for s in await service.storage.seats(g.id)]
+        lines = await (run or _thread)(public_log_job, await _record(service, g), names,
+                                       i18n.current())
+        data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()
+        return Answer(t("record.public_log", game=g.id, n=len(lines)),
+                      [Attachment(f"tempus-game-{g.id}-log.txt", data,
+                                  t("file.public_log"))])
     data = json.dumps(await _record(service, g), indent=1).encode()
     return Answer(t("record.caption", game=g.id),
                   [Attachment(f"tempus-game-{g.id}.json", data, t("file.record"))])

@@ -69,7 +69,8 @@ class RecordsCog(CommandCog, commands.GroupCog, group_name=ls("cmd.records.name"
             return
         who = asker(interaction)
         if what == "record":
-            await self._answer(interaction, lambda: record_answer(self.service, who, game))
+            await self._answer(interaction, lambda: record_answer(self.service, who, game,
+                                                                  self._run_cpu))
             return
         await self._answer(interaction, lambda: show_answer(self.service, who, game,
                                                             self._run_cpu))

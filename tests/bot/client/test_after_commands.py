@@ -90,8 +90,9 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
     await svc.join(o.game_id, CY, "Cy")
     await svc.start(o.game_id, ANN)
     assert await svc.last_game_in_channel(10) == o.game_id
-    with pytest.raises(TableError, match="when the game has ended"):
-        await record_answer(svc, asker)  # a running game's record would show the cards
+    running = await record_answer(svc, asker)  # the record would show the cards
+    assert [f.filename for f in running.files] == [f"tempus-game-{o.game_id}-log.txt"]
+    assert "tempus-record" not in running.files[0].data.decode()
     b2 = await board_answer(svc, asker)
     assert f"game #{o.game_id}" in b2.text
     assert (await record_answer(svc, asker, f"#{g}")).files  # the old one by number
@@ -527,3 +528,63 @@ async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> 
     assert t("result.rating", changes=changes) in posted[thread]
     await pub.close()
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_running_games_record_is_its_public_log_only() -> None:
+    """``/tempus-records show what:record`` while the game runs: the lines the table saw,
+    never the seed, the salt, a hand or a face-down card; the whole record (with the
+    seed and salt the start post's commitment hides) once it has ended."""
+    from engine.commitment import commitment
+    from tests.bot.e2e import private_texts
+    from tests.bot.store.test_storage_failures import next_move
+
+    store = await SqliteStorage.open(":memory:")
+    svc = TableService(store, CollectSink(), ai_delay=0)
+    seed = 8_765_432_109_876_543
+    g = (await svc.create(GUILD, 20, ANN, "Ann", seats=3, seed=seed)).game_id
+    await svc.join(g, BOB, "Bob")
+    await svc.join(g, CY, "Cy")
+    await svc.start(g, ANN)
+    rng = random.Random(3)
+    record = await svc.record(g)
+    while sum(len(v) for v in private_texts(record).values()) < 6:
+        uid, action, version = await next_move(svc, g, rng)
+        await svc.act(g, uid, action, version)
+        record = await svc.record(g)
+    game = await store.game(g)
+    assert game is not None and game.seed_salt and game.seed_commitment
+    assert game.seed_commitment == commitment(seed, game.seed_salt, record["options"][
+        "rules_version"])
+    answer = await record_answer(svc, Asker(EVE, GUILD, 20))
+    log = answer.files[0].data.decode()
+    assert answer.files[0].description == t("file.public_log")
+    assert t("record.public_log", game=g, n=len(log.splitlines())) == answer.text
+    assert game.seed_commitment in log, "the commitment is public"
+    for secret in (str(seed), game.seed_salt, '"seed"', '"deck"', '"salt"'):
+        assert secret not in log and secret not in answer.text, secret
+    for texts in private_texts(record).values():
+        for text in texts:
+            assert text not in log, text
+    assert any(t("lobby.seat_colour", colour=t("colour.0"), name="Ann") == line.split(
+        ". ", 1)[1] for line in log.splitlines())
+    await _close(svc)
+
+
+def test_the_result_post_reveals_the_seed_and_salt_of_a_committed_game() -> None:
+    """The result (thread post and ``/tempus-records show``) names the seed, the salt and
+    the commitment with the verify command; a game started before commitments, none."""
+    from engine.commitment import commitment
+    from engine.simulate import play_game
+
+    _, record = play_game(3, seed=44)
+    names = ["A", "B", "C"]
+    plain = results.final_post(5, record.to_json(), names, board=False)
+    assert "verify" not in plain.text
+    record.salt = "0f" * 16
+    post = results.final_post(5, record.to_json(), names, board=False)
+    digest = commitment(44, record.salt, record.rules_version)
+    assert t("shuffle.reveal", seed=44, salt=record.salt, commitment=digest,
+             game=5) in post.text
+    attached = json.loads(post.file("tempus-game-5.json").data)  # type: ignore[union-attr]
+    assert attached["salt"] == record.salt and attached["options"]["seed"] == 44

@@ -82,6 +82,10 @@ async def test_a_new_turn_while_the_board_is_drawn_neither_doubles_nor_loses_lin
         thread = play_channel(fake, ch)
         wanted = Counter(line for o in published if o.game_id is not None
                          and o.kind not in ("lobby", "remind", "notice") for line in o.lines)
+        # the shuffle commitment opens the game in the thread and in the channel's start line
+        commitment = t("shuffle.commitment", commitment="").split("`")[0]
+        for line in [x for x in wanted if x.startswith(commitment)]:
+            wanted[line] += 1
         texts = [m.content for where in (ch, thread) for m in fake.channel_messages(where)]
         shown = Counter(line for text in texts for line in text.splitlines() if line in wanted)
         # a message with many quick computer turns leaves its oldest lines out, saying so

@@ -138,8 +138,9 @@ async def test_recomputation_from_scratch_equals_the_incremental_numbers() -> No
             await _leave(store, g, *left[k])
         await hist.sync(store)  # one game at a time, as when games finish
     rated = await store.rated_games(GUILD)
-    # the game with one person does not count, nor the one with one person who stayed
-    assert len(rated) == 6
+    # the game with one person does not count; the one with one person who stayed does
+    # (for the one who left)
+    assert len(rated) == 7
     incremental = await _ratings(store)
     scratch = R.recompute(hist.rated_games(await store.results(GUILD)))
     assert incremental == {u: (s.mu, s.sigma, s.games) for u, s in scratch.items()}
@@ -203,10 +204,11 @@ async def test_a_cancelled_or_abandoned_game_changes_nothing() -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_game_both_people_left_rates_nobody() -> None:
+async def test_a_game_both_people_left_rates_both_as_last() -> None:
     """Review 13's scenario through the table service: two people and a computer; both
-    people leave in the first round and computers finish the game. Nobody is rated, the
-    leaderboard stays empty, and neither has the game in their statistics."""
+    people leave in the first round and computers finish the game. Both are rated as
+    finishing last (tied), whatever the computers scored for their seats; neither has the
+    game in their statistics."""
     import asyncio
 
     from bot.table.service import TableService
@@ -231,8 +233,13 @@ async def test_a_game_both_people_left_rates_nobody() -> None:
     assert table.game.status == FINISHED
     assert [(s.user_id, s.left) for s in table.seats] == [(100, True), (101, True),
                                                           (None, False)]
-    assert await hist.record_finished(store, g) == {}
-    assert await store.ratings(GUILD) == {} and await hist.leaderboard(store, GUILD) == []
+    changes = await hist.record_finished(store, g)
+    last = R.rate_game({}, R.RatedGame(g, "", (R.RatedSeat(100, None, 2),
+                                                R.RatedSeat(101, None, 2),
+                                                R.RatedSeat(None, "random", 1))))
+    assert {u: after for u, (_, after) in changes.items()} == last
+    assert all(after.mu < before.mu for before, after in changes.values())
+    assert {s.user_id for s in await hist.leaderboard(store, GUILD)} == {100, 101}
     assert await hist.stats(store, GUILD, 100) is None
     rows = await store.results(GUILD)
     assert [(r.user_id, r.ai_level, r.name) for r in rows] == [
@@ -253,23 +260,40 @@ async def _leave(store: SqliteStorage, g: int, user: int, level: str) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_seat_whose_person_left_counts_as_the_computer_that_finished_it() -> None:
+async def test_a_leaver_is_rated_as_finishing_last_and_the_others_as_before() -> None:
+    """The one who left: the change of finishing last, whatever the computer scored for
+    the seat; the two who stayed: rated against that seat as against a ``hard``
+    computer at the place it finished."""
     store = await _store()
-    g = await store_game(store, [1, 2, 3], 130)
+    g = await store_game(store, [1, 2, 3], 130, winner=3)  # the computer wins seat 3
     await _leave(store, g, 3, "hard")
     changes = await hist.record_finished(store, g)
-    assert set(changes) == {1, 2}, "the two who stayed are rated, not the one who left"
+    assert set(changes) == {1, 2, 3}
     rows = await store.results(GUILD)
     rated = hist.rated_games(rows)
-    assert [(s.user_id, s.ai_level) for s in rated[0].seats] == [(1, None), (2, None),
-                                                                 (None, "hard")]
-    assert await hist.stats(store, GUILD, 3) is None
-    assert {s.user_id for s in await hist.leaderboard(store, GUILD)} == {1, 2}
-    # with only one person left who stayed, the game is not rated
+    seats = rated[0].seats
+    assert [(s.user_id, s.ai_level, s.left) for s in seats] == [
+        (1, None, False), (2, None, False), (3, "hard", True)]
+    assert next(s for s in seats if s.user_id == 3).rank == 1, "the computer won"
+    # the leaver: exactly the change of finishing last among these three
+    place = {s.user_id: i for i, s in enumerate(sorted(
+        (s for s in seats if s.user_id != 3), key=lambda s: s.rank), 1)}
+    place[3] = 3
+    finishing_last = R.RatedGame(g, "", tuple(
+        R.RatedSeat(s.user_id, None, place[s.user_id]) for s in seats))
+    assert changes[3][1] == R.rate_game({}, finishing_last)[3]
+    assert changes[3][1].mu < changes[3][0].mu
+    # who stayed: as if seat 3 had been a hard computer all along
+    as_before = R.RatedGame(g, "", tuple(
+        R.RatedSeat(None, "hard", s.rank) if s.user_id == 3 else s for s in seats))
+    assert {u: changes[u][1] for u in (1, 2)} == R.rate_game({}, as_before)
+    assert await hist.stats(store, GUILD, 3) is None  # not in their statistics
+    assert {s.user_id for s in await hist.leaderboard(store, GUILD)} == {1, 2, 3}
+    # with only one person who stayed: the leaver is rated, the one who stayed is not
     g2 = await store_game(store, [1, 2, None], 131)
     await _leave(store, g2, 2, "easy")
-    assert await hist.record_finished(store, g2) == {}
-    assert len(await store.rated_games(GUILD)) == 1
+    assert set(await hist.record_finished(store, g2)) == {2}
+    assert len(await store.rated_games(GUILD)) == 2
     st = await hist.stats(store, GUILD, 1)
     assert st is not None and st.games == 2  # one person's game counts in stats
     await store.close()
@@ -358,3 +382,48 @@ def test_rating_model_rules() -> None:
     games = [R.RatedGame(9, "2026-01-02", seats), R.RatedGame(3, "2026-01-01", seats[:2] +
                                                              (R.RatedSeat(3, None, 2),))]
     assert R.recompute(games) == R.recompute(list(reversed(games)))
+
+
+@pytest.mark.asyncio
+async def test_a_seat_left_on_autopilot_by_missed_deadlines_is_a_leaver() -> None:
+    """Missed deadlines put a computer on the seat (``timed_out``) and the person never
+    took it back: rated as finishing last, like a leave. A seat a person put on autopilot
+    themselves, or took back, is theirs."""
+    store = await _store()
+    g = await store_game(store, [1, 2, 3], 140, winner=3)
+    game = await store.game(g)
+    assert game is not None
+    seat = next(s.seat for s in await store.seats(g) if s.user_id == 3)
+    await store.set_autopilot(g, game.version, seat, "normal", timed_out=True)
+    g2 = await store_game(store, [1, 2, 3], 141, winner=3)
+    game2 = await store.game(g2)
+    assert game2 is not None
+    seat = next(s.seat for s in await store.seats(g2) if s.user_id == 3)
+    v = await store.set_autopilot(g2, game2.version, seat, "normal", timed_out=True)
+    await store.set_autopilot(g2, v, seat, None)  # taken back
+    await hist.sync(store)
+    rows = {(r.game_id, r.user_id): r for r in await store.results(GUILD)}
+    assert hist.left_row(rows[(g, 3)]) and not hist.left_row(rows[(g2, 3)])
+    assert rows[(g, 3)].ai_level == "normal"
+    changes = await hist.record_finished(store, g)
+    assert changes[3][1].mu < changes[3][0].mu, "won by the computer, rated as last"
+    await store.close()
+
+
+def test_leaving_never_beats_staying() -> None:
+    """Whatever place the person would have finished in, staying is at least as good
+    for their rating as leaving (rated last of all)."""
+    table = {1: R.Skill(30.0, 4.0, 10), 2: R.Skill(20.0, 5.0, 3)}
+    others = (R.RatedSeat(1, None, 1), R.RatedSeat(None, "hard", 2),
+              R.RatedSeat(None, "random", 3))
+    left = R.rate_game(table, R.RatedGame(1, "", (*others, R.RatedSeat(2, "hard", 1,
+                                                                        left=True))))
+    for place in (1, 2, 3, 4):
+        seats = [R.RatedSeat(s.user_id, s.ai_level, s.rank + (s.rank >= place))
+                 for s in others]
+        stayed = R.rate_game(table, R.RatedGame(1, "", (*seats, R.RatedSeat(2, None,
+                                                                             place))))
+        assert stayed[2].mu >= left[2].mu - 1e-9
+    assert left[2].mu == pytest.approx(R.rate_game(table, R.RatedGame(1, "", (
+        *others, R.RatedSeat(2, None, 4))))[2].mu)
+    assert 1 not in left, "the one who stayed, alone with computers, is not rated"

@@ -121,6 +121,39 @@ async def test_seats_renumber_and_versions(backend: Backend) -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_seed_commitment_and_timed_out_seats_are_kept(backend: Backend) -> None:
+    """The salt and commitment stored at the start come back after the store is opened
+    again (a restart); a game started without them reads as none. A seat put on
+    autopilot by missed deadlines says so until its person takes it back, or is
+    replaced."""
+    store = await backend.open()
+    g = await store.create_game(None, 10, 100, "Ann", {})
+    v = await store.add_seat(g.id, g.version, 101, None, "Bob")
+    salt, digest = "ab" * 16, "cd" * 32
+    v = await store.start(g.id, v, {"seed": 1}, {"p": 0}, seed_salt=salt,
+                          seed_commitment=digest)
+    old = await store.create_game(None, 11, 100, "Ann", {})
+    await store.start(old.id, old.version, {"seed": 2}, {"p": 0})
+    v = await store.set_autopilot(g.id, v, 1, "normal", timed_out=True)
+    await store.close()
+    store = await backend.open()
+    game = await store.game(g.id)
+    assert (game.seed_salt, game.seed_commitment) == (salt, digest)
+    assert [(g2.seed_salt, g2.seed_commitment) for g2 in await store.games_with_status(ACTIVE)
+            if g2.id == old.id] == [(None, None)]
+    seats = await store.seats(g.id)
+    assert (seats[1].timed_out, seats[1].forfeited) == (True, True)
+    assert not seats[0].timed_out and not seats[0].forfeited
+    v = await store.set_autopilot(g.id, v, 1, None)  # Bob is back
+    assert not (await store.seats(g.id))[1].timed_out
+    v = await store.set_autopilot(g.id, v, 1, "normal", timed_out=True)
+    v = await store.replace_seat(g.id, v, 1, 102, "Cy")
+    assert not (await store.seats(g.id))[1].timed_out
+    v = await store.leave_seat(g.id, v, 1, "normal")
+    assert (await store.seats(g.id))[1].forfeited
+
+
+@pytest.mark.asyncio
 async def test_action_log_is_append_only_and_versioned(backend: Backend) -> None:
     store = await backend.open()
     g = await store.create_game(None, 10, 100, "Ann", {})

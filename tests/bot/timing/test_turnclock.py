@@ -20,6 +20,7 @@ from bot.timing.scheduler import Scheduler
 from bot.timing.time_source import FakeClock
 from engine.content import CONTENT
 from engine.game import PROGRESS_CARDS, decision_for
+from lang.messages import t
 from tests.bot.helpers import CollectSink
 
 HOST, BOB, CY, DEE, EVE, NEW = 100, 101, 102, 103, 104, 200
@@ -185,13 +186,17 @@ async def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot() -> No
     assert len(ann) == 2  # two single decisions, then the third puts the seat on autopilot
     auto = [line for o in outs for line in o.lines if "missed 3 deadlines" in line]
     assert len(auto) == 1 and "<@100>" in auto[0] and "autopilot on:False" in auto[0]
+    # a rated game: ending it so counts as leaving (bot/history/ratings.py)
+    assert t("clock.autopilot.rated", user=HOST) in auto[0]
     seats = await rig.svc.storage.seats(g)
     assert seats[0].autopilot == "normal" and not seats[0].left
+    assert seats[0].timed_out and seats[0].forfeited  # stored: a restart keeps it
     assert 0 not in table.clock or table.clock[0].due_at is None
     # the computer plays on; the person comes back
     await rig.svc.autopilot(g, HOST, None, False)
     await rig.settle()
     assert table.seats[0].autopilot is None
+    assert not table.seats[0].timed_out and not table.seats[0].forfeited
     assert 0 not in table.clock or table.clock[0].strikes == 0
     await rig.close()
 
@@ -504,6 +509,7 @@ async def test_leaving_mid_game_asks_first_then_a_computer_plays_the_hidden_hand
         await rig.svc.leave_panel(g, EVE)
     panel, _ = await rig.svc.leave_panel(g, BOB)
     assert "Leave game" in panel.text and panel.controls()[0].op == QUIT
+    assert t("leave.rated") in panel.text  # three people: a rated game
     assert table.seats[1].autopilot is None  # asking changes nothing
     n = len(rig.sink.outcomes)
     reply = await rig.svc.use(g, 0, BOB, "Bob", QUIT, "")
