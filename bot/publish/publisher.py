@@ -76,6 +76,12 @@ class TurnMessage:
     shown: int = -1
     #: the game's language (for notices about the game when no outcome is pending)
     locale: str | None = None
+    #: the round the message was opened in (None: not opened by this process)
+    round: str | None = None
+    #: counts the messages opened: a write drawn for an older one is not written
+    serial: int = 0
+    #: who the open message pings when it is posted (the people away it asks to act)
+    mention: list[int] = field(default_factory=list)
 
 
 class DiscordPublisher:
@@ -98,7 +104,7 @@ class DiscordPublisher:
         self.carriers = Carriers()
         self.dms = HandDMs(client, offloader, self.menus, self._latest,
                            lambda play, text, mention: self._post(play, text, mention=mention),
-                           period=period)
+                           period=period, storage=storage)
         #: old turn messages and lobbies whose controls are to come off
         self.old_controls = OldControls(client, self.outboxes, self.carriers,
                                         lambda: self.pace)
@@ -155,16 +161,19 @@ class DiscordPublisher:
             await self._cancel(o, play)
             return
         turn = await self._turn(o.game_id, play)
-        if o.turn_key != turn.key or o.kind == "resume":
+        opens = self._opens(turn, o)
+        if opens:
             if turn.message_id is not None:
                 self.old_controls.tidy(play, turn.message_id, o.game_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
-            turn.message_id, turn.key = None, o.turn_key
+            turn.message_id, turn.round, turn.serial = None, o.round_key, turn.serial + 1
+            turn.mention = list(o.mention)
             turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
         else:
             turn.lines += o.lines
+        turn.key = o.turn_key
         turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
@@ -257,6 +266,24 @@ class DiscordPublisher:
         self._post(play, "\n".join(o.lines))
 
     # ------------------------------------------------------------------ turn message
+    @staticmethod
+    def _opens(turn: TurnMessage, o: Outcome) -> bool:
+        """Whether ``o`` opens a new turn message rather than editing the open one.
+
+        A new message is what notifies (edits never do) and what moves the board to the
+        bottom of the thread, so one is posted when a person must be pinged (away from the
+        table), when a person's decision begins a new round, and after a restart. A
+        computer's turn never opens one (no post only says a computer is thinking): it is
+        told in the open message, and its lines stay there for the next one to carry if
+        they were not shown (a game's first message is posted whoever begins: a table of
+        computers is watched in one message). Everything else edits the open message in
+        place."""
+        if o.kind == "resume" or (turn.round is None and turn.message_id is None):
+            return True  # the first message this process writes for the game
+        if not o.waits_for_person:
+            return False
+        return bool(o.mention) or o.round_key != turn.round
+
     async def _turn(self, game_id: int, play: int) -> TurnMessage:
         turn = self._turns.get(game_id)
         if turn is None or turn.channel_id != play:
@@ -301,21 +328,21 @@ class DiscordPublisher:
             if o is None or (turn.message_id is not None and turn.shown >= o.version):
                 return False
             assert o.public_view is not None
-            key = turn.key
+            serial = turn.serial
             png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
                                  o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
             # the picture in words is render's description (None: it failed, logged)
-            return await self._write(turn, o, key, png, alt)
+            return await self._write(turn, o, serial, png, alt)
 
-    async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
+    async def _write(self, turn: TurnMessage, o: Outcome, serial: int,
                      png: bytes | None, alt: str | None) -> bool:
         """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
-        while the turn message was of turn ``key``."""
+        while the open turn message was the ``serial``-th."""
         assert o.public_view is not None
-        if turn.key != key:
-            # a new turn began while the board was drawn: ``turn.lines`` are its lines
-            # now, and this board is of the turn before; write the newest state instead
+        if turn.serial != serial:
+            # a new message was opened while the board was drawn: ``turn.lines`` are its
+            # lines now, and this board is of the one before; write the newest instead
             return True
         prompt = o.panel.text if o.panel else ""
         content = fit(turn.lines, prompt)
@@ -340,15 +367,15 @@ class DiscordPublisher:
                 if turn.message_id is None:
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in o.mention])
+                        users=[discord.Object(u) for u in turn.mention])
                     kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
                     if view is not None:
                         kwargs["view"] = view
                     posted = await self._send(turn, carrier, content, kwargs)
-                    if turn.key != key:  # a new turn began while this one was being posted
+                    if turn.serial != serial:  # a new one was opened while this was posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)
                         return True
-                    turn.message_id = posted
+                    turn.message_id, turn.mention = posted, []
                 else:
                     try:
                         await self._edit(turn, carrier, turn.message_id, content=content,
@@ -357,7 +384,7 @@ class DiscordPublisher:
                         turn.message_id = None
                         return True
         except Superseded:
-            if turn.key == key:
+            if turn.serial == serial:
                 turn.shown_lines = before  # written with the newest state next
             else:  # a new turn began and left these lines to this message: carry them
                 turn.lines = [*sending, *turn.lines]

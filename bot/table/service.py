@@ -70,6 +70,7 @@ from bot.table.model import (
 from bot.table.outcomes import Outcomes
 from bot.table.parts import Parts
 from bot.table.play import Play, waiting
+from bot.table.presence import Presence
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
@@ -112,7 +113,9 @@ class TableService:
         self.clocks = Clocks(self.storage, turnclock, owns)
         self.tables = Tables(self.storage, self.clocks)
         self.announcer = Announcer(sink, owns)
-        self.outcomes = Outcomes(self.clocks)
+        #: who is at which table (recent clicks) and who muted their pings
+        self.presence = Presence(scheduler.clock if scheduler is not None else None)
+        self.outcomes = Outcomes(self.clocks, self.presence)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,
                                 self.announcer, owns)
@@ -126,7 +129,8 @@ class TableService:
         self.seats = Seats(parts)
         self.timeouts = Timeouts(parts)
         self.sync = Sync(parts)
-        self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns)
+        self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns,
+                             self.presence)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the
             # clock sits below the table service and knows nothing of it: a callback)
@@ -228,12 +232,15 @@ class TableService:
     # ------------------------------------------------------------------ play
     async def act(self, game_id: int, user_id: int, action: Action,
                   version: int | None = None) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.act(game_id, user_id, action, version)
 
     async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.act_many(game_id, user_id, actions)
 
     async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.undo(game_id, user_id, version)
 
     def undo_seat(self, table: Table) -> int | None:
@@ -249,6 +256,7 @@ class TableService:
 
     async def menu(self, game_id: int, user_id: int, spec: str,
                    version: int | None = None) -> tuple[Panel, int]:
+        self.presence.seen(game_id, user_id)
         return await self.play.menu(game_id, user_id, spec, version)
 
     async def menu_position(self, game_id: int) -> Position | None:
