@@ -192,3 +192,41 @@ async def test_a_computers_turn_never_opens_a_turn_message(tmp_path: Path) -> No
         asking = sum(1 for p in posts if "<@" in prompt(p))
         assert asking == len(posts), "every turn message asks a person"
         fake.check()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("muted", [False, True])
+async def test_a_muted_turn_sends_no_reminder(tmp_path: Path, muted: bool) -> None:
+    """The turn clock's reminders are DMs that notify: muting the turn from its turn
+    message stops them for that turn (the deadline itself still holds)."""
+    clock = FakeClock(1_800_000_000.0)
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=25,
+                                              clock=clock) as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(11, ch, "new", seats=3, pace="live")
+        await fake.slash(12, ch, "join")
+        await fake.slash(11, ch, "table addbot", level="easy")
+        await fake.slash(11, ch, "start")
+        assert bot.scheduler is not None
+        await bot.scheduler.settle()
+        await settle(bot)
+        msg = panel_message(fake, ch)
+        assert msg is not None
+        owing = [u for u in prompt_users(msg) if u in PEOPLE]
+        assert owing
+        who = owing[0]
+        if muted:
+            mute = next(c for c in msg.custom_ids() if _op(c) == "mute")
+            await fake.click(who, msg, mute)
+        timed_out = "Time is up for"
+        for _ in range(10):  # reminders, then the deadline
+            due = bot.scheduler.next_due()
+            if due is None or any(timed_out in m.content for m in fake.channel_messages(
+                    play_channel(fake, ch))):
+                break
+            clock.set(due)
+            await bot.scheduler.settle()
+            await settle(bot)
+        reminders = [m for m in fake.dms(who) if m.content.startswith("⏰")]
+        assert (not reminders) if muted else reminders, [m.content[:40] for m in reminders]
+        fake.check()
