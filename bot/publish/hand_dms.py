@@ -198,11 +198,27 @@ class HandDMs:
         seats, since = self._latest.get(p.game_id, ([], {}))
         if not current(seats, since, p.user_id, p.version):
             return  # the choice has passed while this waited: nothing to ask any more
+        if await self._asked(p):
+            return  # never twice for one decision (announced again after a restart)
         # a private choice is something the person waits for
         with i18n.using(i18n.user_locale(p.user_id, p.locale)), priority(URGENT):
             ok = await self.send_hand(p.user_id, p.game_id, p.version, p.hand_view, [],
                                       p.panel)
         self._delivered(p, ok)
+
+    async def _asked(self, p: PendingHand) -> bool:
+        """Whether a DM menu for this decision (made at its version or later) was sent
+        already: kept in memory, or stored before a restart."""
+        if self.menus.has_menu(p.game_id, p.user_id, p.version):
+            return True
+        if self.storage is None:
+            return False
+        try:
+            rows = await self.storage.private_menus(p.game_id)
+        except Exception as exc:  # unreadable: asking again is better than not asking
+            log.warning("game %s: cannot read the DM menus: %s", p.game_id, exc)
+            return False
+        return any(r.user_id == p.user_id and r.version >= p.version for r in rows)
 
     def _delivered(self, p: PendingHand, ok: bool) -> None:
         if ok:

@@ -353,6 +353,9 @@ async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Pat
                                ai_budget_s=0.05) as bot:
             await _settled(bot)
             assert fake.messages[menu.id].components, "still current after the restart"
+            assert menu.to_user is not None
+            asked = [m.id for m in fake.dms(menu.to_user) if m.components]
+            assert asked == [menu.id], "the same decision is never asked twice by DM"
             clock.set(due)
             await _settled(bot)
             await fake.wait_for(lambda: not fake.messages[menu.id].components, 30)
