@@ -19,7 +19,8 @@ per game: ``thread_posts`` (new messages in the game's thread), ``thread_edits``
 ``boards`` (board images uploaded, posts and edits), ``channel_posts`` (what a spectator of
 the channel sees), ``turns`` (turns and phases, from the game record), ``posts_per_turn``,
 ``computer_posts`` (thread posts whose prompt, as posted, only waits for the computer),
-``own_turns`` (per person: turn messages that asked them to act when posted).
+``own_turns`` (per person: turn messages that asked them to act when posted),
+``rate_limited`` (429s the fake answered).
 
 ``--away`` plays the same game with the people away: before each of their decisions the
 bot's clock moves on ``--away-minutes`` (default 6): every turn message finds them away.
@@ -214,6 +215,7 @@ def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list
         "channel_posts": len(fake.channel_messages(channel)) if thread != channel else 0,
         "turns": turns, "posts_per_turn": round(thread_posts / max(1, turns), 2),
         "computer_posts": computer_posts, "undo": undone,
+        "rate_limited": fake.rate_limited(),
     }
 
 
@@ -244,6 +246,7 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         "posts_per_turn_max": max(g["posts_per_turn"] for g in games),
         "computer_posts": [g["computer_posts"] for g in games],
         "channel_posts": [g["channel_posts"] for g in games],
+        "rate_limited": [g["rate_limited"] for g in games],
     }
 
 

@@ -28,7 +28,8 @@ from tests.bot.fake_ratelimit import loop_time
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
-AVOID_OPS = {"cancel", "leave", "undo", "help"}  # help: a look-up, tested on its own
+# help: a look-up, tested on its own; mute: changes nothing of the game, tested on its own
+AVOID_OPS = {"cancel", "leave", "undo", "help", "mute"}
 
 
 @contextlib.asynccontextmanager
