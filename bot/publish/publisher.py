@@ -7,8 +7,11 @@ table in Discord (DESIGN.md, "The table in a channel"):
 * at the start a public **thread** is opened on the lobby message and the game is played
   there; the channel gets one line with a link to it (and, at the end, the result). If the
   bot may not create threads, the game is played in the channel and the host is told once;
-* a **turn message** (board image, the turn's event lines, the prompt and its controls) is
-  posted when a turn or phase begins and edited in place by the steps of that turn;
+* a **turn message** (board image, the event lines, the prompt and its controls) is posted
+  when a person's turn begins a new round (or phase), or someone away from the table must
+  be pinged, and edited in place by everything else: the steps of that turn, the next
+  turns of people at the table in the same round, and computers' turns, which never open
+  a message of their own (:meth:`DiscordPublisher._opens`);
 * every channel write goes through the channel's :class:`~bot.publish.outbox.ChannelOutbox`, which
   paces itself to Discord's buckets and coalesces the turn message's pending edits: the
   newest board and every event line of the turn arrive, in order.
