@@ -167,7 +167,9 @@ class TableService:
         running (no lock held, no computer thinking, nothing waiting to be announced, no
         seat covered after a missed deadline); returns how many. A game is loaded again
         from the store at its next use, exactly as after a restart, so a bot with many
-        slow (daily) games keeps in memory only the ones being played."""
+        slow (daily) games keeps in memory only the ones being played. Clicks too old to
+        make anyone at a table are dropped with them."""
+        self.presence.forget_idle()
         return self.tables.unload_idle(idle_s, self._busy)
 
     def _busy(self, table: Table) -> bool:
