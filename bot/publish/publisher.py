@@ -164,6 +164,12 @@ class DiscordPublisher:
             await self._cancel(o, play)
             return
         turn = await self._turn(o.game_id, play)
+        if self._waits_for_first(turn, o):
+            # a computer begins a game of people: its lines open the first person's turn
+            # message rather than a post that only says a computer is thinking
+            turn.lines, turn.key, turn.locale = [*turn.lines, *o.lines], o.turn_key, o.locale
+            self.dms.queue(play, o)
+            return
         opens = self._opens(turn, o)
         if opens:
             if turn.message_id is not None:
@@ -286,6 +292,15 @@ class DiscordPublisher:
         if not o.waits_for_person:
             return False
         return bool(o.mention) or o.round_key != turn.round
+
+    @staticmethod
+    def _waits_for_first(turn: TurnMessage, o: Outcome) -> bool:
+        """Whether ``o`` (no message written for the game yet) waits for the first
+        person's turn: only computers act now, and people play the game (a table of
+        computers is shown from its first move)."""
+        return (o.kind != "resume" and not o.finished and turn.message_id is None
+                and turn.round is None and not o.waits_for_person
+                and any(not s.is_ai for s in o.seats))
 
     async def _turn(self, game_id: int, play: int) -> TurnMessage:
         turn = self._turns.get(game_id)
