@@ -12,7 +12,8 @@ per person (by user id):
 - ``pings``: new public messages (in the game's thread or its channel) that notify them: they
   are mentioned in the text and ``allowed_mentions`` lets the mention through. Edits never
   notify (Discord), so they do not count;
-- ``dms``: new DM messages to them (each notifies); ``dm_edits``: edits of DMs (silent);
+- ``dms``: new DM messages to them (each notifies), ``dm_secret`` of them secret choices;
+  ``dm_edits``: edits of DMs (silent);
 - ``ephemerals``: private replies to their clicks and commands (they asked for them).
 
 per game: ``thread_posts`` (new messages in the game's thread), ``thread_edits``,
@@ -44,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.timing.time_source import FakeClock
+from lang import i18n
+from lang.messages import t
 from tests.bot.e2e import (
     AVOID_OPS,
     FakePlayer,
@@ -191,11 +194,17 @@ def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list
     public = {channel, thread}
     computers = [s.name for s in seats if s.is_ai]
     people: dict[str, dict[str, int]] = {}
+    with i18n.using(locale):
+        secret = t("secret.intro", game=1, prompt="")
     for u in (*PEOPLE, SPECTATOR):
+        dms = [text for m, text, _ in seen if m.where == "dm" and m.to_user == u]
         people[str(u)] = {
             "pings": sum(1 for m, _, pinged in seen
                          if m.channel_id in public and m.public and u in pinged),
-            "dms": sum(1 for m, _, _ in seen if m.where == "dm" and m.to_user == u),
+            "dms": len(dms),
+            # of which secret choices (sent to someone away), the rest being the hand
+            # message and notices (e.g. that Discord refuses posts on a loaded machine)
+            "dm_secret": sum(1 for text in dms if text.startswith(secret)),
             "dm_edits": sum(m.edits for m in fake.dms(u)),
             "ephemerals": sum(1 for m, _, _ in seen
                               if m.where == "ephemeral" and m.to_user == u),
