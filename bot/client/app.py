@@ -33,7 +33,7 @@ from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
 from bot.store.opening import open_storage
 from bot.table.service import TableError, TableService
-from bot.table.ui import ACT, CARDS, HELP, MENU, QUIT, RECAP, UNDO, Panel
+from bot.table.ui import ACT, CARDS, HELP, MENU, MUTE, QUIT, RECAP, UNDO, Panel
 from bot.tempus import images
 from bot.tempus.codec import ComponentId
 from bot.timing.scheduler import Scheduler
@@ -191,7 +191,9 @@ class TempusBot(commands.AutoShardedBot):
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         try:
-            if cid.op in (MENU, HELP, RECAP) and not in_place:
+            # (the mute and recap buttons answer privately, like a menu: they change
+            # nothing public)
+            if cid.op in (MENU, HELP, RECAP, MUTE) and not in_place:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
@@ -199,7 +201,7 @@ class TempusBot(commands.AutoShardedBot):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
-        if not in_place and cid.op not in (MENU, HELP, RECAP):
+        if not in_place and cid.op not in (MENU, HELP, RECAP, MUTE):
             # a deferred update of a public message: its token may carry the game's next
             # board writes outside Discord's global limit (bot/publish/carriers.py)
             self.publisher.carriers.offer(cid.game, interaction)

@@ -1,11 +1,17 @@
 """Each person's secret cards and private choices, by DM (split from the publisher).
 
-A DM carries only the receiving seat's own view. Each person has an outbox of their own
-(paced like a channel); a game's hand DM that still waits there takes the next outcome's
-news in too, so a person gets one DM with the newest hand instead of several. A private
-choice that has passed while its DM waited is left out (the hand still goes). A DM that
-cannot be delivered never stops the game: the player is told once in the game's thread
-(without any detail) to use ``/tempus hand``.
+A DM carries only the receiving seat's own view. **One hand message per person and game**
+shows their cards: it is posted once and then edited in place as the hand changes (an edit
+does not notify; a new DM would), with what changed on top ("New: ..."). Its id is stored
+(``hand_messages``), so it is edited after a restart too, and it lives in its owner's DMs
+only. A **secret choice** comes as a DM of its own only to someone away from the table (the
+table service leaves it out for whoever clicked lately: they choose on the turn message),
+once per decision; once the decision has passed it is retired like any private menu.
+
+Each person has an outbox of their own (paced like a channel); an update that still waits
+there takes the next outcome's news in too. A DM that cannot be delivered never stops the
+game: the player is told once in the game's thread (without any detail) to use
+``/tempus hand``.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from bot.publish.private_menus import PrivateMenus, current, retirer
 from bot.publish.request_pace import BACKGROUND, URGENT, priority
 from bot.publish.text_fit import MAX_CONTENT, fit
 from bot.runtime.worker_pool import Offloader
-from bot.store import SeatRow
+from bot.store import SeatRow, Storage
 from bot.table.model import Outcome
 from bot.table.ui import Panel
 from bot.tempus import images
@@ -37,8 +43,9 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class PendingHand:
-    """A person's hand DM for one game, not yet sent: everything since the last one (news
-    lines add up, the newest hand and the newest private choice win)."""
+    """A person's hand message for one game, not yet brought up to date, and a secret
+    choice not yet sent: everything since the last write (news lines add up, the newest
+    hand and the newest private choice win)."""
 
     game_id: int
     user_id: int
@@ -51,15 +58,16 @@ class PendingHand:
 
 
 class HandDMs:
-    """The DMs of a bot: hands and private choices, reminders, notices."""
+    """The DMs of a bot: hand messages and private choices, reminders, notices."""
 
     def __init__(self, client: discord.Client, offloader: Offloader, menus: PrivateMenus,
                  latest: Mapping[int, tuple[list[SeatRow], dict[int, int]]],
                  tell_in_thread: Callable[[int, str, list[int]], None],
-                 *, period: float = 5.0) -> None:
+                 *, period: float = 5.0, storage: Storage | None = None) -> None:
         self.client = client
         self.offloader = offloader
         self.menus = menus
+        self.storage = storage
         #: each game's newest seats and owed decisions (is a private choice still current?)
         self._latest = latest
         #: posts a line in a game's thread: (channel, text, user ids to mention)
@@ -67,57 +75,158 @@ class HandDMs:
         #: one outbox per person (by user id), paced like a channel
         self.outboxes = Outboxes(period=period)
         self._hands: dict[tuple[int, int], PendingHand] = {}
+        self._secrets: dict[tuple[int, int], PendingHand] = {}
+        #: (game, person) -> their hand message (DM channel, message), once known
+        self._hand_messages: dict[tuple[int, int], tuple[int, int]] = {}
         self._failed: set[int] = set()
         self._channels: dict[int, discord.abc.Messageable] = {}
 
     def queue(self, play: int, o: Outcome) -> None:
-        """Queue each person's hand DM in their own outbox; one still waiting takes this
-        outcome's news in too (one DM instead of several, the newest hand)."""
-        for seat in sorted({*o.hand_views, *o.secret_panels}):
+        """Queue each person's hand message update and secret choice in their own outbox;
+        one still waiting takes this outcome's news in too."""
+        for seat in sorted({*o.hand_views, *o.secret_panels, *o.private_lines}):
             user_id = o.seats[seat].user_id
             if user_id is None:
                 continue
-            panel = o.secret_panels.get(seat)
-            hand_view = o.hand_views.get(seat) or (panel.image_view if panel else None)
             key = (o.game_id, user_id)
-            p = self._hands.get(key)
-            if p is None:
-                p = self._hands[key] = PendingHand(o.game_id, user_id, play, o.locale)
-            p.play, p.locale = play, o.locale
-            p.news += o.private_lines.get(seat, [])
-            if hand_view is not None:
-                p.hand_view = hand_view
+            hand_view = o.hand_views.get(seat)
+            news = o.private_lines.get(seat, [])
+            if hand_view is not None or news:
+                p = self._pending(self._hands, key, play, o)
+                p.news += news
+                if hand_view is not None:
+                    p.hand_view = hand_view
+
+                async def write_hand(key: tuple[int, int] = key) -> bool:
+                    await self._write_hand(key)
+                    return False
+                self.outboxes.submit(user_id, write_hand, key=f"hand:{o.game_id}")
+            panel = o.secret_panels.get(seat)
             if panel is not None:
+                p = self._pending(self._secrets, key, play, o)
                 p.panel, p.version = panel, o.version
+                p.hand_view = panel.image_view
 
-            async def write(key: tuple[int, int] = key) -> bool:
-                await self._send_pending(key)
-                return False
-            self.outboxes.submit(user_id, write, key=f"hand:{o.game_id}", kind=POST)
+                async def write_secret(key: tuple[int, int] = key) -> bool:
+                    await self._send_secret(key)
+                    return False
+                self.outboxes.submit(user_id, write_secret, key=f"secret:{o.game_id}",
+                                     kind=POST)
 
-    async def _send_pending(self, key: tuple[int, int]) -> None:
-        p = self._hands.pop(key, None)
+    def _pending(self, where: dict[tuple[int, int], PendingHand], key: tuple[int, int],
+                 play: int, o: Outcome) -> PendingHand:
+        p = where.get(key)
         if p is None:
+            p = where[key] = PendingHand(o.game_id, key[1], play, o.locale)
+        p.play, p.locale = play, o.locale
+        return p
+
+    # ------------------------------------------------------------------ the hand message
+    async def _write_hand(self, key: tuple[int, int]) -> None:
+        p = self._hands.pop(key, None)
+        if p is None or (p.hand_view is None and not p.news):
             return
-        panel = p.panel
-        if panel is not None:
-            seats, since = self._latest.get(p.game_id, ([], {}))
-            if not current(seats, since, p.user_id, p.version):
-                panel = None  # the choice has passed while this waited: the hand still goes
-        if panel is None and p.hand_view is None and not p.news:
+        with i18n.using(i18n.user_locale(p.user_id, p.locale)), priority(BACKGROUND):
+            ok = await self.write_hand(p)
+        self._delivered(p, ok)
+
+    async def write_hand(self, p: PendingHand) -> bool:
+        """Bring the person's hand message up to date (posted the first time, edited after:
+        an edit does not notify); False if their DMs refuse it."""
+        lines = [t("hand.drawn", what=n) for n in p.news]
+        files = []
+        if p.hand_view is not None:
+            lines.append(hand_text(p.game_id, p.hand_view))
+            files = await self._hand_picture(p.hand_view)
+        content = fit(lines)
+        known = await self._hand_message(p.game_id, p.user_id)
+        try:
+            if known is not None:
+                channel_id, message_id = known
+                edit: dict[str, Any] = {"content": content}
+                if p.hand_view is not None:  # news alone keeps the picture as it is
+                    edit["attachments"] = files
+                try:
+                    await self.client.get_partial_messageable(channel_id).get_partial_message(
+                        message_id).edit(**edit)
+                    return True
+                except discord.NotFound:  # deleted by its owner: a new one below
+                    log.info("game %s: hand message of %s gone, posting anew", p.game_id,
+                             p.user_id)
+            dm = await self.channel(p.user_id)
+            msg = await dm.send(content, files=files)
+        except discord.Forbidden:
+            return False
+        except discord.HTTPException as exc:
+            log.warning("game %s: hand DM to %s failed: %s", p.game_id, p.user_id, exc)
+            return False
+        self._hand_messages[(p.game_id, p.user_id)] = (msg.channel.id, msg.id)
+        if self.storage is not None:
+            try:
+                await self.storage.set_hand_message(p.game_id, p.user_id, msg.channel.id,
+                                                    msg.id)
+            except Exception as exc:  # not kept: after a restart a new one is posted once
+                log.warning("game %s: hand message of %s not stored: %s", p.game_id,
+                            p.user_id, exc)
+        return True
+
+    async def _hand_message(self, game_id: int, user_id: int) -> tuple[int, int] | None:
+        """The person's hand message in the game (in memory, else as stored)."""
+        known = self._hand_messages.get((game_id, user_id))
+        if known is None and self.storage is not None:
+            try:
+                known = await self.storage.hand_message(game_id, user_id)
+            except Exception as exc:
+                log.warning("game %s: cannot read the hand message of %s: %s", game_id,
+                            user_id, exc)
+            if known is not None:
+                self._hand_messages[(game_id, user_id)] = known
+        return known
+
+    async def _hand_picture(self, hand_view: dict[str, Any]) -> list[discord.File]:
+        png = await self.offloader.run(images.hand_png, hand_view, i18n.current())
+        if not png:
+            return []
+        alt = images.menu_alt("hand", hand_view, lang=i18n.current())
+        return [discord.File(io.BytesIO(png), filename="hand.png", description=alt)]
+
+    # ------------------------------------------------------------------ secret choices
+    async def _send_secret(self, key: tuple[int, int]) -> None:
+        p = self._secrets.pop(key, None)
+        if p is None or p.panel is None:
             return
-        user_id = p.user_id
-        # a private choice is something the person waits for; a hand update is not
-        with i18n.using(i18n.user_locale(user_id, p.locale)), \
-                priority(URGENT if panel is not None else BACKGROUND):
-            ok = await self.send_hand(user_id, p.game_id, p.version, p.hand_view, p.news,
-                                      panel)
+        seats, since = self._latest.get(p.game_id, ([], {}))
+        if not current(seats, since, p.user_id, p.version):
+            return  # the choice has passed while this waited: nothing to ask any more
+        if await self._asked(p):
+            return  # never twice for one decision (announced again after a restart)
+        # a private choice is something the person waits for
+        with i18n.using(i18n.user_locale(p.user_id, p.locale)), priority(URGENT):
+            ok = await self.send_hand(p.user_id, p.game_id, p.version, p.hand_view, [],
+                                      p.panel)
+        self._delivered(p, ok)
+
+    async def _asked(self, p: PendingHand) -> bool:
+        """Whether a DM menu for this decision (made at its version or later) was sent
+        already: kept in memory, or stored before a restart."""
+        if self.menus.has_menu(p.game_id, p.user_id, p.version):
+            return True
+        if self.storage is None:
+            return False
+        try:
+            rows = await self.storage.private_menus(p.game_id)
+        except Exception as exc:  # unreadable: asking again is better than not asking
+            log.warning("game %s: cannot read the DM menus: %s", p.game_id, exc)
+            return False
+        return any(r.user_id == p.user_id and r.version >= p.version for r in rows)
+
+    def _delivered(self, p: PendingHand, ok: bool) -> None:
         if ok:
-            self._failed.discard(user_id)
-        elif user_id not in self._failed:
-            self._failed.add(user_id)
+            self._failed.discard(p.user_id)
+        elif p.user_id not in self._failed:
+            self._failed.add(p.user_id)
             with i18n.using(p.locale):
-                self._tell(p.play, t("dm.failed", user=user_id), [user_id])
+                self._tell(p.play, t("dm.failed", user=p.user_id), [p.user_id])
 
     async def send_hand(self, user_id: int, game_id: int, version: int,
                         hand_view: dict[str, Any] | None, news: list[str],
@@ -128,13 +237,7 @@ class HandDMs:
             lines.append(t("secret.intro", game=game_id, prompt=panel.text))
         elif hand_view is not None:
             lines.append(hand_text(game_id, hand_view))
-        files = []
-        if hand_view is not None:
-            png = await self.offloader.run(images.hand_png, hand_view, i18n.current())
-            if png:
-                alt = images.menu_alt("hand", hand_view, lang=i18n.current())
-                files.append(discord.File(io.BytesIO(png), filename="hand.png",
-                                          description=alt))
+        files = await self._hand_picture(hand_view) if hand_view is not None else []
         view = make_view(panel, game_id, version)
         content = fit(lines)
         try:

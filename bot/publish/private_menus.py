@@ -215,6 +215,11 @@ class PrivateMenus:
         elif old is not None:
             self._drop([old.row])
 
+    def has_menu(self, game_id: int, user_id: int, version: int) -> bool:
+        """Whether a DM menu of the person's, made at ``version`` or later, is live."""
+        return any(m.game_id == game_id and m.user_id == user_id and m.version >= version
+                   and m.expires is None for m in self._menus.values())
+
     def forget(self, message_id: int) -> None:
         """The menu was used and already says what happened."""
         menu = self._menus.pop(message_id, None)

@@ -7,8 +7,11 @@ table in Discord (DESIGN.md, "The table in a channel"):
 * at the start a public **thread** is opened on the lobby message and the game is played
   there; the channel gets one line with a link to it (and, at the end, the result). If the
   bot may not create threads, the game is played in the channel and the host is told once;
-* a **turn message** (board image, the turn's event lines, the prompt and its controls) is
-  posted when a turn or phase begins and edited in place by the steps of that turn;
+* a **turn message** (board image, the event lines, the prompt and its controls) is posted
+  when a person's turn begins a new round (or phase), or someone away from the table must
+  be pinged, and edited in place by everything else: the steps of that turn, the next
+  turns of people at the table in the same round, and computers' turns, which never open
+  a message of their own (:meth:`DiscordPublisher._opens`);
 * every channel write goes through the channel's :class:`~bot.publish.outbox.ChannelOutbox`, which
   paces itself to Discord's buckets and coalesces the turn message's pending edits: the
   newest board and every event line of the turn arrive, in order.
@@ -76,11 +79,12 @@ class TurnMessage:
     shown: int = -1
     #: the game's language (for notices about the game when no outcome is pending)
     locale: str | None = None
-    #: whom the message's post is to ping: everyone the outcomes since the turn began
-    #: asked to decide (a computer's move right after must not empty the list); None once
-    #: posted, when a new decision can only be told by a message of its own (an edit
-    #: notifies nobody)
-    pings: list[int] | None = None
+    #: the round the message was opened in (None: not opened by this process)
+    round: str | None = None
+    #: counts the messages opened: a write drawn for an older one is not written
+    serial: int = 0
+    #: who the open message pings when it is posted (the people away it asks to act)
+    mention: list[int] = field(default_factory=list)
 
 
 def owing(o: Outcome, users: list[int]) -> list[int]:
@@ -110,7 +114,7 @@ class DiscordPublisher:
         self.carriers = Carriers()
         self.dms = HandDMs(client, offloader, self.menus, self._latest,
                            lambda play, text, mention: self._post(play, text, mention=mention),
-                           period=period)
+                           period=period, storage=storage)
         #: old turn messages and lobbies whose controls are to come off
         self.old_controls = OldControls(client, self.outboxes, self.carriers,
                                         lambda: self.pace)
@@ -167,21 +171,25 @@ class DiscordPublisher:
             await self._cancel(o, play)
             return
         turn = await self._turn(o.game_id, play)
-        if o.turn_key != turn.key or o.kind == "resume":
+        if self._waits_for_first(turn, o):
+            # a computer begins a game of people: its lines open the first person's turn
+            # message rather than a post that only says a computer is thinking
+            turn.lines, turn.key, turn.locale = [*turn.lines, *o.lines], o.turn_key, o.locale
+            self.dms.queue(play, o)
+            return
+        opens = self._opens(turn, o)
+        if opens:
             if turn.message_id is not None:
                 self.old_controls.tidy(play, turn.message_id, o.game_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
-            turn.message_id, turn.key = None, o.turn_key
+            turn.message_id, turn.round, turn.serial = None, o.round_key, turn.serial + 1
+            turn.mention = list(o.mention)
             turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
-            turn.pings = list(o.mention)
         else:
             turn.lines += o.lines
-            if turn.pings is not None:
-                turn.pings = list(dict.fromkeys([*turn.pings, *o.mention]))
-            elif o.mention:
-                await self._call(play, turn, o)
+        turn.key = o.turn_key
         turn.outcome, turn.locale = o, o.locale
         self.outboxes.submit(play, lambda: self._sync(turn), key=f"turn:{o.game_id}",
                              kind=lambda: self._sync_kind(turn))
@@ -277,6 +285,33 @@ class DiscordPublisher:
         self._post(play, "\n".join(o.lines))
 
     # ------------------------------------------------------------------ turn message
+    @staticmethod
+    def _opens(turn: TurnMessage, o: Outcome) -> bool:
+        """Whether ``o`` opens a new turn message rather than editing the open one.
+
+        A new message is what notifies (edits never do) and what moves the board to the
+        bottom of the thread, so one is posted when a person must be pinged (away from the
+        table), when a person's decision begins a new round, and after a restart. A
+        computer's turn never opens one (no post only says a computer is thinking): it is
+        told in the open message, and its lines stay there for the next one to carry if
+        they were not shown (a game's first message is posted whoever begins: a table of
+        computers is watched in one message). Everything else edits the open message in
+        place."""
+        if o.kind == "resume" or (turn.round is None and turn.message_id is None):
+            return True  # the first message this process writes for the game
+        if not o.waits_for_person:
+            return False
+        return bool(o.mention) or o.round_key != turn.round
+
+    @staticmethod
+    def _waits_for_first(turn: TurnMessage, o: Outcome) -> bool:
+        """Whether ``o`` (no message written for the game yet) waits for the first
+        person's turn: only computers act now, and people play the game (a table of
+        computers is shown from its first move)."""
+        return (o.kind != "resume" and not o.finished and turn.message_id is None
+                and turn.round is None and not o.waits_for_person
+                and any(not s.is_ai for s in o.seats))
+
     async def _turn(self, game_id: int, play: int) -> TurnMessage:
         turn = self._turns.get(game_id)
         if turn is None or turn.channel_id != play:
@@ -321,21 +356,21 @@ class DiscordPublisher:
             if o is None or (turn.message_id is not None and turn.shown >= o.version):
                 return False
             assert o.public_view is not None
-            key = turn.key
+            serial = turn.serial
             png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
                                  o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
             # the picture in words is render's description (None: it failed, logged)
-            return await self._write(turn, o, key, png, alt)
+            return await self._write(turn, o, serial, png, alt)
 
-    async def _write(self, turn: TurnMessage, o: Outcome, key: str | None,
+    async def _write(self, turn: TurnMessage, o: Outcome, serial: int,
                      png: bytes | None, alt: str | None) -> bool:
         """Write ``o``'s turn message with its board ``png`` described by ``alt``, drawn
-        while the turn message was of turn ``key``."""
+        while the open turn message was the ``serial``-th."""
         assert o.public_view is not None
-        if turn.key != key:
-            # a new turn began while the board was drawn: ``turn.lines`` are its lines
-            # now, and this board is of the turn before; write the newest state instead
+        if turn.serial != serial:
+            # a new message was opened while the board was drawn: ``turn.lines`` are its
+            # lines now, and this board is of the one before; write the newest instead
             return True
         prompt = o.panel.text if o.panel else ""
         content = fit(turn.lines, prompt)
@@ -349,7 +384,6 @@ class DiscordPublisher:
                  ] if png else []
         view = make_view(o.panel, o.game_id, o.version)
         carrier = self._carrier(turn)
-        pinged: list[int] = []
 
         def wanted() -> bool:
             """Still the newest state (a newer one is written instead; if a new turn has
@@ -359,24 +393,17 @@ class DiscordPublisher:
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
-                    # posted now: a decision after this is told by a call of its own
-                    pinged, turn.pings = turn.pings or [], None
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in owing(o, pinged)])
+                        users=[discord.Object(u) for u in owing(o, turn.mention)])
                     kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
                     if view is not None:
                         kwargs["view"] = view
-                    try:
-                        posted = await self._send(turn, carrier, content, kwargs)
-                    except BaseException:
-                        if turn.pings is None:  # not posted: the next try pings them
-                            turn.pings = pinged
-                        raise
-                    if turn.key != key:  # a new turn began while this one was being posted
+                    posted = await self._send(turn, carrier, content, kwargs)
+                    if turn.serial != serial:  # a new one was opened while this was posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)
                         return True
-                    turn.message_id = posted
+                    turn.message_id, turn.mention = posted, []
                 else:
                     try:
                         await self._edit(turn, carrier, turn.message_id, content=content,
@@ -385,7 +412,7 @@ class DiscordPublisher:
                         turn.message_id = None
                         return True
         except Superseded:
-            if turn.key == key:
+            if turn.serial == serial:
                 turn.shown_lines = before  # written with the newest state next
             else:  # a new turn began and left these lines to this message: carry them
                 turn.lines = [*sending, *turn.lines]
@@ -425,17 +452,6 @@ class DiscordPublisher:
         if (o.actor is not None and o.actor in people) or people & set(o.since):
             return URGENT
         return NORMAL
-
-    async def _call(self, play: int, turn: TurnMessage, o: Outcome) -> None:
-        """People ``o`` asks to decide while its turn message stands (a defender, say):
-        edits notify nobody, so a short message of their own names and pings them, once,
-        with the way to the turn message's buttons."""
-        users = owing(o, o.mention)
-        if not users or o.panel is None:
-            return
-        prompt = o.panel.text.rpartition("\n")[2]
-        link = await self.turn_link(o.game_id, o.guild_id, play)
-        self._post(play, t("call.decide", prompt=prompt, link=link), mention=users)
 
     def _spawn(self, coro: Awaitable[None], name: str) -> None:
         task = asyncio.ensure_future(coro)

@@ -202,6 +202,15 @@ PUT_PRIVATE_MENU = Sql(
     "content = excluded.content, locale = excluded.locale")
 DROP_PRIVATE_MENU = Sql("DELETE FROM private_menus WHERE message_id = :message_id")
 
+# ------------------------------------------------------------------------- hand messages
+HAND_MESSAGE = Sql("SELECT channel_id, message_id FROM hand_messages "
+                   "WHERE game_id = :game_id AND user_id = :user_id")
+SET_HAND_MESSAGE = Sql(
+    "INSERT INTO hand_messages (game_id, user_id, channel_id, message_id) "
+    "VALUES (:game_id, :user_id, :channel_id, :message_id) "
+    "ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id, "
+    "message_id = excluded.message_id")
+
 # ------------------------------------------------------------------------- history
 # Derived tables for bot/history/ledger.py: results per seat of finished games and ratings.
 # Everything here can be dropped (CLEAR_HISTORY) and rebuilt from the action logs.

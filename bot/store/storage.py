@@ -353,6 +353,18 @@ class SqlStorage:
             await con.executemany(q.DROP_PRIVATE_MENU, [{"message_id": m} for m in message_ids])
         await self._write(body)
 
+    # ------------------------------------------------------------------ hand messages
+    async def hand_message(self, game_id: int, user_id: int) -> tuple[int, int] | None:
+        """The DM (channel, message) that shows ``user_id``'s cards in the game, if sent."""
+        rows = await self._read(q.HAND_MESSAGE, game_id=game_id, user_id=user_id)
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def set_hand_message(self, game_id: int, user_id: int, channel_id: int,
+                               message_id: int) -> None:
+        """The person's hand message in the game is this DM from now on."""
+        await self._write_one(q.SET_HAND_MESSAGE, game_id=game_id, user_id=user_id,
+                              channel_id=channel_id, message_id=message_id)
+
     # ------------------------------------------------------------------ presentation
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         await self._write_one(q.REPLACE_SNAPSHOT, state=compact(state), game_id=game_id)

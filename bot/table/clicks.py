@@ -12,13 +12,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.table.lobby import Lobby
-from bot.table.model import Reply, TableError
+from bot.table.model import Reply, TableError, key_text
 from bot.table.play import CARD_ACTIONS, Play
+from bot.table.presence import Presence
 from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
-from bot.table.ui import Op
+from bot.table.ui import Op, Panel
 from bot.tempus.codec import decode_action, shown
 from bot.tempus.labels import action_label
 from lang.messages import t
@@ -43,8 +44,10 @@ Handler = Callable[[Click], Awaitable[Reply]]
 
 class Clicks:
     def __init__(self, tables: Tables, lobby: Lobby, play: Play, seats: Seats, sync: Sync,
-                 owns: Callable[[int | None], bool], recaps: Recaps) -> None:
+                 owns: Callable[[int | None], bool], recaps: Recaps,
+                 presence: Presence | None = None) -> None:
         self.tables = tables
+        self.presence = presence or Presence()
         self.owns = owns
         self.lobby = lobby
         self.play = play
@@ -65,6 +68,7 @@ class Clicks:
             Op.MENU: self._menu,
             Op.ACT: self._act,
             Op.CARDS: self._cards,
+            Op.MUTE: self._mute,
         }
 
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str,
@@ -82,6 +86,8 @@ class Clicks:
         except ValueError:
             raise TableError("error.bad_choice", reason=shown(op)) from None
         click = Click(game_id, version, user_id, name, arg, values, can_manage)
+        # whoever uses a game's controls is at its table for a while: no pings meanwhile
+        self.presence.seen(game_id, user_id)
         try:
             return await handler(click)
         except TableError as exc:
@@ -132,6 +138,14 @@ class Clicks:
         spec = f"{c.arg}:{c.values[0]}" if c.values else c.arg
         panel, now = await self.play.menu(c.game_id, c.user_id, spec, c.version)
         return Reply(menu=panel, version=now)
+
+    async def _mute(self, c: Click) -> Reply:
+        """The turn message's mute button: no pings for the clicker in this turn."""
+        table = await self.tables.get(c.game_id)
+        if table.state is None or table.seat_of(c.user_id) is None:
+            raise TableError("error.not_seated", game=c.game_id)
+        self.presence.mute(c.game_id, c.user_id, key_text(table.state))
+        return Reply(menu=Panel(t("mute.done", game=c.game_id)), version=table.version)
 
     async def _act(self, c: Click) -> Reply:
         text = c.values[0] if c.values else c.arg

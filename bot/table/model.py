@@ -24,7 +24,7 @@ from engine.events import Event, visible
 from engine.game import to_act
 from engine.hexgrid import parse_label
 from engine.record import Record
-from engine.state import State
+from engine.state import ACTIONS, TILES, TOKENS, State
 from engine.undo import Timeline, turn_key
 from lang import i18n
 from lang.messages import t
@@ -147,8 +147,14 @@ class Outcome:
     lines: list[str]
     #: where the game is played: its thread, or the channel itself
     play_channel_id: int = 0
-    #: which turn or phase the position belongs to (a new one starts a new turn message)
+    #: which turn or phase the position belongs to
     turn_key: str = ""
+    #: which round (or phase) it belongs to: a person's turn in a new round opens a new
+    #: turn message; within a round the message is edited unless someone must be pinged
+    round_key: str = ""
+    #: a person (not a computer) owes a decision now: a computer's turn never opens a
+    #: turn message of its own, it is told in the one before or after it
+    waits_for_person: bool = False
     panel: Panel | None = None
     seats: list[SeatRow] = field(default_factory=list)
     public_view: dict[str, Any] | None = None
@@ -185,6 +191,7 @@ class Outcome:
             game_id=self.game_id, channel_id=self.channel_id, guild_id=self.guild_id,
             version=later.version, kind=later.kind, lines=[*self.lines, *later.lines],
             play_channel_id=later.play_channel_id, turn_key=later.turn_key,
+            round_key=later.round_key, waits_for_person=later.waits_for_person,
             panel=later.panel, seats=later.seats, public_view=later.public_view,
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
@@ -327,6 +334,17 @@ def with_seat(seats: list[SeatRow], seat: int, **changes: Any) -> list[SeatRow]:
 
 def key_text(state: State) -> str:
     return json.dumps(turn_key(state), separators=(",", ":"))
+
+
+def round_text(state: State) -> str:
+    """The round (or phase) of the position, as text: every seat's turn of one action
+    round shares it; the tiles of the setup share one; a progress phase is one."""
+    key = turn_key(state)
+    if state.phase in (ACTIONS, TOKENS):
+        key = key[:3]
+    elif state.phase == TILES:
+        key = key[:1]
+    return json.dumps(key, separators=(",", ":"))
 
 
 def owes_hand_choice(state: State, seat: int) -> bool:

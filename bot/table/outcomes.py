@@ -2,7 +2,8 @@
 lobby change, a cancel or a notice, built from public and personal views only, and the
 panels (turn message, lobby) it carries.
 
-:class:`Outcomes` keeps no state; it asks the clocks for the pace and deadline lines.
+:class:`Outcomes` keeps no state; it asks the clocks for the pace and deadline lines, and
+the presence (:mod:`bot.table.presence`) who is away and must be told of a decision.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from bot.table.model import (
     personal,
     public,
     record_of,
+    round_text,
     undo_seat,
 )
+from bot.table.presence import Presence
 from bot.table.ui import (
     ADDBOT,
     CANCEL,
@@ -51,8 +54,9 @@ from lang.messages import t
 class Outcomes:
     """Builds announcements; the caller decides when they go out (bot.table.announce)."""
 
-    def __init__(self, clocks: Clocks) -> None:
+    def __init__(self, clocks: Clocks, presence: Presence | None = None) -> None:
         self.clocks = clocks
+        self.presence = presence or Presence()
 
     # ------------------------------------------------------------------ a running game
     def play(self, table: Table, before: State | None, events: list[Event], *,
@@ -74,21 +78,32 @@ class Outcomes:
                     and not seats[s].left:
                 hand_views[s] = view(state, s)
         fresh = [s for s, v in table.since.items() if v == table.version]
+        # who is told that a decision waits for them: only those away from the table
+        # (bot.table.presence), once: a secret choice by DM, anything else by a ping
+        told = self.to_notify(table, [s for s in fresh if s != actor], key_text(state))
         secret = {}
-        for s in fresh:
+        for s in told:
             # a choice with one possible answer is not asked (bot.table.forced): no DM
-            if not seats[s].is_ai and owes_hand_choice(state, s) \
-                    and forced_action(table, s) is None:
+            if owes_hand_choice(state, s) and forced_action(table, s) is None:
                 with personal(table, s):
                     secret[s] = panels.secret_panel(state, s)
+        mention = [u for s in told if s not in secret and (u := seats[s].user_id) is not None]
         with public(table):
             return self._public(table, state, events, actor, kind, private, hand_views,
-                                secret, fresh)
+                                secret, mention)
+
+    def to_notify(self, table: Table, seats: list[int], turn: str) -> list[int]:
+        """Of ``seats`` (owing a decision in ``turn``), the ones whose person must be told:
+        played by a person who is away from the table and has not muted this turn."""
+        people = {s: u for s in sorted(seats) if not table.seats[s].is_ai
+                  and (u := table.seats[s].user_id) is not None}
+        wanted = set(self.presence.to_ping(table.id, people.values(), turn))
+        return [s for s, u in people.items() if u in wanted]
 
     def _public(self, table: Table, state: State, events: list[Event], actor: int | None,
                 kind: OutcomeKind, private: dict[int, list[str]],
                 hand_views: dict[int, dict[str, Any]], secret: dict[int, Panel],
-                fresh: list[int]) -> Outcome:
+                mention: list[int]) -> Outcome:
         """The public part of an outcome, written in the current (the game's) language."""
         seats = table.seats
         outcome = Outcome(
@@ -96,12 +111,14 @@ class Outcomes:
             version=table.version, kind=kind,
             lines=[event_text(e) for e in visible(events, None)],
             play_channel_id=table.game.play_channel_id, turn_key=key_text(state),
+            round_key=round_text(state),
+            waits_for_person=any(not seats[s].is_ai and seats[s].user_id is not None
+                                 and table.covering.get(s) != key_text(state)
+                                 for s in table.since),
             panel=self.turn_panel(table), seats=list(seats),
             public_view=view(state, None), private_lines=private, hand_views=hand_views,
             secret_panels=secret,
-            # a seat not played by a computer has a person (SeatRow.is_ai)
-            mention=[u for s in sorted(fresh) if s != actor and not seats[s].is_ai
-                     and (u := seats[s].user_id) is not None],
+            mention=mention,
             highlight=event_hexes(events), actor=actor, locale=locale_of(table),
             since=dict(table.since),
         )
@@ -126,6 +143,8 @@ class Outcomes:
                                                 if not table.seats[s].is_ai]):
                 panel = recap.with_recap(panel)
             panel = panels.with_help(panel)
+            if any(not table.seats[s].is_ai for s in to_act(state)):
+                panel = panels.with_mute(panel)
         due = self.clocks.due_line(table)
         if due and table.game.status == ACTIVE:  # above the prompt, which stays last
             head, _, prompt = panel.text.rpartition("\n")

@@ -69,6 +69,7 @@ from bot.table.model import (
 from bot.table.outcomes import Outcomes
 from bot.table.parts import Parts
 from bot.table.play import Play, waiting
+from bot.table.presence import Presence
 from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
@@ -112,7 +113,9 @@ class TableService:
         self.clocks = Clocks(self.storage, turnclock, owns)
         self.tables = Tables(self.storage, self.clocks)
         self.announcer = Announcer(sink, owns)
-        self.outcomes = Outcomes(self.clocks)
+        #: who is at which table (recent clicks) and who muted their pings
+        self.presence = Presence(scheduler.clock if scheduler is not None else None)
+        self.outcomes = Outcomes(self.clocks, self.presence)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,
                                 self.announcer, owns)
@@ -128,7 +131,7 @@ class TableService:
         self.sync = Sync(parts)
         self.recaps = Recaps(parts, self.offloader)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns,
-                             self.recaps)
+                             self.recaps, self.presence)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the
             # clock sits below the table service and knows nothing of it: a callback)
@@ -165,7 +168,9 @@ class TableService:
         running (no lock held, no computer thinking, nothing waiting to be announced, no
         seat covered after a missed deadline); returns how many. A game is loaded again
         from the store at its next use, exactly as after a restart, so a bot with many
-        slow (daily) games keeps in memory only the ones being played."""
+        slow (daily) games keeps in memory only the ones being played. Clicks too old to
+        make anyone at a table are dropped with them."""
+        self.presence.forget_idle()
         return self.tables.unload_idle(idle_s, self._busy)
 
     def _busy(self, table: Table) -> bool:
@@ -230,12 +235,15 @@ class TableService:
     # ------------------------------------------------------------------ play
     async def act(self, game_id: int, user_id: int, action: Action,
                   version: int | None = None) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.act(game_id, user_id, action, version)
 
     async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.act_many(game_id, user_id, actions)
 
     async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.play.undo(game_id, user_id, version)
 
     def undo_seat(self, table: Table) -> int | None:
@@ -251,6 +259,7 @@ class TableService:
 
     async def menu(self, game_id: int, user_id: int, spec: str,
                    version: int | None = None) -> tuple[Panel, int]:
+        self.presence.seen(game_id, user_id)
         return await self.play.menu(game_id, user_id, spec, version)
 
     async def menu_position(self, game_id: int) -> Position | None:

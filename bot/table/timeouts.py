@@ -90,7 +90,8 @@ class Timeouts(UseCase):
 
     async def remind(self, game_id: int, seat: int) -> None:
         """The scheduler: a reminder may be due for ``seat``. Noted before it is sent, so
-        it is sent at most once; a person who muted reminders gets none."""
+        it is sent at most once; a person who muted reminders gets none, nor one who
+        muted the pings of this turn."""
         turnclock = self._turnclock()
         table = await self.tables.get(game_id)
         async with table.lock:
@@ -115,6 +116,9 @@ class Timeouts(UseCase):
             user = table.seats[seat].user_id
             if user is None or not await self.clocks.wants_reminders(user):
                 return
+            if table.state is not None and self.outcomes.presence.muted(
+                    table.id, user, key_text(table.state)):
+                return  # they muted this turn from its turn message
             await i18n.load_user_locales(self.storage, [user])  # the DM in their language
             self.announcer.queue(self.outcomes.remind(
                 table, Reminder(user, seat, colour_name(seat), row.due_at, stage)))

@@ -35,10 +35,12 @@ class Op(StrEnum):
     CANCEL = "cancel"
     REMATCH = "rematch"  # the button on a result: a new lobby (bot.table.rematch)
     RECAP = "recap"  # "What happened?": a recap for whoever clicks, privately
+    MUTE = "mute"  # no pings for the clicking person in the game's current turn
 
 
 # the ops by their old names, as the Discord layer, the console and the panels import them
 ACT, CARDS, MENU, UNDO, HELP, QUIT = Op.ACT, Op.CARDS, Op.MENU, Op.UNDO, Op.HELP, Op.QUIT
+MUTE = Op.MUTE
 JOIN, LEAVE, ADDBOT, START, CANCEL = Op.JOIN, Op.LEAVE, Op.ADDBOT, Op.START, Op.CANCEL
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
 RECAP = Op.RECAP

@@ -20,6 +20,7 @@ from bot.table.ui import (
     MAX_OPTIONS,
     MAX_ROWS,
     MENU,
+    MUTE,
     UNDO,
     Button,
     Option,
@@ -141,6 +142,19 @@ def with_help(panel: Panel) -> Panel:
     """``panel`` with the "?" button (``/tempus help`` for whoever clicks, privately), in
     the last button row or a row of its own, if there is room."""
     button = Button(t("btn.help"), HELP, "", "secondary")
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
+        rows[-1] = (*rows[-1], button)
+    elif len(rows) < MAX_ROWS:
+        rows.append((button,))
+    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
+                 highlight=panel.highlight)
+
+
+def with_mute(panel: Panel) -> Panel:
+    """``panel`` with the button that mutes the clicker's pings for this turn, in the last
+    button row or a row of its own, if there is room."""
+    button = Button(t("btn.mute"), MUTE, "", "secondary")
     rows = list(panel.rows)
     if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
         rows[-1] = (*rows[-1], button)

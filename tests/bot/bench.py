@@ -24,7 +24,9 @@ Render work runs in ``--workers`` processes as in production (0: threads).
 With any of the load options (``--backend``, ``--db``, ``--processes``, ``--people-think``,
 ``--compare``, ``--seconds``) it runs the load bench instead (``tests.bot.bench_load``: N
 games at once, one scripted person and two computers each, SQLite or PostgreSQL, one or
-several sharded processes), so the commands the issues name work as written.
+several sharded processes), so the commands the issues name work as written. With
+``--attention`` it runs the attention bench instead (``tests.bot.bench_attention``: pings,
+DMs and private replies per person, thread posts, edits and boards per game).
 """
 
 from __future__ import annotations
@@ -141,6 +143,9 @@ LOAD_OPTIONS = ("--backend", "--db", "--processes", "--people-think", "--compare
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--attention" in argv:
+        from tests.bot import bench_attention
+        return bench_attention.main([a for a in argv if a != "--attention"])
     if any(a.split("=", 1)[0] in LOAD_OPTIONS for a in argv):
         from tests.bot import bench_load
         return bench_load.main(argv)

@@ -28,8 +28,8 @@ from tests.bot.fake_ratelimit import loop_time
 #: how a prompt names who must decide: ``<@id> (Red)``
 PROMPTED = re.compile(r"<@!?(\d+)> \(")
 #: controls a fake player never uses during play
-#: (help and recap: look-ups, tested on their own)
-AVOID_OPS = {"cancel", "leave", "undo", "help", "recap"}
+#: (help and recap: look-ups; mute changes nothing of the game: each tested on its own)
+AVOID_OPS = {"cancel", "leave", "undo", "help", "recap", "mute"}
 
 
 @contextlib.asynccontextmanager

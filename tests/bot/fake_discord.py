@@ -1233,6 +1233,8 @@ class FakeDiscord:
             inter.original_used = True
             msg = self.messages[original]
             self._apply(msg, payload, files)
+            if msg.public:  # the reply is written now: it pings now
+                msg.mentions = _mentions(msg.content, payload.get("allowed_mentions"))
             self.limiter.record(Write(self.now(), msg.channel_id, EDIT, msg.id, True,
                                       files=len(files)))
         else:
@@ -1275,6 +1277,8 @@ class FakeDiscord:
             msg.where, msg.to_user = "ephemeral", inter.user_id
         if not placeholder:
             self._apply(msg, data, files, new=True)
+            if msg.public:  # a public reply or follow-up pings like any new message
+                msg.mentions = _mentions(msg.content, data.get("allowed_mentions"))
         self.limiter.record(Write(self.now(), msg.channel_id, POST, msg.id, True,
                                   files=len(files)))
         self._add(msg)

@@ -127,7 +127,11 @@ async def test_five_seats_two_never_answer_and_the_game_still_finishes(tmp_path:
         live = [m for m in fake.order if m.where in ("dm", "ephemeral") and m.components
                 and m.to_user in (*PRESENT, *ABSENT)]
         assert not live, [(m.where, m.to_user, m.content[:60]) for m in live]
-        assert any(EXPIRED in m.content for m in fake.order if m.where == "dm")
+        # the people at the table choose on the turn message: no secret choice by DM
+        # (the absent ones get theirs by DM, retired above once it has passed)
+        timed_out = t("menu.expired_timeout")
+        assert not [m for u in PRESENT for m in fake.dms(u) if m.components or any(
+            marker in m.content for marker in (EXPIRED, timed_out))], "no DM menu at the table"
         assert check_no_leaks(fake, ch, {u: i for i, u in enumerate((*PRESENT, *ABSENT))})
         assert fake.rate_limited() == 0
         fake.check()
@@ -329,6 +333,9 @@ async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Pat
                 assert msg is not None
                 owing = [u for u in prompt_users(msg) if u in people]
                 if owing:
+                    # the others have left the table: a secret choice finds them by DM
+                    assert bot.service is not None
+                    bot.service.presence.forget(await bot.service.channel_game_id(ch))
                     await people[owing[0]].act_on(msg)
                 else:
                     await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
@@ -346,6 +353,9 @@ async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Pat
                                ai_budget_s=0.05) as bot:
             await _settled(bot)
             assert fake.messages[menu.id].components, "still current after the restart"
+            assert menu.to_user is not None
+            asked = [m.id for m in fake.dms(menu.to_user) if m.components]
+            assert asked == [menu.id], "the same decision is never asked twice by DM"
             clock.set(due)
             await _settled(bot)
             await fake.wait_for(lambda: not fake.messages[menu.id].components, 30)

@@ -242,7 +242,12 @@ async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) ->
         await open_game(fake, bot, ch)
         people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in PEOPLE}
 
+        game = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
+
         def progress(_applied: int, panel: Message) -> bool:
+            # each step is made after a while away: whoever does not click now is away
+            # from the table, so a secret choice finds them by DM
+            bot.service.presence.forget(game)  # type: ignore[union-attr]
             return "Progress phase" in panel.content
 
         await play_until(fake, in_process(bot), ch, people, stop=progress)

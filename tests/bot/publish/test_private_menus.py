@@ -203,3 +203,33 @@ async def test_dm_menus_are_stored_and_retired_after_a_restart(tmp_path: Path) -
     await after.flush()
     assert sorted(r.message_id for r in await store.private_menus()) == [13, 14]
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_secret_choice_is_never_asked_twice_by_dm(tmp_path: Path) -> None:
+    """A DM for a secret decision is not sent when a DM menu for that decision (made at
+    its version or later) is live in memory, or stored by the process before a restart."""
+    from bot.publish.hand_dms import HandDMs, PendingHand
+
+    store = await SqliteStorage.open(str(tmp_path / "t.db"))
+    g = (await store.create_game(1, 10, ANN, "Ann", {})).id
+    edits = Edits()
+    menus = PrivateMenus()
+    dms = HandDMs(Any, Any, menus, {}, lambda *a: None, storage=store)  # type: ignore[arg-type]
+    asked = PendingHand(g, ANN, 0, "en", version=3)
+    assert not await dms._asked(asked)
+    _dm(menus, edits, 11, g, ANN, 3)
+    assert await dms._asked(asked), "the live DM menu is that decision's"
+    assert not await dms._asked(PendingHand(g, ANN, 0, "en", version=4)), "a newer decision"
+    assert not await dms._asked(PendingHand(g, BOB, 0, "en", version=3)), "someone else's"
+
+    # after a restart: nothing in memory, the stored row says it was asked
+    stored = PrivateMenus()
+    stored.attach(store, edits)
+    _dm(stored, edits, 12, g, BOB, 5)
+    await stored.flush()
+    fresh = HandDMs(Any, Any, PrivateMenus(), {}, lambda *a: None,  # type: ignore[arg-type]
+                    storage=store)
+    assert await fresh._asked(PendingHand(g, BOB, 0, "en", version=5))
+    assert not await fresh._asked(PendingHand(g, BOB, 0, "en", version=6))
+    await store.close()

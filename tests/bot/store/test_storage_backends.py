@@ -951,3 +951,23 @@ async def test_covered_seats_locales_and_private_menus_are_kept(backend: Backend
     assert await store.private_menus() == [b]
     await store.drop_private_menus([])
     assert (await store.game(g.id)).version == v, "menus and settings are no game change"
+
+
+@pytest.mark.asyncio
+async def test_each_persons_hand_message_is_kept_per_game(backend: Backend) -> None:
+    """Migration 8 / PG 5: the DM that shows a person's cards in a game, found again after
+    a restart; replaced when it is posted anew; per person and game, not per seat."""
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    other = await store.create_game(1, 11, 100, "Ann", {})
+    big = 1 << 60
+    assert await store.hand_message(g.id, 100) is None
+    await store.set_hand_message(g.id, 100, big + 1, big + 2)
+    await store.set_hand_message(other.id, 100, big + 1, 7)
+    await store.set_hand_message(g.id, 101, 5, 6)
+    assert await store.hand_message(g.id, 100) == (big + 1, big + 2)
+    assert await store.hand_message(other.id, 100) == (big + 1, 7)
+    assert await store.hand_message(g.id, 101) == (5, 6)
+    await store.set_hand_message(g.id, 100, big + 1, big + 3)  # deleted, posted anew
+    assert await store.hand_message(g.id, 100) == (big + 1, big + 3)
+    assert (await store.game(g.id)).version == g.version, "a hand message is no game change"

@@ -1,0 +1,294 @@
+"""``python -m tests.bot.bench_attention``: what a game costs the people at it, in attention.
+
+Plays the table the attention budget is about through the fake Discord, with the real bot
+at its default computer pace (``ai_delay`` 0.8 s unless ``--ai-delay``): three seats, two
+people (scripted random clicks, as in the end-to-end tests) and one computer (``normal``),
+once on an English server and once on a Polish one. Along the way a person asks for help
+("?"), a hint and takes a step back (Undo), and a spectator asks for the board. Prints one
+JSON line per game and a summary:
+
+per person (by user id):
+
+- ``pings``: new public messages (in the game's thread or its channel) that notify them: they
+  are mentioned in the text and ``allowed_mentions`` lets the mention through. Edits never
+  notify (Discord), so they do not count;
+- ``dms``: new DM messages to them (each notifies), ``dm_secret`` of them secret choices;
+  ``dm_edits``: edits of DMs (silent);
+- ``ephemerals``: private replies to their clicks and commands (they asked for them).
+
+per game: ``thread_posts`` (new messages in the game's thread), ``thread_edits``,
+``boards`` (board images uploaded, posts and edits), ``channel_posts`` (what a spectator of
+the channel sees), ``turns`` (turns and phases, from the game record), ``posts_per_turn``,
+``computer_posts`` (thread posts whose prompt, as posted, only waits for the computer),
+``own_turns`` (per person: turn messages that asked them to act when posted),
+``rate_limited`` (429s the fake answered).
+
+``--away`` plays the same game with the people away: before each of their decisions the
+bot's clock moves on ``--away-minutes`` (default 6): every turn message finds them away.
+
+Buckets run ten times faster than Discord's (5 writes per 0.5 s) unless ``--real-buckets``;
+the bot paces itself to the same period.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bot.timing.time_source import FakeClock
+from lang import i18n
+from lang.messages import t
+from tests.bot.e2e import (
+    AVOID_OPS,
+    FakePlayer,
+    _op,
+    bot_running,
+    final_record,
+    in_process,
+    panel_message,
+    play_channel,
+    play_until,
+    prompt_users,
+    turns_in,
+)
+from tests.bot.fake_discord import FakeDiscord, Message, running
+
+#: the people of each game, the spectator, and the server's language per game
+PEOPLE = (11, 12)
+SPECTATOR = 13
+LANGUAGES = ("en-US", "pl")
+
+
+def speak(fake: FakeDiscord, locale: str) -> None:
+    """Every interaction carries ``locale`` as the user's and the server's language."""
+    send = fake._dispatch
+
+    async def dispatch(event: str, d: dict[str, Any]) -> int | None:
+        if event == "INTERACTION_CREATE":
+            d = {**d, "locale": locale}
+            if "guild_id" in d:
+                d["guild_locale"] = locale
+        return await send(event, d)
+
+    fake._dispatch = dispatch  # type: ignore[method-assign]
+
+
+class AwayPlayer(FakePlayer):
+    """A person who comes back to the game only after ``minutes`` for each decision."""
+
+    def __init__(self, *args: Any, clock: FakeClock, minutes: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clock = clock
+        self.minutes = minutes
+
+    async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
+        if depth == 0:
+            self.clock.advance(self.minutes * 60)
+        return await super().act_on(msg, depth, start)
+
+
+@contextlib.contextmanager
+def watching(fake: FakeDiscord) -> Iterator[list[tuple[Message, str, list[int]]]]:
+    """Every new message as it was posted: (message, its text then, who it pinged)."""
+    seen: list[tuple[Message, str, list[int]]] = []
+    old = fake.on_message
+
+    def note(m: Message) -> None:
+        seen.append((m, m.content, list(m.mentions)))
+        if old is not None:
+            old(m)
+    fake.on_message = note
+    try:
+        yield seen
+    finally:
+        fake.on_message = old
+
+
+async def extras(fake: FakeDiscord, channel: int, rng: random.Random) -> None:
+    """What the issue's newcomers did besides playing: "?" help, a hint, an undo, a
+    spectator's board."""
+    msg = panel_message(fake, channel)
+    if msg is None:
+        return
+    owing = [u for u in prompt_users(msg) if u in PEOPLE]
+    who = owing[0] if owing else PEOPLE[0]
+    for cid in msg.custom_ids():
+        if _op(cid) == "help":
+            await fake.click(who, msg, cid)
+            break
+    await fake.slash(who, channel, "hint")
+    await fake.slash(SPECTATOR, channel, "board")
+
+
+async def try_undo(fake: FakeDiscord, channel: int) -> bool:
+    """A person takes back a step, if the turn message offers it."""
+    msg = panel_message(fake, channel)
+    if msg is None:
+        return False
+    for cid in msg.custom_ids():
+        if _op(cid) == "undo":
+            for who in PEOPLE:
+                inter = await fake.click(who, msg, cid)
+                if "cannot" not in inter.text().lower():
+                    return True
+    return False
+
+
+async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
+                   away: float | None) -> dict[str, Any]:
+    channel = 2000
+    clock = FakeClock()
+    with tempfile.TemporaryDirectory() as tmp:
+        async with running(channel_ids=(channel,), post_per=period, edit_per=period,
+                           webhook_per=period * 0.4) as fake:
+            speak(fake, locale)
+            async with bot_running(fake, Path(tmp) / "bench.db", seed=seed, workers=0,
+                                   ai_delay=ai_delay, clock=clock) as bot:
+                with watching(fake) as seen:
+                    await fake.slash(PEOPLE[0], channel, "new", seats=3)
+                    await fake.slash(PEOPLE[1], channel, "join")
+                    await fake.slash(PEOPLE[0], channel, "table addbot", level="normal")
+                    await fake.slash(PEOPLE[0], channel, "start")
+                    rng = random.Random(seed)
+                    players: dict[int, FakePlayer] = {
+                        u: (AwayPlayer(fake, u, channel, rng, clock=clock, minutes=away)
+                            if away is not None else FakePlayer(fake, u, channel, rng))
+                        for u in PEOPLE}
+                    # random play never undoes (AVOID_OPS): one undo, the extras, then on
+                    assert "undo" in AVOID_OPS
+                    settled = in_process(bot)
+                    undone = False
+                    applied = 0
+                    for goal in (40, 80, 120, 160, 200):
+                        applied += await play_until(
+                            fake, settled, channel, players,
+                            stop=lambda n, m, goal=goal - applied: n >= goal)
+                        if panel_message(fake, channel) is None:
+                            break
+                        await settled()
+                        if goal == 40:
+                            await extras(fake, channel, rng)
+                        if not undone:
+                            undone = await try_undo(fake, channel)
+                    await play_until(fake, settled, channel, players)
+                    await settled()
+                    fake.check()
+                    assert bot.service is not None
+                    game_id = await bot.service.last_game_in_channel(channel)
+                    seats = (await bot.service.table(game_id)).seats
+            return measure(fake, channel, seen, seats, locale, undone)
+
+
+def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list[int]]],
+            seats: list[Any], locale: str, undone: bool) -> dict[str, Any]:
+    thread = play_channel(fake, channel)
+    public = {channel, thread}
+    computers = [s.name for s in seats if s.is_ai]
+    people: dict[str, dict[str, int]] = {}
+    with i18n.using(locale):
+        secret = t("secret.intro", game=1, prompt="")
+    for u in (*PEOPLE, SPECTATOR):
+        dms = [text for m, text, _ in seen if m.where == "dm" and m.to_user == u]
+        people[str(u)] = {
+            "pings": sum(1 for m, _, pinged in seen
+                         if m.channel_id in public and m.public and u in pinged),
+            "dms": len(dms),
+            # of which secret choices (sent to someone away), the rest being the hand
+            # message and notices (e.g. that Discord refuses posts on a loaded machine)
+            "dm_secret": sum(1 for text in dms if text.startswith(secret)),
+            "dm_edits": sum(m.edits for m in fake.dms(u)),
+            "ephemerals": sum(1 for m, _, _ in seen
+                              if m.where == "ephemeral" and m.to_user == u),
+        }
+    posts = [(m, text) for m, text, _ in seen if m.channel_id == thread and m.public]
+    own_turns = {str(u): sum(1 for _, text in posts if u in _named(text)) for u in PEOPLE}
+    computer_posts = sum(1 for _, text in posts
+                         if not _named(text) and any(n in _prompt(text) for n in computers))
+    writes = fake.public_writes(thread)
+    turns = turns_in(final_record(fake, channel))
+    thread_posts = len(posts)
+    return {
+        "locale": locale, "people": people, "own_turns": own_turns,
+        "thread_posts": thread_posts,
+        "thread_edits": sum(m.edits for m in fake.channel_messages(thread)),
+        "boards": sum(1 for w in writes if w.files and _has_board(fake, w.message_id)),
+        "channel_posts": len(fake.channel_messages(channel)) if thread != channel else 0,
+        "turns": turns, "posts_per_turn": round(thread_posts / max(1, turns), 2),
+        "computer_posts": computer_posts, "undo": undone,
+        "rate_limited": fake.rate_limited(),
+    }
+
+
+def _prompt(text: str) -> str:
+    return text.rsplit("\n", 1)[-1]
+
+
+def _named(text: str) -> list[int]:
+    return [u for u in PEOPLE if f"<@{u}>" in _prompt(text)]
+
+
+def _has_board(fake: FakeDiscord, message_id: int) -> bool:
+    m = fake.messages.get(message_id)
+    return m is not None and any(a.filename == "board.png" for a in m.attachments)
+
+
+def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
+    per_person = [p for g in games for u, p in g["people"].items() if int(u) in PEOPLE]
+    own = [n for g in games for n in g["own_turns"].values()]
+    return {
+        "games": len(games),
+        "pings_per_person_max": max(p["pings"] for p in per_person),
+        "dms_per_person_max": max(p["dms"] for p in per_person),
+        "pings_per_own_turn_max": round(max(p["pings"] / max(1, n)
+                                            for p, n in zip(per_person, own, strict=True)), 2),
+        "thread_posts": [g["thread_posts"] for g in games],
+        "thread_edits": [g["thread_edits"] for g in games],
+        "posts_per_turn_max": max(g["posts_per_turn"] for g in games),
+        "computer_posts": [g["computer_posts"] for g in games],
+        "channel_posts": [g["channel_posts"] for g in games],
+        "rate_limited": [g["rate_limited"] for g in games],
+    }
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    games = []
+    for i, locale in enumerate(args.languages):
+        one = await one_game(locale, args.seed + i, ai_delay=args.ai_delay,
+                             period=5.0 if args.real_buckets else 0.5,
+                             away=args.away_minutes if args.away else None)
+        print(json.dumps(one), flush=True)
+        games.append(one)
+    return {**summary(games), "away": args.away, "ai_delay": args.ai_delay,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bot.bench_attention",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ai-delay", type=float, default=0.8,
+                        help="seconds a computer waits before each move (the bot's default)")
+    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES))
+    parser.add_argument("--away", action="store_true",
+                        help="the people come back only after --away-minutes for each step")
+    parser.add_argument("--away-minutes", type=float, default=6.0)
+    parser.add_argument("--real-buckets", action="store_true",
+                        help="Discord's buckets at their real speed (5 writes per 5 s)")
+    args = parser.parse_args(argv)
+    print(json.dumps(asyncio.run(main_async(args))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

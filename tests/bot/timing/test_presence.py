@@ -1,0 +1,42 @@
+"""Who is at the table, and so who is pinged: the pure rule and the per-game record."""
+
+from __future__ import annotations
+
+from bot.table.presence import Presence
+from bot.timing.presence import AT_TABLE_S, at_table, wants_ping
+from bot.timing.time_source import FakeClock
+
+
+def test_a_recent_click_means_at_the_table_for_a_few_minutes() -> None:
+    assert not at_table(None, 1000.0), "never clicked: away"
+    assert at_table(1000.0, 1000.0)
+    assert at_table(1000.0, 1000.0 + AT_TABLE_S - 1)
+    assert not at_table(1000.0, 1000.0 + AT_TABLE_S)
+    assert not at_table(2000.0, 1000.0), "a click from the future (a clock set back) is no proof"
+    assert 60 <= AT_TABLE_S <= 15 * 60
+
+
+def test_only_the_away_who_did_not_mute_this_turn_are_pinged() -> None:
+    assert wants_ping(None, 0.0, None, "t1")
+    assert not wants_ping(0.0, 10.0, None, "t1"), "at the table: named, not pinged"
+    assert not wants_ping(None, 0.0, "t1", "t1"), "muted this turn"
+    assert wants_ping(None, 0.0, "t0", "t1"), "a mute ends with its turn"
+
+
+def test_presence_per_game_and_person() -> None:
+    clock = FakeClock()
+    p = Presence(clock)
+    p.seen(1, 11)
+    assert p.here(1, 11) and not p.here(2, 11) and not p.here(1, 12)
+    assert p.to_ping(1, [11, 12], "t") == [12]
+    clock.advance(AT_TABLE_S + 1)
+    assert not p.here(1, 11)
+    assert p.to_ping(1, [11, 12], "t") == [11, 12]
+    p.mute(1, 12, "t")
+    assert p.muted(1, 12, "t") and not p.muted(1, 12, "u") and not p.muted(2, 12, "t")
+    assert p.to_ping(1, [11, 12], "t") == [11]
+    assert p.to_ping(1, [11, 12], "u") == [11, 12]
+    p.seen(2, 11)
+    assert p.forget_idle() == 1, "the old click in game 1 is dropped, game 2's kept"
+    p.forget(1)
+    assert p.to_ping(1, [12], "t") == [12] and p.here(2, 11)
