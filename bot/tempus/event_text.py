@@ -163,7 +163,10 @@ def decision_text(d: Mapping[str, Any] | Any, v: Mapping[str, Any]) -> str:
             left = CONTENT.starting_tokens - len(v["start_hexes"])
             return t("decision.place_start_token", colour=colour, left=left)
         if kind in ("move", "grow"):
-            return t(f"decision.{kind}", colour=colour, n=v["steps_left"])
+            left = int(v["steps_left"])
+            # none left: only a card could add one (never "up to 0 more")
+            return t(f"decision.{kind}" if left > 0 else f"decision.{kind}_none",
+                     colour=colour, n=left)
         if kind in ("name_city_terrain", "occupy"):
             from engine.hexgrid import label
 
