@@ -242,9 +242,11 @@ class DiscordPublisher:
             await self.on_thread(o.game_id, thread.id)
         self._lobbies.pop(o.game_id, None)
         if lobby is not None:
+            # the lobby message itself now says where the game is: one line, not two
             self.old_controls.retire(o.channel_id, lobby, content=t(
                 "lobby.started_in", game=o.game_id, thread=thread.id))
-        self._post(o.channel_id, t("thread.start_line", game=o.game_id, thread=thread.id))
+        else:
+            self._post(o.channel_id, t("thread.start_line", game=o.game_id, thread=thread.id))
 
     async def _cancel(self, o: Outcome, play: int) -> None:
         turn = await self._turn(o.game_id, play)

@@ -74,7 +74,8 @@ def _game_over(e: Event) -> str:
 
 def _start(e: Event) -> str:
     text = t("event.start", players=e.data["players"], colour=_colour(e))
-    on = [TABLE_OPTIONS[k] for k, v in (e.data.get("options") or {}).items()
+    # named by what they do (the catalogue's table_option.*), not by their rule ids
+    on = [t(f"table_option.{k}") for k, v in (e.data.get("options") or {}).items()
           if v and k in TABLE_OPTIONS]
     return f"{text} {t('event.start.options', options=', '.join(on))}" if on else text
 

@@ -118,8 +118,8 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
         return _simultaneous(state, seats, ds)
     d = ds[0]
     if seats[d.seat].is_ai:
-        return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
-                                                f"({colour_name(d.seat)})"))
+        return Panel(t("prompt.waiting_ai", name=seats[d.seat].name,
+                       colour=colour_name(d.seat)))
     return _PUBLIC[d.kind](state, seats, d)
 
 

@@ -24,6 +24,7 @@ from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
 from engine.refusals import REFUSALS
+from engine.rules import TABLE_OPTIONS
 from engine.state import ACTIONS, OVER, PROGRESS, TILES, TOKENS
 from lang import i18n
 from lang import tool as i18n_tool
@@ -111,6 +112,8 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"rules.{x}" for x in RULE_TOPICS} | {f"rules.topic.{x}" for x in RULE_TOPICS}
     keys |= {f"ph.cards.{k}" for k in HAND_KINDS}
     keys |= {f"decision.{k}" for k in G.HANDLERS}
+    keys |= {f"decision.{k}_none" for k in (G.MOVING, G.GROWING)}
+    keys |= {f"table_option.{k}" for k in TABLE_OPTIONS}
     keys |= {f"terrain.{x}" for x in CONTENT.terrain_names}
     keys |= {f"era.{i}" for i in range(len(CONTENT.eras))}
     keys |= {f"colour.{i}" for i in range(len(CONTENT.colours))}

@@ -103,7 +103,9 @@ async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
     svc, g = await _setup()
     asker = Asker(BOB, GUILD, 99)  # another channel of the same server
     a = await board_answer(svc, asker, f"#{g}", "round-5")
-    assert t("board.at_era", game=g, era=5) in a.text
+    # one round named throughout: the end of round 5, never "round 6 of 10" after it
+    assert t("status.head.ended", game=g, round=5, rounds=10) in a.text
+    assert "round 6" not in a.text and "Waiting for" not in a.text
     # "era-5", the first spelling, and Polish "runda-5" stay aliases of "round-5"
     for alias in ("era-5", "runda 5", "5"):
         assert (await board_answer(svc, asker, f"#{g}", alias)).files[0].data == \

@@ -41,7 +41,7 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         r = await fake.slash(12, ch, "status")
         assert t("status.phase.over") in r.text() and r.ephemeral
         r = await fake.slash(12, ch, "board", at="round-5")
-        assert t("board.at_era", game=g, era=5) in r.text()
+        assert t("status.head.ended", game=g, round=5, rounds=10) in r.text()
         width, height = png_size(r.replies[0].attachments[0].data)
         assert width >= 600 and height > width, "a board (land above, panel below)"
         r = await fake.slash(13, fake.channel_ids[1], "/tempus-records history", where="server")
