@@ -65,6 +65,16 @@ def decimal(value: float, digits: int = 1) -> str:
     return format_decimal(value, format=pattern, locale=i18n.current())
 
 
+def join_steps(steps: list[str]) -> str:
+    """Sentences joined by "; " as one sentence: each after the first starts in lower case
+    (``Move a token C3 → D3; stop moving``), unless it starts with an abbreviation."""
+    out = steps[:1]
+    for s in steps[1:]:
+        lower = s[:1].lower() + s[1:] if s[1:2].islower() else s
+        out.append(lower)
+    return "; ".join(out)
+
+
 def join_names(names: list[str]) -> str:
     """``A, B and C`` in the current language."""
     if len(names) <= 1:

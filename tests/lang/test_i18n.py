@@ -186,7 +186,7 @@ def test_polish_is_translated() -> None:
     are the same in both languages."""
     same_ok = {"card.TRA.name", "cmd.start.name", "cmd.group.name", "cmd.autopilot.name",
                "btn.start", "btn.help", "lobby.seat", "lobby.seat_colour", "status.start_mark",
-               "clock.due",
+               "clock.due", "hand.drawn",
                "event.score", "help.count", "hex.tokens", "secret.intro",
                # formats and symbols
                "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",

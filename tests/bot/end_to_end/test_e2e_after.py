@@ -126,8 +126,8 @@ async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> 
         changes = await hist.record_finished(storage, 1)
         assert set(changes) == {11, 12}
         line = t("result.rating", changes=", ".join(
-            t("result.rating.change", name=n, before=f"{changes[u][0].mu:.1f}",
-              after=f"{changes[u][1].mu:.1f}") for u, n in ((11, names[0]), (12, names[1]))))
+            t("result.rating.change", name=n, before=f"{changes[u][0].ordinal:.1f}",
+              after=f"{changes[u][1].ordinal:.1f}") for u, n in ((11, names[0]), (12, names[1]))))
         assert line in final.content
         assert all(b.mu != a.mu for b, a in changes.values())
         short = fake.channel_messages(ch)[-1]

@@ -292,10 +292,10 @@ def test_no_step_left_is_never_up_to_zero() -> None:
     """A Move with every step used, kept open by a Transport card in hand, tells what can
     be done (stop, or play a card), in the prompt, the decision line, the picture's words
     and the help; never "move up to 0 more tokens" ("przesuń jeszcze najwyżej 0")."""
-    from engine import actions as A
-    from engine import apply
     from bot.tempus.event_text import decision_text
     from bot.tempus.help_text import help_text
+    from engine import actions as A
+    from engine import apply
     from engine.views import view
     from lang.i18n import using
     from render.panel import decision_text as image_decision
