@@ -264,7 +264,7 @@ async def test_each_task_keeps_its_own_locale() -> None:
         seen[locale] = t("btn.join")
 
     await asyncio.gather(asyncio.create_task(user("pl")), asyncio.create_task(user("en-US")))
-    assert seen == {"pl": "Dołącz", "en-US": "Join"}
+    assert seen == {"pl": "🙋 Dołącz", "en-US": "🙋 Join"}
     assert i18n.current() == "en"
 
 
@@ -327,4 +327,29 @@ def test_a_new_language_starts_from_the_template(scratch_locale: Path) -> None:
     assert "de" in i18n.languages()
     assert i18n.normalize("de") == "de"
     assert len(i18n_tool.problems("de")) == len(i18n.message_keys())
-    assert t_in("de", "btn.join") == "Join"
+    assert t_in("de", "btn.join") == "🙋 Join"
+
+
+#: the buttons of the lobby and the turn: a person whose client is in another language than
+#: the server's still recognises them by their icons
+ICON_BUTTONS = ("join", "leave", "addbot", "start", "cancel", "move", "grow", "draw", "attack",
+                "city", "cards", "end_turn", "end_move", "end_grow", "secret", "no_cards",
+                "rotate", "place", "occupy", "hand", "hint", "undo", "undo_for", "back",
+                "move_idle", "grow_idle", "city_terrain", "rematch", "leave_game")
+
+
+def test_buttons_carry_the_same_icon_in_every_language() -> None:
+    """Each main button starts with an icon (not a letter), the same in every language, and
+    every button label fits Discord's 80 characters."""
+    for name in ICON_BUTTONS:
+        icons = set()
+        for lang in LANGS:
+            label = i18n.lookup(f"btn.{name}", lang)
+            icon = label.split(" ", 1)[0]
+            assert not any(ch.isalpha() for ch in icon), (lang, name, label)
+            icons.add(icon)
+        assert len(icons) == 1, (name, icons)
+    for key in i18n.message_keys():
+        if key.startswith("btn."):
+            for lang in LANGS:
+                assert len(t_in(lang, key, n=99, colour="Fioletowy", terrain="wzgórza")) <= 80

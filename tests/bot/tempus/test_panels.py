@@ -125,7 +125,7 @@ def test_every_multi_step_menu_has_a_back_button_and_prompts_list_the_buttons() 
                 labels = [b.label for b in panel.controls() if isinstance(b, Button)]
                 assert panel.text.endswith(", ".join(labels) + ".")
                 for b in panel.controls():
-                    if isinstance(b, Button) and b.label.startswith(("Move:", "Grow:")):
+                    if isinstance(b, Button) and b.label.startswith(("👣 Move:", "🌱 Grow:")):
                         assert "uses the marker" in b.label and b.style == "secondary"
             for spec, sub in _sub_menus(state, d.seat, panel):
                 if not sub.controls():
