@@ -443,7 +443,7 @@ def _card_target_placeholder(card: str, opts: list[Option]) -> Callable[[str, st
     (the options' own labels are whole sentences: too long to quote in a placeholder)."""
     if len(opts) <= MAX_OPTIONS:
         return lambda a, b: t("ph.card_target", card=card)
-    position = {}
+    position: dict[str, int] = {}
     for i, o in enumerate(opts, 1):
         position.setdefault(o.label, i)
 

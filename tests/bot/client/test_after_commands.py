@@ -220,7 +220,7 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
         svc, Asker(ANN, GUILD, 55))).text
     assert f"#{g} ·" in (await history_answer(svc, Asker(ANN, GUILD, 55), "server")).text
     stats = (await stats_answer(svc, asker)).text
-    assert "P100" in stats and t("leaderboard.title") in stats and "±" in stats
+    assert "P100" in stats and t("leaderboard.title") in stats and "give or take" in stats
     assert t("stats.none", name="Eve") in (await stats_answer(svc, asker, EVE, "Eve")).text
     lb = (await leaderboard_answer(svc, asker)).text
     assert "P100" in lb and "P101" in lb and "Computer" not in lb
