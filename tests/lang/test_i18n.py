@@ -246,10 +246,10 @@ def test_normalize_discord_and_posix_locales() -> None:
 
 def test_using_is_scoped_and_fuzzy_falls_back() -> None:
     with i18n.using("pl"):
-        assert t("btn.join") == "Dołącz"
+        assert t("btn.join") == "🙋 Dołącz"
         with i18n.using("en-GB"):
-            assert t("btn.join") == "Join"
-        assert t("btn.join") == "Dołącz"
+            assert t("btn.join") == "🙋 Join"
+        assert t("btn.join") == "🙋 Dołącz"
     assert i18n.current() == "en"
 
 
@@ -309,7 +309,7 @@ def test_changed_english_makes_the_translation_fuzzy(scratch_locale: Path) -> No
     i18n_tool.update()
     assert "pl: btn.cancel is fuzzy (check it, then remove the fuzzy flag)" in \
         i18n_tool.problems("pl")
-    assert i18n.catalogue()["pl"].messages["btn.cancel"] == "Anuluj grę"  # Babel's guess
+    assert i18n.catalogue()["pl"].messages["btn.cancel"] == "✖️ Anuluj grę"  # Babel's guess
     assert t_in("pl", "btn.cancel") == "Cancel the game"  # unreviewed: not used
 
 
