@@ -439,7 +439,7 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
 
 
 def _card_target_placeholder(card: str, opts: list[Option]) -> Callable[[str, str], str]:
-    """"Play Sanitation (forest) where?", numbered when the choices need several selects
+    """"Play Sanitation (forest): choose…", numbered when the choices need several selects
     (the options' own labels are whole sentences: too long to quote in a placeholder)."""
     if len(opts) <= MAX_OPTIONS:
         return lambda a, b: t("ph.card_target", card=card)
