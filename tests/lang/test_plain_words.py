@@ -61,3 +61,15 @@ def test_polish_numbers_use_a_decimal_comma() -> None:
 def test_no_polish_template_writes_a_decimal_point() -> None:
     pl = i18n.catalogue()["pl"].messages
     assert [k for k, v in pl.items() if POINT.search(v)] == []
+
+
+def test_polish_hex_word_names_nothing_else() -> None:
+    """A hex is "pole" (as the Polish rulebook calls it), so no terrain or era may be
+    named with it: "0 pionów na polach „pola uprawne”" read as nonsense."""
+    from engine.content import CONTENT
+
+    pl = i18n.catalogue()["pl"].messages
+    names = [pl[f"terrain.{x}"] for x in CONTENT.terrain_names]
+    names += [pl[f"era.{i}"] for i in range(len(CONTENT.eras))]
+    assert [n for n in names if re.search(r"\bpol(e|a|u|em|ach|ami)?\b", n.lower())] == []
+    assert "**Pole**" in pl["rules.glossary"]
