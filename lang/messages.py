@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from lang import i18n
 
 
@@ -53,6 +55,24 @@ def t(key: str, /, **kwargs: Any) -> str:
 def t_in(lang: str | None, key: str, /, **kwargs: Any) -> str:
     """Like :func:`t`, in ``lang`` (a catalogue language or a Discord locale)."""
     return i18n.render(key, i18n.normalize(lang) if lang else None, **kwargs)
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals in the current language's format (Babel):
+    ``25.8`` in English, ``25,8`` in Polish; never Python's own ``f"{x:.1f}"``, which
+    always writes a point."""
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return format_decimal(value, format=pattern, locale=i18n.current())
+
+
+def join_steps(steps: list[str]) -> str:
+    """Sentences joined by "; " as one sentence: each after the first starts in lower case
+    (``Move a token C3 → D3; stop moving``), unless it starts with an abbreviation."""
+    out = steps[:1]
+    for s in steps[1:]:
+        lower = s[:1].lower() + s[1:] if s[1:2].islower() else s
+        out.append(lower)
+    return "; ".join(out)
 
 
 def join_names(names: list[str]) -> str:

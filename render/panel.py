@@ -235,7 +235,10 @@ def decision_text(v: dict[str, Any], dec: dict[str, Any], lang: str) -> str:
         left = CONTENT.starting_tokens - len(v.get("start_hexes", []))
         return word("decision.place_start_token", lang, n=left)
     if kind in ("move", "grow"):
-        return word(f"decision.{kind}", lang, count=v.get("steps_left", 0))
+        left = int(v.get("steps_left", 0))
+        # none left: only a card (Transport, Health care) could add one, or the step ends
+        return word(f"decision.{kind}" if left > 0 else f"decision.{kind}_none", lang,
+                    count=left)
     if kind == "discard":
         n = (v.get("discards") or {}).get(str(seat), (v.get("discards") or {}).get(seat, 0))
         return word("decision.discard", lang, count=n)

@@ -266,13 +266,16 @@ class DiscordPublisher:
         if self.on_thread is not None:
             await self.on_thread(o.game_id, thread.id)
         self._lobbies.pop(o.game_id, None)
+        # the shuffle's commitment stands in the channel too, as in the thread's first post
+        commitment = ([t("shuffle.commitment", commitment=game.seed_commitment)]
+                      if game is not None and game.seed_commitment else [])
         if lobby is not None:
-            self.old_controls.retire(o.channel_id, lobby, content=t(
-                "lobby.started_in", game=o.game_id, thread=thread.id))
-        start = [t("thread.start_line", game=o.game_id, thread=thread.id)]
-        if game is not None and game.seed_commitment:  # the same as in the thread
-            start.append(t("shuffle.commitment", commitment=game.seed_commitment))
-        self._post(o.channel_id, "\n".join(start))
+            # the lobby message itself now says where the game is: one message, not two
+            self.old_controls.retire(o.channel_id, lobby, content="\n".join([t(
+                "lobby.started_in", game=o.game_id, thread=thread.id), *commitment]))
+        else:
+            self._post(o.channel_id, "\n".join(
+                [t("thread.start_line", game=o.game_id, thread=thread.id), *commitment]))
 
     async def _cancel(self, o: Outcome, play: int) -> None:
         turn = await self._turn(o.game_id, play)

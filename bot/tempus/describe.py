@@ -30,26 +30,42 @@ def protection_text(v: dict[str, Any]) -> str:
     return t("lobby.opt1.on" if opt1 else "lobby.opt1.off")
 
 
+def era_phrase(index: int) -> str:
+    """A player's era for the status: "era Writing"; the Starting box is no era yet."""
+    return t("status.era.start") if index == 0 else t("status.era", era=era_name(index))
+
+
+def markers_phrase(n: int) -> str:
+    """Action markers still to use this round ("none left" rather than "0 ... left")."""
+    return t("status.markers", n=n) if n > 0 else t("status.markers.none")
+
+
 def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
-                hints: bool = True) -> str:
-    """The position in text; ``hints``: the game's hint option (a line when it is off)."""
+                hints: bool = True, ended_round: int | None = None) -> str:
+    """The position in text; ``hints``: the game's hint option (a line when it is off);
+    ``ended_round``: ``v`` is the position as that round ended (a past moment: its view
+    already counts the next round, and nobody is waited for any more)."""
     phase = v["phase"]
-    phase_text = t(f"status.phase.{phase}", turn=v.get("action_round", 0))
-    lines = [t("status.head", game=game_id, round=v["era_number"], rounds=ROUNDS,
-               phase=phase_text)]
+    if ended_round is not None:
+        lines = [t("status.head.ended", game=game_id, round=ended_round, rounds=ROUNDS)]
+    else:
+        phase_text = t(f"status.phase.{phase}", turn=v.get("action_round", 0))
+        lines = [t("status.head", game=game_id, round=v["era_number"], rounds=ROUNDS,
+                   phase=phase_text)]
     for i, p in enumerate(v["players"]):
         lines.append(t(
             "status.player",
             mark=t("status.start_mark") if i == v["start_player"] else "",
             colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
-            era=era_name(p["era"]), markers=p["markers"], hand=p["hand_size"],
-            supply=p["supply"], cities=cities_built(v, i), vp=p["victory_points"]))
+            era=era_phrase(p["era"]), markers=markers_phrase(p["markers"]),
+            hand=p["hand_size"], supply=p["supply"], cities=cities_built(v, i),
+            vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
-    lines.append(t("status.rules", version=v.get("rules_version", 1),
-                   option=protection_text(v)))
+    # the rules version is the bot's bookkeeping: players read only what it changes
+    lines.append(protection_text(v))
     if not hints:
         lines.append(t("status.hints_off"))
-    waiting = waiting_text(v)
+    waiting = waiting_text(v) if ended_round is None else ""
     if waiting:
         lines.append(t("status.waiting", waiting=waiting))
     return "\n".join(lines)

@@ -74,7 +74,8 @@ def _game_over(e: Event) -> str:
 
 def _start(e: Event) -> str:
     text = t("event.start", players=e.data["players"], colour=_colour(e))
-    on = [TABLE_OPTIONS[k] for k, v in (e.data.get("options") or {}).items()
+    # named by what they do (the catalogue's table_option.*), not by their rule ids
+    on = [t(f"table_option.{k}") for k, v in (e.data.get("options") or {}).items()
           if v and k in TABLE_OPTIONS]
     return f"{text} {t('event.start.options', options=', '.join(on))}" if on else text
 
@@ -163,7 +164,10 @@ def decision_text(d: Mapping[str, Any] | Any, v: Mapping[str, Any]) -> str:
             left = CONTENT.starting_tokens - len(v["start_hexes"])
             return t("decision.place_start_token", colour=colour, left=left)
         if kind in ("move", "grow"):
-            return t(f"decision.{kind}", colour=colour, n=v["steps_left"])
+            left = int(v["steps_left"])
+            # none left: only a card could add one (never "up to 0 more")
+            return t(f"decision.{kind}" if left > 0 else f"decision.{kind}_none",
+                     colour=colour, n=left)
         if kind in ("name_city_terrain", "occupy"):
             from engine.hexgrid import label
 

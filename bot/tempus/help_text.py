@@ -228,6 +228,8 @@ def _moving(state: State, seat: int) -> tuple[str, tuple[str, ...]]:
     legal = legal_actions(state, seat)
     moves = [a for a in legal if isinstance(a, A.MoveToken)]
     terrain = next_terrain(state)
+    if state.steps_left <= 0:  # only a card could move one more
+        return t("help.move_step_none"), ("move", "cards")
     text = t("help.move_step", n=state.steps_left, distance=state.era(seat).distance,
              sources=hex_list(a.src for a in moves), terrain=terrain_name(terrain))
     reach = [a.dst for a in moves if state.terrain[a.dst] == terrain]
@@ -243,6 +245,8 @@ def _moving(state: State, seat: int) -> tuple[str, tuple[str, ...]]:
 def _growing(state: State, seat: int) -> tuple[str, tuple[str, ...]]:
     legal = legal_actions(state, seat)
     sites = [a.hex for a in legal if isinstance(a, A.GrowToken)]
+    if state.steps_left <= 0:  # only a card could grow one more
+        return t("help.grow_step_none"), ("grow", "cards")
     text = t("help.grow_step", n=state.steps_left, hexes=hex_list(sites))
     plays = playable_cards(legal)
     if plays:

@@ -37,7 +37,7 @@ from engine.progress import new_era_index, progress_points
 from engine.state import State
 from engine.views import view as make_view
 from lang import i18n
-from lang.messages import t
+from lang.messages import join_steps, t
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def hint_text(view: dict[str, Any], result: dict[str, Any]) -> str:
     lines = [t("hint.title", action=action_label(action))]
     shown = [a for a in plan if not isinstance(a, A.EndMove | A.EndGrow)]
     if shown:
-        lines.append(t("hint.plan", steps="; ".join(action_label(a) for a in shown)))
+        lines.append(t("hint.plan", steps=join_steps([action_label(a) for a in shown])))
     state = determinise(view, random.Random(0))
     why = [why_text(state, seat, action, plan)]
     if result.get("legal", 2) <= 1:

@@ -68,4 +68,7 @@ def action_label(action: A.Action) -> str:
         return t("act.attack_leader", card=card_name(action.leader), **kw)
     if isinstance(action, A.PlayGovernment):
         return t(f"act.play_government.{action.mode}", **kw)
+    if hasattr(action, "cards") and not action.cards and i18n.has(f"act.{action.type}.none"):
+        # "Attack with no cards", not "Attack with cards: no cards"
+        return t(f"act.{action.type}.none", **kw)
     return t(f"act.{action.type}", **kw)

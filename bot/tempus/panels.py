@@ -119,8 +119,8 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
         return _simultaneous(state, seats, ds)
     d = ds[0]
     if seats[d.seat].is_ai:
-        return Panel(t("prompt.waiting_ai", name=f"{seats[d.seat].name} "
-                                                f"({colour_name(d.seat)})"))
+        return Panel(t("prompt.waiting_ai", name=seats[d.seat].name,
+                       colour=colour_name(d.seat)))
     return _PUBLIC[d.kind](state, seats, d)
 
 
@@ -311,7 +311,8 @@ def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons = [Button(t("btn.end_move"), ACT, encode_action(A.EndMove()))]
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
-    return Panel(t("prompt.move", who=who(seats, d.seat), n=state.steps_left), rows)
+    key = "prompt.move" if state.steps_left > 0 else "prompt.move_none"
+    return Panel(t(key, who=who(seats, d.seat), n=state.steps_left), rows)
 
 
 def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -323,7 +324,8 @@ def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons = [Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow()))]
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
-    return Panel(t("prompt.grow", who=who(seats, d.seat), n=state.steps_left), rows)
+    key = "prompt.grow" if state.steps_left > 0 else "prompt.grow_none"
+    return Panel(t(key, who=who(seats, d.seat), n=state.steps_left), rows)
 
 
 def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -438,9 +440,9 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
         plays = [a for a in card_plays(legal) if card_of(a) == card]
         if not plays:  # not a card this player can play now (or no card at all)
             raise MenuError("error.no_options")
-        panel = _options_menu(_action_options(plays),
-                              lambda a, b: t("ph.card_target", card=card_name(card), first=a,
-                                             last=b), card_name(card))
+        opts = _action_options(plays)
+        panel = _options_menu(opts, _card_target_placeholder(card_name(card), opts),
+                              card_name(card))
         return _with_rows(panel, "", [_back("cards")])
     if name == "column":
         return column_menu(state, seat, param)
@@ -448,6 +450,22 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
         centre_text, _, rot_text = param.partition(":")
         return tile_preview(state, seat, _hex(centre_text), _int(rot_text or "0"))
     raise MenuError("error.no_options")
+
+
+def _card_target_placeholder(card: str, opts: list[Option]) -> Callable[[str, str], str]:
+    """"Play Sanitation (forest): choose…", numbered when the choices need several selects
+    (the options' own labels are whole sentences: too long to quote in a placeholder)."""
+    if len(opts) <= MAX_OPTIONS:
+        return lambda a, b: t("ph.card_target", card=card)
+    position: dict[str, int] = {}
+    for i, o in enumerate(opts, 1):
+        position.setdefault(o.label, i)
+
+    def placeholder(first: str, last: str) -> str:
+        start = position.get(first, 1)
+        end = min(start + MAX_OPTIONS - 1, len(opts))
+        return t("ph.card_target.part", card=card, first=start, last=end, n=len(opts))
+    return placeholder
 
 
 def _int(text: str) -> int:

@@ -26,7 +26,7 @@ from engine.record import Record
 from engine.score_breakdown import CARDS, Breakdown, SeatScore, breakdown
 from engine.timeline import era_ends, snapshots
 from lang import i18n
-from lang.messages import t
+from lang.messages import decimal, t
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +115,9 @@ def result_lines(game_id: int, b: Breakdown, names: Sequence[str], *,
         for seat, user in enumerate(seat_users):
             if user is not None and user in rating_changes:
                 old, new = rating_changes[user]
+                # the rating the leaderboard shows, so that both say the same number
                 changes.append(t("result.rating.change", name=names[seat],
-                                 before=f"{old.mu:.1f}", after=f"{new.mu:.1f}"))
+                                 before=decimal(old.ordinal), after=decimal(new.ordinal)))
         if changes:
             lines.append(t("result.rating", changes=", ".join(changes)))
     return lines

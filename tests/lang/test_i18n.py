@@ -24,6 +24,7 @@ from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
 from engine.refusals import REFUSALS
+from engine.rules import TABLE_OPTIONS
 from engine.state import ACTIONS, OVER, PROGRESS, TILES, TOKENS
 from lang import i18n
 from lang import tool as i18n_tool
@@ -111,6 +112,8 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"rules.{x}" for x in RULE_TOPICS} | {f"rules.topic.{x}" for x in RULE_TOPICS}
     keys |= {f"ph.cards.{k}" for k in HAND_KINDS}
     keys |= {f"decision.{k}" for k in G.HANDLERS}
+    keys |= {f"decision.{k}_none" for k in (G.MOVING, G.GROWING)}
+    keys |= {f"table_option.{k}" for k in TABLE_OPTIONS}
     keys |= {f"terrain.{x}" for x in CONTENT.terrain_names}
     keys |= {f"era.{i}" for i in range(len(CONTENT.eras))}
     keys |= {f"colour.{i}" for i in range(len(CONTENT.colours))}
@@ -183,7 +186,7 @@ def test_polish_is_translated() -> None:
     are the same in both languages."""
     same_ok = {"card.TRA.name", "cmd.start.name", "cmd.group.name", "cmd.autopilot.name",
                "btn.start", "btn.help", "lobby.seat", "lobby.seat_colour", "status.start_mark",
-               "clock.due",
+               "clock.due", "hand.drawn",
                "event.score", "help.count", "hex.tokens", "secret.intro",
                # formats and symbols
                "chart.start", "error.store_in_use.who", "opening.sep", "result.part.join",
@@ -243,10 +246,10 @@ def test_normalize_discord_and_posix_locales() -> None:
 
 def test_using_is_scoped_and_fuzzy_falls_back() -> None:
     with i18n.using("pl"):
-        assert t("btn.join") == "Dołącz"
+        assert t("btn.join") == "🙋 Dołącz"
         with i18n.using("en-GB"):
-            assert t("btn.join") == "Join"
-        assert t("btn.join") == "Dołącz"
+            assert t("btn.join") == "🙋 Join"
+        assert t("btn.join") == "🙋 Dołącz"
     assert i18n.current() == "en"
 
 
@@ -261,7 +264,7 @@ async def test_each_task_keeps_its_own_locale() -> None:
         seen[locale] = t("btn.join")
 
     await asyncio.gather(asyncio.create_task(user("pl")), asyncio.create_task(user("en-US")))
-    assert seen == {"pl": "Dołącz", "en-US": "Join"}
+    assert seen == {"pl": "🙋 Dołącz", "en-US": "🙋 Join"}
     assert i18n.current() == "en"
 
 
@@ -306,7 +309,7 @@ def test_changed_english_makes_the_translation_fuzzy(scratch_locale: Path) -> No
     i18n_tool.update()
     assert "pl: btn.cancel is fuzzy (check it, then remove the fuzzy flag)" in \
         i18n_tool.problems("pl")
-    assert i18n.catalogue()["pl"].messages["btn.cancel"] == "Anuluj grę"  # Babel's guess
+    assert i18n.catalogue()["pl"].messages["btn.cancel"] == "✖️ Anuluj grę"  # Babel's guess
     assert t_in("pl", "btn.cancel") == "Cancel the game"  # unreviewed: not used
 
 
@@ -324,4 +327,29 @@ def test_a_new_language_starts_from_the_template(scratch_locale: Path) -> None:
     assert "de" in i18n.languages()
     assert i18n.normalize("de") == "de"
     assert len(i18n_tool.problems("de")) == len(i18n.message_keys())
-    assert t_in("de", "btn.join") == "Join"
+    assert t_in("de", "btn.join") == "🙋 Join"
+
+
+#: the buttons of the lobby and the turn: a person whose client is in another language than
+#: the server's still recognises them by their icons
+ICON_BUTTONS = ("join", "leave", "addbot", "start", "cancel", "move", "grow", "draw", "attack",
+                "city", "cards", "end_turn", "end_move", "end_grow", "secret", "no_cards",
+                "rotate", "place", "occupy", "hand", "hint", "undo", "undo_for", "back",
+                "move_idle", "grow_idle", "city_terrain", "rematch", "leave_game")
+
+
+def test_buttons_carry_the_same_icon_in_every_language() -> None:
+    """Each main button starts with an icon (not a letter), the same in every language, and
+    every button label fits Discord's 80 characters."""
+    for name in ICON_BUTTONS:
+        icons = set()
+        for lang in LANGS:
+            label = i18n.lookup(f"btn.{name}", lang)
+            icon = label.split(" ", 1)[0]
+            assert not any(ch.isalpha() for ch in icon), (lang, name, label)
+            icons.add(icon)
+        assert len(icons) == 1, (name, icons)
+    for key in i18n.message_keys():
+        if key.startswith("btn."):
+            for lang in LANGS:
+                assert len(t_in(lang, key, n=99, colour="Fioletowy", terrain="wzgórza")) <= 80

@@ -50,7 +50,7 @@ def test_r_card_san_plate_in_the_raisers_colour() -> None:
 
 @pytest.mark.parametrize(("lang", "raised", "neutral"), [
     ("en", "F6 grassland: Blue's stack limit +1.", "F6 grassland: stack limit +1."),
-    ("pl", "F6 łąka: Niebieski: limit stosu +1.", "F6 łąka: limit stosu +1."),
+    ("pl", "F6 (łąka): Niebieski: limit stosu +1.", "F6 (łąka): limit stosu +1."),
 ])
 def test_r_card_san_description_names_whose_limit_rose(lang: str, raised: str,
                                                          neutral: str) -> None:

@@ -197,3 +197,15 @@ def test_polish_images_differ_from_english() -> None:
     own = view(state, seat)
     if own["players"][seat].get("hand"):
         assert render_hand(own, "pl") != render_hand(own)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_owners_letters_cannot_be_read_as_digits(lang: str) -> None:
+    """The letter on a stack sits beside its count: at phone size a "Ż" or a "Z" reads as
+    "2" (a one-token stack looked like "2 1"), an "O" as "0", an "I" or "l" as "1". Each
+    colour's mark is one character, none of those, and different from every other's."""
+    confusable = set("0123456789ZzŻżŹźOoÓóIl|")
+    marks = [words.colour_letter(seat, lang) for seat in range(len(CONTENT.colours))]
+    assert len(set(marks)) == len(marks), marks
+    for mark in marks:
+        assert len(mark) == 1 and mark not in confusable, (lang, mark)

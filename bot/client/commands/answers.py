@@ -40,7 +40,7 @@ from engine.record import Record
 from engine.score_breakdown import breakdown
 from engine.timeline import END, SETUP, era_end, eras_played, snapshots
 from lang import i18n
-from lang.messages import t
+from lang.messages import decimal, t
 
 if TYPE_CHECKING:
     from bot.table.service import TableService
@@ -148,12 +148,15 @@ async def _record(service: TableService, game: GameRow) -> dict[str, Any]:
 #: words before a round number in ``at``: "round" (the bot's word for an era, as in
 #: ``/tempus status``), Polish "runda", and "era" (the first spelling, kept as an alias)
 ROUND_WORDS = ("round", "runda", "era")
+#: the other moments as a Polish reader may type them
+MOMENT_WORDS = {"początek": "start", "koniec": "end"}
 
 
 def parse_moment(text: str) -> str | int:
     """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5); ``start``;
     ``end``; TableError otherwise."""
     s = text.strip().lower().replace(" ", "-")
+    s = MOMENT_WORDS.get(s, s)
     if s in ("start", "end"):
         return s
     digits = s
@@ -200,16 +203,17 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         if any(s.user_id == asker.user_id and not s.left for s in seats):
             # the controls are the seats' own: a spectator's would only be refused
             panel, version = await service.turn_panel(g.id)
-        caption = []
+        caption, ended = [], None
     else:
         moment = "end" if at is None else parse_moment(at)
         v, done, png = await run(board_png_at, await _record(service, g), moment, full,
                                  i18n.current())
         if v is None:
             raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
-        caption = ([t("board.at_start", game=g.id)] if moment == "start" else
-                   [] if moment == "end" else [t("board.at_era", game=g.id, era=moment)])
-    status = status_text(g.id, v, seats, hints=_hints(g))
+        # a round's end is said by the status head itself ("at the end of round 5 of 10")
+        caption = [t("board.at_start", game=g.id)] if moment == "start" else []
+        ended = moment if isinstance(moment, int) else None
+    status = status_text(g.id, v, seats, hints=_hints(g), ended_round=ended)
     body = "\n".join([*caption, status, *_over_lines(v, names)])
     if text:
         return _position_answer(body, images.position_lines(v, i18n.current()), panel,
@@ -354,7 +358,9 @@ def opening_text(opening: str) -> str:
 
 
 def _skill(s: Skill) -> dict[str, str]:
-    return {"mu": f"{s.mu:.1f}", "spread": f"{2 * s.sigma:.1f}", "ordinal": f"{s.ordinal:.1f}"}
+    """The rating as shown (the cautious one that orders the leaderboard), the skill
+    estimate behind it and its uncertainty, in the reader's number format."""
+    return {"rating": decimal(s.ordinal), "mu": decimal(s.mu), "spread": decimal(2 * s.sigma)}
 
 
 async def stats_answer(service: TableService, asker: Asker, user_id: int | None = None,
@@ -367,7 +373,7 @@ async def stats_answer(service: TableService, asker: Asker, user_id: int | None 
         lines = [t("stats.title", name=st.name),
                  t("stats.games", games=st.games, wins=st.wins,
                    share=round(100 * st.wins / st.games)),
-                 t("stats.vp", avg=f"{st.average_vp:.1f}"),
+                 t("stats.vp", avg=decimal(st.average_vp)),
                  t("stats.opening", opening=opening_text(st.opening), n=st.opening_games,
                    games=st.games)]
         if st.skill is None:

@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -40,6 +41,7 @@ from engine.record import Record, replay
 from engine.score_breakdown import breakdown
 from engine.timeline import era_end, snapshots
 from lang import i18n
+from lang.i18n import using
 from lang.messages import t
 from render.board import render_board
 from tests.bot.helpers import CollectSink
@@ -104,7 +106,9 @@ async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
     svc, g = await _setup()
     asker = Asker(BOB, GUILD, 99)  # another channel of the same server
     a = await board_answer(svc, asker, f"#{g}", "round-5")
-    assert t("board.at_era", game=g, era=5) in a.text
+    # one round named throughout: the end of round 5, never "round 6 of 10" after it
+    assert t("status.head.ended", game=g, round=5, rounds=10) in a.text
+    assert "round 6" not in a.text and "Waiting for" not in a.text
     # "era-5", the first spelling, and Polish "runda-5" stay aliases of "round-5"
     for alias in ("era-5", "runda 5", "5"):
         assert (await board_answer(svc, asker, f"#{g}", alias)).files[0].data == \
@@ -217,10 +221,18 @@ async def test_show_history_stats_leaderboard_and_replay() -> None:
         svc, Asker(ANN, GUILD, 55))).text
     assert f"#{g} ·" in (await history_answer(svc, Asker(ANN, GUILD, 55), "server")).text
     stats = (await stats_answer(svc, asker)).text
-    assert "P100" in stats and t("leaderboard.title") in stats and "±" in stats
+    assert "P100" in stats and t("leaderboard.title") in stats and "give or take" in stats
     assert t("stats.none", name="Eve") in (await stats_answer(svc, asker, EVE, "Eve")).text
     lb = (await leaderboard_answer(svc, asker)).text
     assert "P100" in lb and "P101" in lb and "Computer" not in lb
+    # plain words and the reader's numbers: a rating with a Polish decimal comma, no "mu"
+    assert re.search(r"rating -?\d+\.\d \(1 game, [01] wins?\)", lb), lb
+    with using("pl"):
+        lb_pl = (await leaderboard_answer(svc, asker)).text
+        stats_pl = (await stats_answer(svc, asker, with_leaderboard=False)).text
+    assert re.search(r": -?\d+,\d pkt \(1 gra, [01] zwycięstw", lb_pl), lb_pl
+    assert not re.search(r"\d\.\d", lb_pl + stats_pl), lb_pl + stats_pl
+    assert "Punkty rankingowe" in stats_pl and "Ranking tego serwera" in lb_pl
     rep = await replay_answer(svc, await svc.storage.game(g))  # type: ignore[arg-type]
     gif = Image.open(io.BytesIO(rep.files[0].data))
     assert gif.format == "GIF" and gif.n_frames > 40 and len(rep.files[0].data) < 8_000_000
@@ -345,7 +357,12 @@ def test_final_post_text_sources_and_files() -> None:
                 who=t("result.who", colour=CONTENT.colours[seat], name=names[seat]),
                 vp=s.total, parts=results._parts(s))
         assert row in post.text
-    assert t("result.rating.change", name="Ann", before="25.0", after="27.5") in post.text
+    # the rating the leaderboard shows (mu less three sigmas), not the bare skill estimate
+    assert t("result.rating.change", name="Ann", before="0.0", after="3.8") in post.text
+    with using("pl"):
+        pl = results.final_post(31, record.to_json(), names, seat_users=[1, 2, 3, 4, None],
+                                rating_changes={1: (Skill(), Skill(27.5, 7.9, 1))})
+        assert t("result.rating.change", name="Ann", before="0,0", after="3,8") in pl.text
     assert "python -m" not in post.text  # no developer commands for players
     assert t("result.files") in post.text
     assert [f.filename for f in post.files] == ["tempus-game-31-chart.png",
@@ -521,8 +538,8 @@ async def test_the_result_is_built_once_and_its_ratings_are_this_games_own() -> 
     assert off.builds == 1, "one result build for both posts"
     posted = {cid: text for cid, text, _ in client.sent}
     assert set(posted) == {thread, 10}
-    changes = ", ".join(t("result.rating.change", name=s.name, before=f"{b.mu:.1f}",
-                          after=f"{a.mu:.1f}")
+    changes = ", ".join(t("result.rating.change", name=s.name, before=f"{b.ordinal:.1f}",
+                          after=f"{a.ordinal:.1f}")
                         for s in seats if s.user_id is not None
                         for b, a in [expected[s.user_id]])
     assert t("result.rating", changes=changes) in posted[thread]

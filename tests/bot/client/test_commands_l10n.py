@@ -137,8 +137,8 @@ async def test_interaction_sets_the_users_locale() -> None:
 
     import asyncio
 
-    assert await asyncio.create_task(check("pl")) == "Dołącz"
-    assert await asyncio.create_task(check("en-GB")) == "Join"
+    assert await asyncio.create_task(check("pl")) == "🙋 Dołącz"
+    assert await asyncio.create_task(check("en-GB")) == "🙋 Join"
     assert i18n.user_locale(77) == "en"
     assert use_interaction_locale(SimpleNamespace(  # type: ignore[arg-type]
         locale=Locale.polish, user=SimpleNamespace(id=78))) == "pl"

@@ -41,7 +41,7 @@ async def test_a_finished_game_can_be_looked_at_again(tmp_path: Path) -> None:
         r = await fake.slash(12, ch, "status")
         assert t("status.phase.over") in r.text() and r.ephemeral
         r = await fake.slash(12, ch, "board", at="round-5")
-        assert t("board.at_era", game=g, era=5) in r.text()
+        assert t("status.head.ended", game=g, round=5, rounds=10) in r.text()
         width, height = png_size(r.replies[0].attachments[0].data)
         assert width >= 600 and height > width, "a board (land above, panel below)"
         r = await fake.slash(13, fake.channel_ids[1], "/tempus-records history", where="server")
@@ -126,8 +126,8 @@ async def test_finish_a_game_then_look_back_rate_and_rematch(tmp_path: Path) -> 
         changes = await hist.record_finished(storage, 1)
         assert set(changes) == {11, 12}
         line = t("result.rating", changes=", ".join(
-            t("result.rating.change", name=n, before=f"{changes[u][0].mu:.1f}",
-              after=f"{changes[u][1].mu:.1f}") for u, n in ((11, names[0]), (12, names[1]))))
+            t("result.rating.change", name=n, before=f"{changes[u][0].ordinal:.1f}",
+              after=f"{changes[u][1].ordinal:.1f}") for u, n in ((11, names[0]), (12, names[1]))))
         assert line in final.content
         assert all(b.mu != a.mu for b, a in changes.values())
         short = fake.channel_messages(ch)[-1]

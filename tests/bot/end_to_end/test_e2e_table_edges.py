@@ -44,6 +44,21 @@ async def test_without_thread_permission_the_game_is_played_in_the_channel(
 
 
 @pytest.mark.asyncio
+async def test_the_channel_is_told_once_where_the_game_is_played(tmp_path: Path) -> None:
+    """The lobby message becomes "Game #1 is being played in #thread" (an edit, in place):
+    no second post right under it saying the same ("has started: follow it in ...")."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=3) as bot:
+        ch = fake.channel_ids[0]
+        await open_game(fake, bot, ch)
+        [thread] = fake.threads_in(ch)
+        said = [m.content for m in fake.channel_messages(ch)]
+        where = t("lobby.started_in", game=1, thread=thread.id)
+        assert said.count(where) == 1, said
+        assert t("thread.start_line", game=1, thread=thread.id) not in said, said
+        fake.check()
+
+
+@pytest.mark.asyncio
 async def test_new_inside_a_thread_plays_in_that_thread(tmp_path: Path) -> None:
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=3) as bot:
         ch = fake.channel_ids[0]

@@ -20,6 +20,7 @@ from engine import IllegalAction, view
 from engine.game import apply_in_place
 from engine.record import Record, ReplayError, replay
 from engine.rules import LEGACY_RULES_VERSION, RULES_VERSION
+from lang.messages import t
 from tests.bot.helpers import CollectSink
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
@@ -84,7 +85,8 @@ async def test_a_game_stored_before_rules_versions_replays_under_rules_1(path: P
         assert len((await svc.table(g)).moves) == n + 1
         assert (await svc.table(g)).state.rules_version == LEGACY_RULES_VERSION
         # /tempus status says so, and the history reads the log as rules 1 too
-        assert "Rules version 1;" in status_text(g, view(table.state, None), table.seats)
+        assert t("status.protection.rules1") in status_text(g, view(table.state, None),
+                                                           table.seats)
         game = await store.game(g)
         assert game is not None
         rows = await store.actions(g)

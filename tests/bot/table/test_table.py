@@ -18,6 +18,7 @@ from bot.tempus.labels import card_name
 from engine import actions as A
 from engine.game import PROGRESS_CARDS, decision_for
 from engine.record import Record, replay
+from lang.messages import t
 from tests.bot.helpers import CollectSink
 
 HOST, BOB, CY, EVE = 100, 101, 102, 999
@@ -438,7 +439,7 @@ async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
 
     svc, sink = await _service()
     o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
-    assert "R-OPT-1 is on" in o.panel.text
+    assert t("lobby.opt1.on") in o.panel.text
     g = o.game_id
     await svc.join(g, BOB, "Bob")
     await svc.join(g, CY, "Cy")

@@ -38,6 +38,19 @@ def test_r_combat_2_status_states_the_protection_rule_that_applies(lang: str) ->
     assert len({rules1, off, on}) == 3
 
 
-def test_status_names_the_rules_version() -> None:
-    assert "Rules version 1;" in _status(1, None)
-    assert "Rules version 2;" in _status(2, False)
+@pytest.mark.parametrize("lang", ("en", "pl"))
+def test_status_is_in_plain_words(lang: str) -> None:
+    """A newcomer reads the status without the bot's bookkeeping: no rules version, no
+    rule id, no unexplained star, no "era Starting box", no "0 markers left"."""
+    import re
+
+    for version, opt1 in ((1, None), (2, False), (2, True)):
+        text = _status(version, opt1, lang)
+        assert "Rules version" not in text and "Wersja zasad" not in text
+        assert not re.search(r"R-[A-Z]+-", text) and "★" not in text
+        assert "era Starting box" not in text and "epoka: Pole startowe" not in text
+    state = make_state(markers=0)
+    with using(lang):
+        text = status_text(7, view(state, None), SEATS)
+        assert t("status.markers.none") in text and t("status.start_mark") in text
+    assert not re.search(r"\b0 (action )?markers?\b|znaczniki akcji: 0", text)

@@ -85,5 +85,7 @@ def test_help_occupy_mentions_sanitation_at_the_move_in(lang: str) -> None:
         text = help_text(won_fight(2, [san]), 0)
         plain = help_text(won_fight(2, [card("EDU", "G")]), 0)
         old = help_text(won_fight(1, [san]), 0)
-    assert "R-CARD-SAN" in text and "R-CARD-SAN" not in plain and "R-CARD-SAN" not in old
+        name = i18n.lookup("card.SAN.name")
+    assert name in text and name not in plain and name not in old
+    assert "R-CARD-SAN" not in text  # players read what it does, not the rule's id
     assert "F5" in text and ("up to 4 tokens" if lang == "en" else "do 4 pionów") in text

@@ -125,7 +125,7 @@ def test_every_multi_step_menu_has_a_back_button_and_prompts_list_the_buttons() 
                 labels = [b.label for b in panel.controls() if isinstance(b, Button)]
                 assert panel.text.endswith(", ".join(labels) + ".")
                 for b in panel.controls():
-                    if isinstance(b, Button) and b.label.startswith(("Move:", "Grow:")):
+                    if isinstance(b, Button) and b.label.startswith(("👣 Move:", "🌱 Grow:")):
                         assert "uses the marker" in b.label and b.style == "secondary"
             for spec, sub in _sub_menus(state, d.seat, panel):
                 if not sub.controls():
@@ -258,3 +258,64 @@ def test_a_long_hex_choice_goes_by_column_and_stays_complete() -> None:
     for bad in ("column:tile:", "column:tile:ZZ", "column:nope:C", "column:tile:Z"):
         with contextlib.suppress(panels.MenuError):
             assert not panels.menu(state, seat, bad).controls(), bad
+
+
+def test_card_target_placeholders_name_the_card_and_never_quote_the_choices() -> None:
+    """A select's placeholder (Discord: at most 150 characters) says which card is played
+    and, over several selects, which of the choices each holds: it never strings the
+    first and last options' whole sentences together ("Play Sanitation (forest) on…
+    (Play Sanitation (forest): stack limit +1 on G1–Play …)")."""
+    from lang.i18n import using
+    from tests.engine.helpers import card, make_state
+
+    san, gov = card("SAN", "W"), card("GOV", "G")
+    state = make_state(tokens={"C3": (0, 2), "D3": (0, 2), "E5": (1, 1)}, hands={0: [san, gov]},
+                       rules_version=2)
+    for lang in ("en", "pl"):
+        with using(lang):
+            seen = []
+            for c in (san, gov):
+                menu = panels.menu(state, 0, f"card:{c}")
+                _check_limits(menu)
+                selects = [r for r in menu.rows if isinstance(r, Select)]
+                for s in selects:
+                    assert len(s.placeholder) <= 150
+                    assert panels.card_name(c) in s.placeholder
+                    assert not any(o.label in s.placeholder for o in s.options), s.placeholder
+                    seen.append(s.placeholder)
+            # Sanitation's many hexes: numbered parts, each its own range
+            parts = [p for p in seen if "25" in p or "26" in p]
+            assert len(parts) >= 2 and len(set(parts)) == len(parts), seen
+
+
+def test_no_step_left_is_never_up_to_zero() -> None:
+    """A Move with every step used, kept open by a Transport card in hand, tells what can
+    be done (stop, or play a card), in the prompt, the decision line, the picture's words
+    and the help; never "move up to 0 more tokens" ("przesuń jeszcze najwyżej 0")."""
+    from bot.tempus.event_text import decision_text
+    from bot.tempus.help_text import help_text
+    from engine import actions as A
+    from engine import apply
+    from engine.views import view
+    from lang.i18n import using
+    from render.panel import decision_text as image_decision
+    from tests.engine.helpers import H, card, make_state
+
+    tra = card("TRA", "F")
+    state = make_state(tokens={"C3": (0, 2)}, hands={0: [tra]})
+    state, _ = apply(state, 0, A.BeginMove())
+    while state.steps_left:
+        dst = next(a.dst for a in legal_actions(state, 0) if isinstance(a, A.MoveToken))
+        state, _ = apply(state, 0, A.MoveToken(H("C3"), dst))
+    d = decisions(state)[0]
+    assert d.kind == "move" and state.steps_left == 0
+    v = view(state, None)
+    for lang in ("en", "pl"):
+        with using(lang):
+            texts = [panels.public_panel(state, SEATS[:3]).text,
+                     decision_text(d, v),
+                     image_decision(v, {"kind": d.kind, "seat": d.seat}, lang),
+                     help_text(state, 0)]
+        for text in texts:
+            assert " 0 " not in text, text
+    assert "play a card" in panels.public_panel(state, SEATS[:3]).text
