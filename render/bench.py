@@ -6,7 +6,7 @@ after each of the game's last ``--renders`` actions, in order, each with its act
 overlay (the move's arrow, its hexes outlined), drawn by :func:`render.board.render_board`
 in one process; each board after the first is drawn only where it differs from the one
 before (:mod:`render.board_cache`). ``board_cpu_ms_p50`` is the same in the thread's CPU
-time (steadier than the wall clock on a shared machine). ``every_2nd_ms_p50``: every
+time (steadier than the wall clock on a shared machine; ``whole_cpu_ms_p50`` likewise). ``every_2nd_ms_p50``: every
 other position only, as each of two render workers sees a game's boards.
 ``whole_ms_*``: each position drawn whole, as a game's first board in a process (nothing
 kept for its map) is; ``compose_ms_p50``, ``quantize_ms_p50`` and ``encode_ms_p50`` break
@@ -95,7 +95,7 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
         wall, cpu = _sequence(boards, cache)
         every_2nd, _ = _sequence(boards[::2], cache)
         stats = _drawn_again(boards, cache)
-        whole, compose, quant, encode = _whole(boards, cache)
+        whole, whole_cpu, compose, quant, encode = _whole(boards, cache)
         hand_view = view(state, 0)
         hand_png = render_hand(hand_view)  # the palette made outside the timing
         hands = []
@@ -121,6 +121,7 @@ def bench(renders: int = 100, players: int = 5, seed: int = 11) -> dict[str, Any
         "every_2nd_ms_p50": _ms(every_2nd),
         "whole_ms_p50": _ms(whole),
         "whole_ms_p95": _ms(whole, .95),
+        "whole_cpu_ms_p50": _ms(whole_cpu),
         "compose_ms_p50": _ms(compose),
         "quantize_ms_p50": _ms(quant),
         "encode_ms_p50": _ms(encode),
@@ -162,12 +163,13 @@ def _drawn_again(boards: list[Board], cache: board_cache.BoardCache) -> dict[str
 def _whole(boards: list[Board], cache: board_cache.BoardCache) -> tuple[list[float], ...]:
     """Each board drawn whole (nothing kept), and the same work again stage by stage."""
     pal = palette()
-    whole, compose, quant, encode = [], [], [], []
+    whole, cpu, compose, quant, encode = [], [], [], [], []
     for v, highlight, last in boards:
         cache.clear()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         render_board(v, highlight, last)
         whole.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
         t0 = time.perf_counter()
         img = board_image(v, highlight, last)
         t1 = time.perf_counter()
@@ -178,7 +180,7 @@ def _whole(boards: list[Board], cache: board_cache.BoardCache) -> tuple[list[flo
         compose.append((t1 - t0) * 1000)
         quant.append((t2 - t1) * 1000)
         encode.append((t3 - t2) * 1000)
-    return whole, compose, quant, encode
+    return whole, cpu, compose, quant, encode
 
 
 def main(renders: int = 100, players: int = 5, seed: int = 11, maps: int = 0) -> None:

@@ -19,9 +19,13 @@ was kept, was another position, or was never drawn here (tests/render/test_board
 compares them over random games).
 
 The kept boards are bounded by bytes (``TEMPUS_RENDER_BOARDS_MB``, default
-:data:`DEFAULT_MB`; about 0.2 MB a game), least recently used out first. A board whose
-background is not kept (a game's first board in this process, a new layout, a map still
-being built) is drawn whole, and kept.
+:data:`DEFAULT_MB`), least recently used out first. A board whose background is not kept
+(a game's first board in this process, a new layout, a map still being built) is drawn
+whole, and kept. A 5-player board in the middle of a game keeps about 0.23 MB (its PNG and
+its steps), so the default keeps about 1,100 games per render worker. Every worker may
+draw any game's board, and the games' boards come round in turn: with more live games
+than fit, least-recently-used keeps none of them when it is needed (each board pushes out
+the one needed next), so set the bound above the number of live games.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from PIL import Image
 from .png_bands import BandedPng
 from .scene import Box, Scene, Step, changed_boxes
 
-DEFAULT_MB = 128
+DEFAULT_MB = 256
 #: Above this share of the image changed, drawing it whole is as cheap.
 WHOLE_ABOVE = 0.6
 #: What a kept step costs in memory, roughly (for the byte bound).
