@@ -100,17 +100,20 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
 
+from tests.bot import profile_split
 from tests.bot.e2e import AVOID_OPS, _op, bot_process, choose, message_version, prompt_users
 from tests.bot.fake_discord import FakeDiscord, Message, running, spread_guilds
 from tests.bot.fake_ratelimit import EDIT, POST
@@ -416,6 +419,45 @@ def pin_process_tree(pid: int, cores: frozenset[int]) -> None:
 TOKEN = "fake-token"  # one bot, one token, however many processes
 
 
+@dataclass(frozen=True)
+class Profile:
+    """py-spy over the bot processes and their workers during a window (``--profile``):
+    from ``delay`` seconds into the window for ``seconds``, ``rate`` samples a second,
+    raw stacks into ``directory`` (see :mod:`tests.bot.profile_split`). Only samples of
+    a thread holding the GIL count (``--gil``: Python's own idle-wait detection counts a
+    thread waiting in ``select`` or on a condition as busy); time in C that releases the
+    GIL (SQLite's, on aiosqlite's thread) is not in it, the bench's ``db_cpu_ms_per_action``
+    has it. py-spy runs on the bench's core."""
+
+    directory: Path
+    delay: float
+    seconds: float
+    rate: int = 50
+
+    async def record(self, pid: int, name: str) -> Path:
+        await asyncio.sleep(self.delay)
+        out = self.directory / f"{name}.txt"
+        spy = await asyncio.create_subprocess_exec(
+            "py-spy", "record", "--pid", str(pid), "--subprocesses", "--format", "raw",
+            "--rate", str(self.rate), "--duration", str(round(self.seconds)), "--gil",
+            "--output", str(out), stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE)
+        _, err = await spy.communicate()
+        if spy.returncode:
+            print(f"py-spy on {pid}: {err.decode(errors='replace')[-500:]}", file=sys.stderr)
+        return out
+
+    def table(self, files: list[Path], actions_per_s: float) -> str:
+        """The samples of a window's recordings by role and kind of work, with their CPU
+        time per action (Markdown)."""
+        stacks: Counter[tuple[str, ...]] = Counter()
+        for f in files:
+            if f.exists():
+                stacks.update(profile_split.read_raw(f.read_text().splitlines()))
+        return profile_split.markdown(profile_split.split(stacks), self.rate,
+                                      self.seconds, actions_per_s)
+
+
 @dataclass
 class Mark:
     """The counters at one moment of a run (a window lies between two marks)."""
@@ -432,6 +474,7 @@ class Mark:
     person_actions: int
     refusals: int
     clicks: list[int]  # per table, how many clicks it had made
+    profiles: list[Path] = field(default_factory=list)  # py-spy's, of the window it ends
 
 
 class Run:
@@ -540,11 +583,19 @@ class Run:
                     refusals=len(self.fake.refusals),
                     clicks=[len(t.clicks) for t in self.tables])
 
-    async def play(self, pace: Pace, seconds: float) -> tuple[Mark, Mark]:
-        """The people play for ``seconds``; the marks before and after."""
+    async def play(self, pace: Pace, seconds: float, profile: Profile | None = None
+                   ) -> tuple[Mark, Mark]:
+        """The people play for ``seconds``; the marks before and after. ``profile``:
+        py-spy records every bot process and its workers meanwhile."""
         start = await self.mark()
+        spies = [] if profile is None else [
+            asyncio.create_task(profile.record(p.pid, f"{self.games}-{self.shape.db}-"
+                                               f"{self.shape.processes}-{k}-{pace.think[0]}"))
+            for k, p in enumerate(self.procs)]
         await asyncio.gather(*(t.play(pace, start.wall + seconds) for t in self.tables))
-        return start, await self.mark()
+        end = await self.mark()
+        end.profiles = [await spy for spy in spies]
+        return start, end
 
     def report(self, a: Mark, b: Mark, warmup: float, think: tuple[float, float]
                ) -> dict[str, object]:
@@ -656,21 +707,22 @@ class Run:
             "rate_limited": fake.rate_limited(), "rate_limited_where": refused_where(fake),
             "rate_limited_in_window": b.refusals - a.refusals,
             "bot_errors_logged": self.log.count("Traceback"),
+            "profiles": [str(f) for f in b.profiles],
         }
 
 
 async def one_size(games: int, shape: Shape, seconds: float, think: tuple[float, float],
                    period: float, seed: int, guilds: int, unload_after: float,
                    pg_server: str | None = None, pg_pid: int | None = None,
-                   warmup: float = 20.0, pins: Pinning = Pinning(None, None)
-                   ) -> dict[str, object]:
+                   warmup: float = 20.0, pins: Pinning = Pinning(None, None),
+                   profile: Profile | None = None) -> dict[str, object]:
     """One size and shape on a new SQLite file, or (``pg_server``: a server's URL) a new
     PostgreSQL database there; ``pg_pid``: the server's postmaster, for its CPU time."""
     run = Run(games, shape, period, seed, guilds, unload_after, pg_server, pg_pid, pins)
     async with run:
         await run.set_up()
         await run.wait_idle()
-        a, b = await run.play(Pace(think), seconds)
+        a, b = await run.play(Pace(think), seconds, profile)
     return run.report(a, b, warmup, think)
 
 
@@ -691,7 +743,8 @@ class Limits:
 async def find_rate(games: int, shape: Shape, steps: list[tuple[float, float]],
                     seconds: float, warmup: float, period: float, seed: int, guilds: int,
                     pg_server: str | None, pg_pid: int | None, pins: Pinning,
-                    limits: Limits, pace: HumanPace) -> list[dict[str, object]]:
+                    limits: Limits, pace: HumanPace, profile: Profile | None = None
+                    ) -> list[dict[str, object]]:
     """``games`` tables set up once, then played in windows of ``seconds``, the people
     thinking less in each (``steps``), until two windows in a row miss the limits: a row
     per window, then the summary: the highest rate of actions a window sustained within
@@ -705,7 +758,7 @@ async def find_rate(games: int, shape: Shape, steps: list[tuple[float, float]],
         missed = 0
         for think in steps:
             now.think = think
-            a, b = await run.play(now, seconds)
+            a, b = await run.play(now, seconds, profile)
             marks.append((think, a, b))
             # a first look, to stop early; the report after the run sees late boards too
             missed = 0 if limits.met(run.report(a, b, warmup, think)) else missed + 1
@@ -832,7 +885,7 @@ def main(argv: list[str] | None = None) -> int:
                              "highest rate of actions the bot sustains within --board-p95 and "
                              "--ack-p95 (and no 429), per bot core and as live games at a "
                              "human pace (tests/bot/human_pace.py)")
-    parser.add_argument("--steps", default="8-12,4-6,2-3,1-1.5,0.3-0.6",
+    parser.add_argument("--steps", default="15-25,8-12,4-6,2-3,1-1.5,0.3-0.6",
                         help="--find-rate: the people's think time of each window, seconds")
     parser.add_argument("--board-p95", type=float, default=1000.0,
                         help="--find-rate: the board p95 (ms, after the warm-up) to keep")
@@ -840,8 +893,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="--find-rate: the acknowledgement p95 (ms) to keep")
     parser.add_argument("--human-think", default="10-30",
                         help="--find-rate: a person's think time at a human pace, seconds")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="py-spy (installed apart: pip install py-spy) records the bot "
+                             "processes and their workers in each window, after its warm-up, "
+                             "into DIR; their samples by kind of work are printed at the end "
+                             "(tests/bot/profile_split.py)")
+    parser.add_argument("--profile-seconds", type=float, default=30.0,
+                        help="--profile: seconds recorded per window")
     args = parser.parse_args(argv)
     think = _think(args.people_think)
+    profile = None
+    if args.profile:
+        if shutil.which("py-spy") is None:
+            parser.error("--profile: py-spy is not installed (pip install py-spy)")
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        warm = min(args.warmup, args.seconds / 3)
+        profile = Profile(Path(args.profile), warm,
+                          max(1.0, min(args.profile_seconds, args.seconds - warm - 1)))
     try:
         pins = Pinning.parse(args.pin)
     except ValueError as exc:
@@ -898,11 +966,12 @@ def main(argv: list[str] | None = None) -> int:
                         n, shape, [_think(s) for s in args.steps.split(",")], args.seconds,
                         min(args.warmup, args.seconds / 3), period, args.seed, guilds,
                         pg_server, pg_pid, pins, Limits(args.board_p95, args.ack_p95),
-                        HumanPace(_think(args.human_think))))
+                        HumanPace(_think(args.human_think)), profile))
                 else:
                     found = [asyncio.run(one_size(n, shape, args.seconds, think, period,
                                                   args.seed, guilds, args.unload_after,
-                                                  pg_server, pg_pid, args.warmup, pins))]
+                                                  pg_server, pg_pid, args.warmup, pins,
+                                                  profile))]
                 for result in found:
                     rows.append(result)
                     print(json.dumps(result), flush=True)
@@ -910,6 +979,14 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.stop()
     print(table(rows), file=sys.stderr)
+    if profile is not None:
+        for row in rows:
+            files = [Path(f) for f in row.get("profiles") or ()]  # type: ignore[attr-defined]
+            if files:
+                text = profile.table(files, float(row["actions_per_s"]))  # type: ignore[arg-type]
+                files[0].with_suffix(".md").write_text(text)
+                print(f"\n{row['games']} games, think {row['think_s']} s, "
+                      f"{row['actions_per_s']} actions/s:\n{text}", file=sys.stderr)
     return 0
 
 
