@@ -2,7 +2,8 @@
 
 ``python -m tests.bot.bench_load --profile DIR`` records each bot process (and, with
 ``--subprocesses``, its render and AI workers) with py-spy during the playing window
-(``--gil``: only samples of a thread holding the GIL), in py-spy's ``raw`` format (one line per stack: frames joined by ``;``, then the count).
+(``--gil``: only samples of a thread holding the GIL), in py-spy's ``raw`` format (one
+line per stack: frames joined by ``;``, then the count).
 :func:`split` sorts the samples: each process is a bot, a render worker or an AI worker
 (by what most of its samples run), and each sample goes to the kind of its innermost
 frame that has one (a sample in ``enum.py`` called from discord.py's message parsing is
