@@ -6,8 +6,9 @@ after each of the game's last ``--renders`` actions, in order, each with its act
 overlay (the move's arrow, its hexes outlined), drawn by :func:`render.board.render_board`
 in one process; each board after the first is drawn only where it differs from the one
 before (:mod:`render.board_cache`). ``board_cpu_ms_p50`` is the same in the thread's CPU
-time (steadier than the wall clock on a shared machine; ``whole_cpu_ms_p50`` likewise). ``every_2nd_ms_p50``: every
-other position only, as each of two render workers sees a game's boards.
+time (steadier than the wall clock on a shared machine; ``whole_cpu_ms_p50`` likewise).
+``every_2nd_ms_p50``: every other position only, as each of two render workers sees a
+game's boards.
 ``whole_ms_*``: each position drawn whole, as a game's first board in a process (nothing
 kept for its map) is; ``compose_ms_p50``, ``quantize_ms_p50`` and ``encode_ms_p50`` break
 that down. ``changed_px_mean`` and ``bands_mean``: how much of a board was drawn again,
