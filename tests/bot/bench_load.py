@@ -447,15 +447,16 @@ class Profile:
             print(f"py-spy on {pid}: {err.decode(errors='replace')[-500:]}", file=sys.stderr)
         return out
 
-    def table(self, files: list[Path], actions_per_s: float) -> str:
-        """The samples of a window's recordings by role and kind of work, with their CPU
-        time per action (Markdown)."""
+    def table(self, files: list[Path], bot_ms: float, workers_ms: float) -> str:
+        """The samples of a window's recordings by role and kind of work, with their
+        share of the window's CPU time per action (Markdown)."""
         stacks: Counter[tuple[str, ...]] = Counter()
         for f in files:
             if f.exists():
                 stacks.update(profile_split.read_raw(f.read_text().splitlines()))
-        return profile_split.markdown(profile_split.split(stacks), self.rate,
-                                      self.seconds, actions_per_s)
+        table = profile_split.split(stacks)
+        return profile_split.markdown(table,
+                                      profile_split.cpu_split(table, bot_ms, workers_ms))
 
 
 @dataclass
@@ -483,12 +484,17 @@ class Run:
     windows (:meth:`play`); :meth:`report` sums one window up."""
 
     def __init__(self, games: int, shape: Shape, period: float, seed: int, guilds: int,
-                 unload_after: float, pg_server: str | None = None,
+                 unload_after: float | None, pg_server: str | None = None,
                  pg_pid: int | None = None, pins: Pinning = Pinning(None, None)) -> None:
         self.games, self.shape, self.period, self.seed = games, shape, period, seed
         self.guilds, self.unload_after = guilds, unload_after
         self.pg_server, self.pg_pid, self.pins = pg_server, pg_pid, pins
-        self.memory_every = max(1.0, min(10.0, unload_after / 3))
+        # None: the bot's own defaults (games unloaded after 300 s, memory given back every
+        # 60 s); a short wait (to measure the idle games' memory) makes the bot collect
+        # the oldest generation every few seconds and reload waiting games from their
+        # records, which costs it CPU a real bot does not spend
+        self.memory_every = None if unload_after is None else \
+            max(1.0, min(10.0, unload_after / 3))
         self.stack = contextlib.AsyncExitStack()
         self.tables: list[Table] = []
         self.log = ""
@@ -529,17 +535,22 @@ class Run:
             shards=[p] if n > 1 else None, shard_count=n, token=TOKEN,
             module="tests.bot.timed_bot", cpus=None if self.pins.bot is None else
             set(self.pins.bot),
-            env={DB_STATS: str(self.stats[p]), "TEMPUS_UNLOAD_AFTER": str(self.unload_after),
-                 "TEMPUS_MEMORY_EVERY": str(self.memory_every)}))
+            env={DB_STATS: str(self.stats[p]), **self._memory_env()}))
             for p in range(n)]
         self.stack.push_async_callback(self._read_logs)
         await quiet(self.fake, 2.0)
-        await asyncio.sleep(self.memory_every + 1)  # the start-up's garbage given back too
+        await asyncio.sleep((self.memory_every or 0) + 1)  # the start-up's garbage given back
         self.base_rss = sum(rss_kb(p.pid) for p in self.procs)
         rng = random.Random(self.seed)
         self.tables = [Table(self.fake, c, 100_000 + i, random.Random(rng.random()))
                        for i, c in enumerate(channels)]
         return self
+
+    def _memory_env(self) -> dict[str, str]:
+        if self.unload_after is None or self.memory_every is None:
+            return {}
+        return {"TEMPUS_UNLOAD_AFTER": str(self.unload_after),
+                "TEMPUS_MEMORY_EVERY": str(self.memory_every)}
 
     async def _read_logs(self) -> None:
         self.log = "".join(p.read_text(errors="replace") for p in self.logs)
@@ -564,6 +575,7 @@ class Run:
 
     async def wait_idle(self) -> None:
         """Long enough that the bot unloads the waiting games and gives memory back."""
+        assert self.unload_after is not None and self.memory_every is not None
         await asyncio.sleep(self.unload_after + self.memory_every + 2)
         self.idle_rss = sum(rss_kb(p.pid) for p in self.procs)
 
@@ -748,8 +760,9 @@ async def find_rate(games: int, shape: Shape, steps: list[tuple[float, float]],
     """``games`` tables set up once, then played in windows of ``seconds``, the people
     thinking less in each (``steps``), until two windows in a row miss the limits: a row
     per window, then the summary: the highest rate of actions a window sustained within
-    the limits, per bot core, and as live games at a human pace."""
-    run = Run(games, shape, period, seed, guilds, unload_after=3600.0, pg_server=pg_server,
+    the limits, per bot core, and as live games at a human pace. The bot runs with its
+    own defaults for unloading games and giving memory back (no idle memory measured)."""
+    run = Run(games, shape, period, seed, guilds, unload_after=None, pg_server=pg_server,
               pg_pid=pg_pid, pins=pins)
     marks: list[tuple[tuple[float, float], Mark, Mark]] = []
     async with run:
@@ -897,7 +910,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="py-spy (installed apart: pip install py-spy) records the bot "
                              "processes and their workers in each window, after its warm-up, "
                              "into DIR; their samples by kind of work are printed at the end "
-                             "(tests/bot/profile_split.py)")
+                             "(tests/bot/profile_split.py). Without --find-rate, a short "
+                             "--unload-after makes the bot reload games and collect memory "
+                             "far more often than with its defaults, and the profile shows it")
     parser.add_argument("--profile-seconds", type=float, default=30.0,
                         help="--profile: seconds recorded per window")
     args = parser.parse_args(argv)
@@ -983,7 +998,8 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             files = [Path(f) for f in row.get("profiles") or ()]  # type: ignore[attr-defined]
             if files:
-                text = profile.table(files, float(row["actions_per_s"]))  # type: ignore[arg-type]
+                text = profile.table(files, float(row["bot_cpu_ms_per_action"]),  # type: ignore[arg-type]
+                                     float(row["worker_cpu_ms_per_action"]))  # type: ignore[arg-type]
                 files[0].with_suffix(".md").write_text(text)
                 print(f"\n{row['games']} games, think {row['think_s']} s, "
                       f"{row['actions_per_s']} actions/s:\n{text}", file=sys.stderr)

@@ -52,6 +52,8 @@ BOT_RULES: list[Rule] = [
     ("words (lang, Babel)", _under("lang/", "babel/", "render/words.py")),
     ("storage (bot/store, aiosqlite, sqlite3, asyncpg)", _under(
         "bot/store/", "aiosqlite/", "sqlite3/", "asyncpg/")),
+    ("garbage collection: the memory keeper (bot/runtime/memory.py)",
+     _under("bot/runtime/memory.py")),
     ("the engine (rules, views)", lambda f, p: p.startswith("engine/")
      and not p.startswith("engine/ai/")),
     ("render in the bot (alt text, overlays)", _under("render/")),
@@ -69,6 +71,14 @@ BOT_RULES: list[Rule] = [
     ("scheduling (asyncio, threads, selectors)", _under("asyncio/", "selectors.py",
                                                         "threading.py", "queue.py")),
     ("logging", _under("logging/")),
+]
+
+#: Kinds a whole stack belongs to whatever its innermost frames are: the engine's work
+#: while a game is loaded from its record is loading, not playing.
+BOT_STACK_RULES: list[tuple[str, Callable[[str], bool]]] = [
+    ("the engine: loading games (records replayed)",
+     lambda frame: frame.startswith(("Record.new_state (", "replay (engine/",
+                                     "replay_move ("))),
 ]
 
 #: Kinds of work in a render worker.
@@ -121,7 +131,11 @@ def _process(stack: tuple[str, ...]) -> str:
     return pid
 
 
-def kind_of(stack: tuple[str, ...], rules: list[Rule]) -> str:
+def kind_of(stack: tuple[str, ...], rules: list[Rule],
+            stack_rules: list[tuple[str, Callable[[str], bool]]] | None = None) -> str:
+    for name, within in stack_rules or ():
+        if any(within(frame) for frame in stack):
+            return name
     for frame in reversed(stack):
         m = FRAME.match(frame)
         if m is None:
@@ -153,38 +167,44 @@ def split(stacks: Counter[tuple[str, ...]]) -> dict[str, Counter[str]]:
             role, rules = "bot", BOT_RULES
         kinds = out.setdefault(role, Counter())
         for stack, n in samples.items():
-            kinds[kind_of(stack, rules)] += n
+            kinds[kind_of(stack, rules, BOT_STACK_RULES if role == "bot" else None)] += n
     return out
 
 
-def markdown(table: dict[str, Counter[str]], rate_hz: float | None = None,
-             seconds: float | None = None, actions_per_s: float | None = None) -> str:
-    """A table per role; with the sampling rate and the seconds recorded, how much of a
-    core each kind of work took, and with the window's rate of actions, its CPU time
-    per action (the samples' seconds over the actions made while they were taken)."""
-    timed = bool(rate_hz and seconds)
-    per_action = timed and bool(actions_per_s)
+def markdown(table: dict[str, Counter[str]],
+             cpu_ms: dict[str, float] | None = None) -> str:
+    """A table per role; with the role's measured CPU time per action (``cpu_ms``), each
+    kind's share of it. (The samples are wall time holding the GIL: on a busy machine a
+    thread is also counted while it waits for a core, so the shares are the measure, and
+    the bench's CPU time is what they share out.)"""
     lines = []
     for role in ("bot", "render worker", "AI worker"):
         kinds = table.get(role)
         if not kinds:
             continue
         total = sum(kinds.values())
+        per = (cpu_ms or {}).get(role)
         head = f"| {role}: kind of work | samples | share |"
-        head += " cores |" if timed else ""
-        head += " ms per action |" if per_action else ""
-        lines += [head, "|" + " --- |" * (3 + timed + per_action)]
+        head += " CPU ms per action |" if per is not None else ""
+        lines += [head, "|" + " --- |" * (3 + (per is not None))]
         for name, n in [*kinds.most_common(), ("all", total)]:
             row = f"| {name} | {n} | {100 * n / total:.1f} % |"
-            if timed:
-                assert rate_hz and seconds
-                row += f" {n / rate_hz / seconds:.3f} |"
-                if per_action:
-                    assert actions_per_s
-                    row += f" {n / rate_hz * 1000 / (actions_per_s * seconds):.3f} |"
+            if per is not None:
+                row += f" {per * n / total:.2f} |"
             lines.append(row)
         lines.append("")
     return "\n".join(lines)
+
+
+def cpu_split(table: dict[str, Counter[str]], bot_ms: float, workers_ms: float
+              ) -> dict[str, float]:
+    """The bench's CPU per action by role: the workers' shared between render and AI
+    workers as their samples are."""
+    render = sum(table.get("render worker", Counter()).values())
+    ai = sum(table.get("AI worker", Counter()).values())
+    share = render / (render + ai) if render + ai else 0.0
+    return {"bot": bot_ms, "render worker": workers_ms * share,
+            "AI worker": workers_ms * (1 - share)}
 
 
 def main(argv: list[str]) -> int:
@@ -192,14 +212,18 @@ def main(argv: list[str]) -> int:
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", help="py-spy record --format raw outputs")
-    parser.add_argument("--rate", type=float, help="py-spy's samples per second")
-    parser.add_argument("--seconds", type=float, help="seconds recorded")
-    parser.add_argument("--actions-per-s", type=float, help="the bot's rate meanwhile")
+    parser.add_argument("--bot-cpu-ms", type=float,
+                        help="the bench's bot_cpu_ms_per_action of that window")
+    parser.add_argument("--workers-cpu-ms", type=float,
+                        help="the bench's worker_cpu_ms_per_action of that window")
     args = parser.parse_args(argv)
     stacks: Counter[tuple[str, ...]] = Counter()
     for name in args.files:
         stacks.update(read_raw(Path(name).read_text().splitlines()))
-    print(markdown(split(stacks), args.rate, args.seconds, args.actions_per_s))
+    table = split(stacks)
+    cpu = None if args.bot_cpu_ms is None or args.workers_cpu_ms is None else \
+        cpu_split(table, args.bot_cpu_ms, args.workers_cpu_ms)
+    print(markdown(table, cpu))
     return 0
 
 

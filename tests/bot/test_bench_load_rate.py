@@ -63,3 +63,44 @@ def test_pinning() -> None:
     for bad in ("0", "0:0", "a:b"):
         with pytest.raises(ValueError):
             Pinning.parse(bad)
+
+
+BOT = 'process 10:"python -m bot"'
+LOOP = "run (asyncio/runners.py:190)"
+EVENT = "Handle._run (asyncio/events.py:80)"
+WORKER = "_bootstrap (multiprocessing/process.py:314)"
+STACKS = [
+    ([BOT, LOOP, EVENT, "DiscordPublisher._sync (bot/publish/publisher.py:309)",
+      "Enum.__call__ (enum.py:700)"], 5),
+    ([BOT, LOOP, EVENT, "Message.__init__ (discord/message.py:2206)", "__new__ (enum.py:1)"],
+     3),
+    ([BOT, LOOP, "load (bot/table/loading.py:40)", "Record.new_state (engine/record.py:58)",
+      "tile_fits (engine/setup.py:120)"], 2),
+    ([BOT, LOOP, EVENT], 4),
+    ([BOT, 'process 11:"python -c spawn"', WORKER, "render_board (render/board.py:287)",
+      "quantize (PIL/Image.py:1200)"], 6),
+    ([BOT, 'process 11:"python -c spawn"', WORKER, "render_board (render/board.py:287)",
+      "paste (PIL/Image.py:1700)"], 2),
+    ([BOT, 'process 12:"python -c spawn"', WORKER,
+      "choose_action (engine/ai/__init__.py:80)"], 7),
+]
+RAW = [";".join(frames) + f" {n}" for frames, n in STACKS]
+
+
+def test_samples_by_kind_of_work() -> None:
+    from tests.bot import profile_split
+
+    table = profile_split.split(profile_split.read_raw(RAW))
+    assert table["bot"] == {
+        "ours: messages, panels, components (bot/publish, bot/tempus, bot/client)": 5,
+        "discord.py: gateway, parsing events, models": 3,
+        "the engine: loading games (records replayed)": 2,
+        "scheduling (asyncio, threads, selectors)": 4}
+    assert table["render worker"] == {"board: quantising (Pillow)": 6,
+                                      "board: drawing (steps, sprites, text, panel; "
+                                      "Pillow's pastes)": 2}
+    assert table["AI worker"] == {"computer players (engine/ai)": 7}
+    cpu = profile_split.cpu_split(table, 4.0, 2.0)
+    assert cpu == {"bot": 4.0, "render worker": 2.0 * 8 / 15, "AI worker": 2.0 * 7 / 15}
+    text = profile_split.markdown(table, cpu)
+    assert "| board: quantising (Pillow) | 6 | 75.0 % | 0.80 |" in text
