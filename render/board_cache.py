@@ -131,17 +131,15 @@ class BoardCache:
                 self._used -= dropped.nbytes
 
     def _canvas(self, size: tuple[int, int]) -> Image.Image:
-        """This thread's scratch canvas of ``size`` (only the changed boxes of it are ever
-        read, each after its background was restored)."""
-        canvases: dict[tuple[int, int], Image.Image] | None = getattr(self._local,
-                                                                      "canvases", None)
-        if canvases is None:
-            canvases = self._local.canvases = {}
-        img = canvases.get(size)
-        if img is None:
-            if len(canvases) >= 4:
-                canvases.clear()
-            img = canvases[size] = Image.new("RGB", size)
+        """This thread's scratch canvas, at least ``size`` (only the changed boxes of it
+        are ever read, each after its background was restored; a step drawn on a larger
+        canvas gives the same pixels inside the image, as Pillow clips to the canvas).
+        One per thread, grown to the largest board: boards of many maps differ in size."""
+        img: Image.Image | None = getattr(self._local, "canvas", None)
+        if img is None or img.size[0] < size[0] or img.size[1] < size[1]:
+            old = (0, 0) if img is None else img.size
+            img = Image.new("RGB", (max(old[0], size[0]), max(old[1], size[1])))
+            self._local.canvas = img
         return img
 
     def png(self, key: Hashable, scene: Scene, background: Background,

@@ -84,6 +84,9 @@ BOT_STACK_RULES: list[tuple[str, Callable[[str], bool]]] = [
 #: Kinds of work in a render worker.
 RENDER_RULES: list[Rule] = [
     ("board: quantising (Pillow)", _called("quantize")),
+    ("map layers (drawn, or read from disk)", _any(
+        _under("render/terrain_layer.py", "render/layer_cache.py"),
+        _called("read_palette_png"))),
     ("board: encoding (render/png_bands.py, ISA-L)", _under("render/png_bands.py",
                                                              "render/encode.py")),
     ("board: comparing with the kept board (render/scene.py)", _called(
@@ -92,8 +95,6 @@ RENDER_RULES: list[Rule] = [
                                   "babel/")),
     ("hand images (render/hand.py)", _under("render/hand.py")),
     ("crops of private menus", _called("render_crop", "crop_image")),
-    ("map layers (drawn, or read from disk)", _under("render/terrain_layer.py",
-                                                     "render/layer_cache.py")),
     ("board: drawing (steps, sprites, text, panel; Pillow's pastes)", _under("render/")),
     ("worker pool: passing jobs (pickle, multiprocessing)", POOL),
 ]
