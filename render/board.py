@@ -8,9 +8,13 @@ hex labels and panel text are at least 9 px high when Discord shows it 550 px wi
 draws just the hexes a private move or attack menu is about, with the legal targets
 outlined.
 
-Per call: crop the map layer (drawn once per map and cached, :mod:`render.terrain_layer`),
-paste the cached static panel, paste cached piece sprites, draw the panel's text from
-cached glyph masks, and encode with the one 256-colour palette every map shares.
+A board is its background (the map layer's crop, drawn once per map and cached,
+:mod:`render.terrain_layer`, above the cached static panel) under the steps that draw its
+position: piece sprites, overlays and the panel's text from cached glyph masks, recorded
+as a :class:`render.scene.Scene`. :func:`render_board` draws, maps to the one 256-colour
+palette every map shares and compresses only what differs from the last board this
+process drew on the same background (:mod:`render.board_cache`); :func:`board_image`
+draws it whole.
 """
 
 from __future__ import annotations
