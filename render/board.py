@@ -8,9 +8,13 @@ hex labels and panel text are at least 9 px high when Discord shows it 550 px wi
 draws just the hexes a private move or attack menu is about, with the legal targets
 outlined.
 
-Per call: crop the map layer (drawn once per map and cached, :mod:`render.terrain_layer`),
-paste the cached static panel, paste cached piece sprites, draw the panel's text from
-cached glyph masks, and encode with the one 256-colour palette every map shares.
+A board is its background (the map layer's crop, drawn once per map and cached,
+:mod:`render.terrain_layer`, above the cached static panel) under the steps that draw its
+position: piece sprites, overlays and the panel's text from cached glyph masks, recorded
+as a :class:`render.scene.Scene`. :func:`render_board` draws, maps to the one 256-colour
+palette every map shares and compresses only what differs from the last board this
+process drew on the same background (:mod:`render.board_cache`); :func:`board_image`
+draws it whole.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from engine.views import VIEW_FORMAT
 
 from . import palette as P
 from . import panel
+from .board_cache import Background, board_cache
 from .encode import build_palette, to_png
 from .geometry import BOARD_H, BOARD_W, K, hex_centre, piece_centre
 from .layout import Layout, board_layout, crop_layout
@@ -38,6 +43,7 @@ from .overlays import (
     draw_spot,
     draw_swords,
 )
+from .scene import Box, Canvas, Scene
 from .sprites import (
     BADGE_R,
     CITY_BADGE,
@@ -52,7 +58,7 @@ from .sprites import (
     swords,
     token,
 )
-from .terrain_layer import Terrain, draw_terrain_layer, terrain_layer
+from .terrain_layer import Terrain, draw_terrain_layer, map_key, terrain_layer
 from .words import DEFAULT_LANG
 
 __all__ = ["ATTACK", "hex_centre", "piece_centre", "render_board", "render_crop",
@@ -132,7 +138,7 @@ def _piece_places(v: dict[str, Any]) -> list[tuple[int, str, int, int, float]]:
     return out
 
 
-def _draw_pieces(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str) -> None:
+def _draw_pieces(img: Canvas, v: dict[str, Any], shift: Shift, lang: str) -> None:
     sx, sy = shift
     for h, kind, seat, n, dx in _piece_places(v):
         x, y = piece_centre(h)
@@ -146,7 +152,7 @@ def _draw_pieces(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str) -
             plate.paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
 
 
-def _draw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,
+def _draw_badges(img: Canvas, v: dict[str, Any], shift: Shift, lang: str,
                  areas: list[tuple[float, float, float, float]] | None = None) -> None:
     """The owners' letters; with ``areas`` (pixel boxes of arrows and swords drawn over
     the pieces) only those there, again, so nothing on the map ever hides them."""
@@ -161,7 +167,7 @@ def _draw_badges(img: Image.Image, v: dict[str, Any], shift: Shift, lang: str,
             badge(seat, lang).paste_on(img, px, py)
 
 
-def _draw_map(img: Image.Image, v: dict[str, Any], shift: Shift,
+def _draw_map(img: Canvas, v: dict[str, Any], shift: Shift,
               highlight: tuple[int, ...], last_move: tuple[int, ...] | None,
               spots: tuple[int, ...], lang: str) -> None:
     """Rings under the pieces, arrows over them, the owners' letters never covered."""
@@ -212,20 +218,51 @@ def board_layout_of(view: dict[str, Any], highlight: tuple[int, ...] = (),
     return board_layout(view["terrain"], extra, full or view.get("phase") == "tiles")
 
 
-def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
-                last_move: tuple[int, ...] | None = None, *, full: bool = False,
-                lang: str = DEFAULT_LANG) -> Image.Image:
-    """The board as an RGB image (see :func:`render_board`)."""
+def _board_scene(view: dict[str, Any], highlight: tuple[int, ...],
+                 last_move: tuple[int, ...] | None, full: bool,
+                 lang: str) -> tuple[Layout, Scene]:
+    """Where the board goes and the steps that draw its position over the background."""
     _check_view(view)
     for h in highlight:
         check_last_move((h,))
     lay = board_layout_of(view, highlight, last_move, full)
+    scene = Scene(lay.size)
+    _draw_map(scene, view, lay.shift, tuple(highlight), last_move, (), lang)
+    panel.draw_dynamic(scene, view, lay.map_h, lang)
+    return lay, scene
+
+
+def _background(view: dict[str, Any], lay: Layout, lang: str) -> Background:
+    """The board's background: its part of the map layer above the static panel."""
     layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
-    img = Image.new("RGB", lay.size)
-    img.paste(layer.crop(lay.box).convert("RGB"), (0, 0))
-    img.paste(panel.static_panel(lay.width, lang), (0, lay.map_h))
-    _draw_map(img, view, lay.shift, tuple(highlight), last_move, (), lang)
-    panel.draw_dynamic(img, view, lay.map_h, lang)
+    static = panel.static_panel(lay.width, lang)
+
+    def whole() -> Image.Image:
+        img = Image.new("RGB", lay.size)
+        img.paste(layer.crop(lay.box).convert("RGB"), (0, 0))
+        img.paste(static, (0, lay.map_h))
+        return img
+
+    def restore(img: Image.Image, box: Box) -> None:
+        x0, y0, x1, y1 = box
+        if y0 < lay.map_h:  # the map's part of the box
+            bottom = min(y1, lay.map_h)
+            part = layer.crop((lay.x0 + x0, lay.y0 + y0, lay.x0 + x1, lay.y0 + bottom))
+            img.paste(part.convert("RGB"), (x0, y0))
+        if y1 > lay.map_h:  # the panel's
+            top = max(y0, lay.map_h)
+            img.paste(static.crop((x0, top - lay.map_h, x1, y1 - lay.map_h)), (x0, top))
+
+    return Background(lay.size, whole, restore)
+
+
+def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
+                last_move: tuple[int, ...] | None = None, *, full: bool = False,
+                lang: str = DEFAULT_LANG) -> Image.Image:
+    """The board as an RGB image (see :func:`render_board`), drawn whole."""
+    lay, scene = _board_scene(view, highlight, last_move, full, lang)
+    img = _background(view, lay, lang).whole()
+    scene.draw_on(img)
     return img
 
 
@@ -243,8 +280,15 @@ def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
     ``lang``: the language of the words in the image (:mod:`render.words`).
     Only public fields are read, so any seat's view gives the same image as the
     spectator view.
+
+    Drawn only where it differs from the last board this process drew on the same map,
+    layout and language (:mod:`render.board_cache`): the same pixels and bytes as
+    drawing it whole.
     """
-    return to_png(board_image(view, highlight, last_move, full=full, lang=lang), palette())
+    lay, scene = _board_scene(view, highlight, last_move, full, lang)
+    pal = palette()
+    key = (map_key(tuple(view["terrain"]), pal), lay, lang)
+    return board_cache().png(key, scene, _background(view, lay, lang), pal)
 
 
 def crop_image(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),

@@ -79,8 +79,9 @@ def fast_png_fits(img: Image.Image) -> bool:
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc32 = zlib.crc32 if _isal is None else _isal.crc32  # (ISA-L's: the same, faster)
     return struct.pack(">I", len(data)) + kind + data + struct.pack(
-        ">I", zlib.crc32(data, zlib.crc32(kind)) & 0xFFFFFFFF)
+        ">I", crc32(data, crc32(kind)) & 0xFFFFFFFF)
 
 
 def palette_png(img: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:

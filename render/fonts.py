@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .scene import Canvas
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -89,7 +91,7 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
-def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int,
+def draw_text(img: Canvas, xy: tuple[float, float], text: str, size: int,
               fill: tuple[int, int, int], bold: bool = False, anchor: str = "la") -> None:
     """Like ``ImageDraw.text`` but with the glyph mask cached: the panel redraws the same
     few dozen strings on every render, and FreeType rasterising is most of its cost."""

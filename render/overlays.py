@@ -21,6 +21,7 @@ from engine.hexgrid import NUM_HEXES
 
 from . import palette as P
 from .geometry import K, R, hex_centre, piece_centre
+from .scene import Canvas
 from .sprites import TOKEN_R, Sprite, hex_ring, spot_ring, swords
 
 ATTACK = 1
@@ -52,20 +53,20 @@ def check_last_move(last_move: tuple[int, ...] | None) -> tuple[int, ...]:
                      f"not {last_move!r}")
 
 
-def draw_highlights(base: Image.Image, hexes: tuple[int, ...], shift: Shift = NO_SHIFT,
+def draw_highlights(base: Canvas, hexes: tuple[int, ...], shift: Shift = NO_SHIFT,
                     colour: P.RGB = P.HIGHLIGHT) -> None:
     ring = hex_ring(colour)
     for h in sorted(set(hexes)):
         ring.paste_on(base, *_at(hex_centre(_check_hex(h)), shift))
 
 
-def draw_spot(base: Image.Image, h: int, shift: Shift = NO_SHIFT) -> None:
+def draw_spot(base: Canvas, h: int, shift: Shift = NO_SHIFT) -> None:
     """A ring around the piece place of ``h`` (a single hex that changed; the hexes a
     crop is about)."""
     spot_ring().paste_on(base, *_at(piece_centre(_check_hex(h)), shift))
 
 
-def draw_attack_target(base: Image.Image, dst: int, shift: Shift = NO_SHIFT) -> None:
+def draw_attack_target(base: Canvas, dst: int, shift: Shift = NO_SHIFT) -> None:
     """The target of an attack: a red outline (under the pieces)."""
     hex_ring(P.ATTACK).paste_on(base, *_at(hex_centre(dst), shift))
 
@@ -76,7 +77,7 @@ def _sprite_box(sp: Sprite, x: float, y: float) -> Box:
     return round(x) - ax, round(y) - ay, round(x) - ax + w, round(y) - ay + h
 
 
-def draw_swords(base: Image.Image, dst: int, shift: Shift = NO_SHIFT) -> Box:
+def draw_swords(base: Canvas, dst: int, shift: Shift = NO_SHIFT) -> Box:
     """Crossed swords at the right corner of an attacked hex: not colour alone.
     Returns the pixel box drawn on."""
     cx, cy = _at(hex_centre(dst), shift)
@@ -85,7 +86,7 @@ def draw_swords(base: Image.Image, dst: int, shift: Shift = NO_SHIFT) -> Box:
     return _sprite_box(sp, cx + 0.69 * R, cy - 0.4 * R)
 
 
-def draw_arrow(base: Image.Image, src: int, dst: int, attack: bool,
+def draw_arrow(base: Canvas, src: int, dst: int, attack: bool,
                occupied: frozenset[int] | None = None, shift: Shift = NO_SHIFT) -> Box:
     """An arrow from ``src`` towards ``dst``, clear of the pieces on ``occupied`` hexes
     (``None``: assume both ends hold pieces). Returns the pixel box drawn on."""

@@ -23,6 +23,7 @@ from engine.hexgrid import label
 from . import palette as P
 from .fonts import draw_text, fit, text_width, wrap
 from .layout import DESIGN_W, panel_height
+from .scene import Canvas, Scene
 from .sprites import Sprite, chip, cube, stack_bonus, terrain_swatch
 from .terrain_art import LAKE, OPEN_SEA
 from .words import colour_name, era_name, names, terrain_name, word
@@ -60,11 +61,13 @@ _COLUMN_KEYS = ("col.actions", "col.cards", "col.supply", "col.cities", "col.vp"
 class Pen:
     """Draws on ``img`` in panel design units: ``(x, y)`` from the panel's top left."""
 
-    def __init__(self, img: Image.Image, scale: float, top: int = 0) -> None:
+    def __init__(self, img: Canvas, scale: float, top: int = 0) -> None:
         self.img = img
         self.s = scale
         self.top = top
-        self.draw = ImageDraw.Draw(img)
+        # a scene records the same shapes ImageDraw would draw (render.scene)
+        self.draw: ImageDraw.ImageDraw | Scene = \
+            ImageDraw.Draw(img) if isinstance(img, Image.Image) else img
 
     def xy(self, x: float, y: float) -> tuple[float, float]:
         return x * self.s, self.top + y * self.s
@@ -355,7 +358,7 @@ def _to_act_box(pen: Pen, v: dict[str, Any], lang: str) -> None:
         y += 14
 
 
-def draw_dynamic(img: Image.Image, v: dict[str, Any], top: int, lang: str = "en") -> None:
+def draw_dynamic(img: Canvas, v: dict[str, Any], top: int, lang: str = "en") -> None:
     """The parts that change, on the panel whose top edge is at ``top`` pixels."""
     pen = Pen(img, img.size[0] / DESIGN_W, top)
     big, small = _status(v, lang)

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from . import palette as P
 from .fonts import font
 from .geometry import TOKEN_R, K, R, corner_offsets
+from .scene import Canvas
 from .terrain_art import fill_of, motif_sprite
 from .words import colour_letter
 
@@ -31,7 +32,7 @@ class Sprite:
         self.image = image
         self.anchor = anchor
 
-    def paste_on(self, base: Image.Image, x: float, y: float) -> None:
+    def paste_on(self, base: Canvas, x: float, y: float) -> None:
         ax, ay = self.anchor
         base.paste(self.image, (round(x) - ax, round(y) - ay), self.image)
 

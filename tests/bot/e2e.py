@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -362,7 +363,8 @@ ROOT = Path(__file__).resolve().parents[2]
 async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay: float = 0.0,
                       production: bool = False, shards: list[int] | None = None,
                       shard_count: int = 1, token: str = "fake-token", module: str = "bot",
-                      env: dict[str, str] | None = None, idle_socket: Path | None = None
+                      env: dict[str, str] | None = None, idle_socket: Path | None = None,
+                      cpus: set[int] | None = None
                       ) -> AsyncIterator[asyncio.subprocess.Process]:
     """``python -m bot`` as a separate process against ``fake`` (killed at the end if alive).
     Render and AI work run in threads unless ``production`` (the bot's own defaults: worker
@@ -372,7 +374,8 @@ async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay:
     ``module``: run another entry point (the bench's ``tests.bot.timed_bot``, the bot with
     database timers); ``env``: more environment variables. ``idle_socket``: the bot (run
     by :mod:`tests.bot.idle_bot`) answers on this Unix socket when it is idle, for
-    :func:`by_asking`."""
+    :func:`by_asking`. ``cpus``: the cores the bot and its worker processes may run on
+    (the load bench keeps them off the fake's core)."""
     extra = dict(env or {})
     if idle_socket is not None:
         module = "tests.bot.idle_bot"
@@ -392,8 +395,10 @@ async def bot_process(fake: FakeDiscord, db: Path | str, log: Path, *, ai_delay:
         return sum(1 for shard, _ in fake.identified if shard in mine)
     before = identified()
     with log.open("ab") as err:
+        pin = None if cpus is None else functools.partial(os.sched_setaffinity, 0, cpus)
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", module, cwd=ROOT,
-                                                    env=env, stdout=err, stderr=err)
+                                                    env=env, stdout=err, stderr=err,
+                                                    preexec_fn=pin)
     try:
         await fake.wait_for(lambda: identified() >= before + len(mine)
                             or proc.returncode is not None, 60)

@@ -56,8 +56,10 @@ def test_last_move_of_actions() -> None:
 def test_bench_prints_timings(capsys) -> None:
     assert main(["bench", "--renders", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
-    for key in ("first_render_ms", "board_ms_p50", "board_ms_p95", "png_bytes"):
+    for key in ("first_render_ms", "board_ms_p50", "board_ms_p95", "png_bytes",
+                "board_cpu_ms_p50", "whole_ms_p50", "changed_px_mean", "bands_mean"):
         assert out[key] > 0
+    assert out["renders"] == 3
     assert 600 <= out["size"][0] <= FULL_MAP[0]
     assert out["label_px_at_550"] >= 9
     assert out["panel_px_at_550"] >= 9
