@@ -63,12 +63,33 @@ def run_online(settings: Settings) -> int:
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
+    import asyncio
+
+    import discord.utils
+
     from bot.client.app import TempusBot
+    from bot.runtime.shutdown import Shutdown
 
     point_at(settings.api_base, settings.gateway)
-    bot = TempusBot(settings)
+    discord.utils.setup_logging(level=logging.INFO, root=True)
+    token = settings.token
+
+    async def run() -> None:
+        bot = TempusBot(settings)
+        # SIGTERM (docker stop) and SIGINT (Ctrl-C) stop it cleanly (bot.runtime.shutdown)
+        stop = Shutdown(begin=bot.begin_stop, inflight=bot.inflight, settle=bot.settle,
+                        close=bot.close)
+        stop.install(asyncio.get_running_loop())
+        try:
+            async with bot:
+                await bot.start(token)
+            if stop.task is not None:
+                await stop.task
+        finally:
+            stop.disarm()
+
     try:
-        bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+        asyncio.run(run())
     except (StoreInUse, StorageUnavailable) as exc:
         print(store_refusal(exc, without_password(settings.db)), file=sys.stderr)
         return EXIT_STORE

@@ -29,6 +29,7 @@ from bot.publish.request_pace import install as install_global_pace
 from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
 from bot.runtime.memory import MemoryKeeper
+from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
 from bot.store.opening import open_storage
@@ -110,6 +111,28 @@ class TempusBot(commands.AutoShardedBot):
         self.clock: Clock = clock or SystemClock()
         self.scheduler: Scheduler | None = None
         self.memory: MemoryKeeper | None = None
+        #: set on SIGTERM/SIGINT (bot.runtime.shutdown): clicks and commands are refused
+        self.stopping = False
+        #: the interactions being handled now (a stop lets them finish)
+        self.inflight = InFlight()
+        self._closed = False
+
+    def begin_stop(self) -> None:
+        """Take no more clicks or commands (each gets "restarting, try again")."""
+        self.stopping = True
+
+    async def settle(self) -> None:
+        """Stop the computer players and write what is queued (a clean stop)."""
+        if self.service is not None:
+            await self.service.computers.close()
+            await self.service.announcer.drain()
+        elif self.publisher is not None:
+            await self.publisher.drain()
+
+    async def refuse_while_stopping(self, interaction: discord.Interaction[Any]) -> None:
+        """The private answer to a click or command that comes while the bot stops."""
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(t("error.restarting"), ephemeral=True)
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.settings.db)
@@ -151,6 +174,10 @@ class TempusBot(commands.AutoShardedBot):
         self.memory.start()
 
     async def close(self) -> None:
+        if self._closed:  # a clean stop closes, then ``async with`` closes again
+            await super().close()
+            return
+        self._closed = True
         if self.memory is not None:
             await self.memory.close()
         if self.scheduler is not None:
@@ -183,6 +210,14 @@ class TempusBot(commands.AutoShardedBot):
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
         use_interaction_locale(interaction)
+        if self.stopping:
+            await self.refuse_while_stopping(interaction)
+            return
+        with self.inflight.track():
+            await self._on_component(interaction, cid, values)
+
+    async def _on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                            values: list[str] | None) -> None:
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         try:

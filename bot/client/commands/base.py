@@ -81,6 +81,8 @@ class CommandCog(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Refuse option values no Discord client sends (outside the declared choices,
         range or type) before the command runs."""
+        if self.bot.stopping:  # a clean stop is under way (bot.runtime.shutdown)
+            raise BadOption(t("error.restarting"))
         command = interaction.command
         if isinstance(command, app_commands.Command):
             problem = options.refusal(command, interaction.namespace)
@@ -109,6 +111,11 @@ class CommandCog(commands.Cog):
     async def _run(self, interaction: discord.Interaction[Any],
                    work: Callable[[], Awaitable[str | None]]) -> None:
         """Defer privately, run ``work``, reply with its text or the refusal."""
+        with self.bot.inflight.track():
+            await self._run_tracked(interaction, work)
+
+    async def _run_tracked(self, interaction: discord.Interaction[Any],
+                           work: Callable[[], Awaitable[str | None]]) -> None:
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
@@ -132,6 +139,11 @@ class CommandCog(commands.Cog):
                       work: Callable[[], Awaitable[Answer]]) -> None:
         """Defer privately, run ``work``, reply privately with its text, files and
         controls."""
+        with self.bot.inflight.track():
+            await self._answer_tracked(interaction, work)
+
+    async def _answer_tracked(self, interaction: discord.Interaction[Any],
+                              work: Callable[[], Awaitable[Answer]]) -> None:
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException:
