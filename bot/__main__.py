@@ -8,7 +8,11 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
-database into PostgreSQL (see ``bot/store/migrate.py``).
+database into PostgreSQL (see ``bot/store/migrate.py``); ``python -m bot backup --db
+tempus.db --to FILE`` copies a SQLite database, also a live one (``bot/store/backup.py``);
+``python -m bot health`` says whether the running bot is healthy (``bot/runtime/health.py``).
+
+SIGTERM and SIGINT stop the bot cleanly (``bot/runtime/shutdown.py``).
 """
 
 from __future__ import annotations
@@ -98,6 +102,14 @@ def run_online(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["health"]:  # the container's health check: nothing else loaded
+        from bot.runtime.health import main as health_main
+
+        return health_main(args_in[1:])
+    if args_in[:1] == ["backup"]:
+        from bot.store.backup import main as backup_main
+
+        return backup_main(args_in[1:])
     if args_in[:1] == ["check-db"]:
         from bot.store.check import main as check_db
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -28,11 +28,17 @@ from bot.publish.request_pace import GLOBAL_LIMIT, GlobalPace
 from bot.publish.request_pace import install as install_global_pace
 from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
+from bot.runtime.health import HealthFile
+from bot.runtime.health import default_path as default_health_path
 from bot.runtime.memory import MemoryKeeper
 from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
-from bot.store import Storage
+from bot.store import ACTIVE, LOBBY, Storage, StorageUnavailable
+from bot.store.backup import BackupKeeper
+from bot.store.integrity import IntegrityWatch
 from bot.store.opening import open_storage
+from bot.store.sqlite import SqliteStorage
+from bot.table.model import public as in_table_language
 from bot.table.service import TableError, TableService
 from bot.table.ui import ACT, CARDS, HELP, MENU, QUIT, UNDO, Panel
 from bot.tempus import images
@@ -116,6 +122,9 @@ class TempusBot(commands.AutoShardedBot):
         #: the interactions being handled now (a stop lets them finish)
         self.inflight = InFlight()
         self._closed = False
+        self.integrity: IntegrityWatch | None = None
+        self.backups: BackupKeeper | None = None
+        self.health: HealthFile | None = None
 
     def begin_stop(self) -> None:
         """Take no more clicks or commands (each gets "restarting, try again")."""
@@ -172,12 +181,63 @@ class TempusBot(commands.AutoShardedBot):
                                    unload_after_s=self.settings.unload_after,
                                    also=(self.publisher.forget_idle,))
         self.memory.start()
+        self._start_upkeep()
+
+    def _start_upkeep(self) -> None:
+        """The database watched, backed up, and the health file kept fresh."""
+        storage = self.storage
+        if isinstance(storage, SqliteStorage):
+            storage.on_broken = self._storage_broken
+            self.integrity = IntegrityWatch(storage.quick_check,
+                                            self.settings.quick_check_every)
+            self.integrity.start()
+            self.backups = BackupKeeper(self.settings.db, self.settings.backup_every,
+                                        keep=self.settings.backup_keep,
+                                        folder=self.settings.backup_dir,
+                                        broken=lambda: storage.broken is not None)
+            self.backups.start()
+        elif self.settings.backup_every:
+            log.warning("TEMPUS_BACKUP_EVERY is for a SQLite file; back PostgreSQL up with "
+                        "pg_dump (README)")
+        self.health = HealthFile(self.settings.health_file or default_health_path(),
+                                 self.settings.health_every, gateway=self._connected,
+                                 db=self._db_writable)
+        self.health.start()
+
+    def _connected(self) -> bool:
+        return (self.is_ready() and not self.is_closed()
+                and all(not s.is_closed() for s in self.shards.values()))
+
+    async def _db_writable(self) -> str | None:
+        assert self.storage is not None
+        writable = getattr(self.storage, "writable", None)
+        if writable is not None:
+            return cast(str | None, await writable())
+        await self.storage.game_ref(0)  # PostgreSQL: the server answers a read
+        return None
+
+    def _storage_broken(self, why: StorageUnavailable) -> None:
+        """The database was deleted, replaced or damaged under the bot: the players of
+        every game in play are told once (every action is refused from now on)."""
+        if self.backups is not None and self.backups.newest is not None:
+            log.error("the newest backup is %s", self.backups.newest)
+        if self.service is None or self.publisher is None:
+            return
+        for table in self.service.tables:
+            if table.game.status not in (ACTIVE, LOBBY):
+                continue
+            with in_table_language(table):
+                text = t("notice.storage_broken", game=table.id)
+            self.publisher.notice(table.game.play_channel_id, text)
 
     async def close(self) -> None:
         if self._closed:  # a clean stop closes, then ``async with`` closes again
             await super().close()
             return
         self._closed = True
+        for part in (self.health, self.integrity, self.backups):
+            if part is not None:
+                await part.close()
         if self.memory is not None:
             await self.memory.close()
         if self.scheduler is not None:

@@ -437,6 +437,10 @@ class DiscordPublisher:
 
         self.outboxes.submit(channel_id, write, kind=POST)
 
+    def notice(self, channel_id: int, content: str) -> None:
+        """A one-off line in a channel or thread (e.g. the database broke under the bot)."""
+        self._post(channel_id, content)
+
     # ------------------------------------------------------------------ turn clock
     async def _notice(self, o: Outcome) -> None:
         """A reminder (by DM, else a mention in the game's thread) or a notice there."""
