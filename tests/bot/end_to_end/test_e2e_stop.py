@@ -9,12 +9,14 @@ import asyncio
 import contextlib
 import signal
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
 
 from lang.messages import t
 from tests.bot.e2e import (
+    ROOT,
     bot_process,
     by_asking,
     message_version,
@@ -31,6 +33,14 @@ def actions(db: Path) -> int:
         return int(raw.execute("SELECT count(*) FROM actions").fetchone()[0])
 
 
+async def health_check(health: Path) -> int:
+    """``python -m bot health`` as the container runtime runs it."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "health", "--file", str(health), cwd=ROOT,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    return await proc.wait()
+
+
 @pytest.mark.asyncio
 @pytest.mark.real_time  # the bot runs in another process, on real time
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -38,13 +48,20 @@ async def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signal
     db, log, idle = tmp_path / "tempus.db", tmp_path / "bot.log", tmp_path / "idle.sock"
     async with running() as fake:
         ch = fake.channel_ids[0]
-        async with bot_process(fake, db, log, idle_socket=idle) as proc:
+        health = tmp_path / "health.json"
+        env = {"TEMPUS_HEALTH_FILE": str(health), "TEMPUS_HEALTH_EVERY": "1"}
+        async with bot_process(fake, db, log, idle_socket=idle, env=env) as proc:
             settled = by_asking(idle)
             await fake.slash(PEOPLE[0], ch, "new", seats=3)
             for u in PEOPLE[1:]:
                 await fake.slash(u, ch, "join")
             await fake.slash(PEOPLE[0], ch, "start")
             await settled()
+            for _ in range(100):  # written every second, the first before connecting
+                if await health_check(health) == 0:
+                    break
+                await asyncio.sleep(0.1)
+            assert await health_check(health) == 0, health.read_text()
             msg = panel_message(fake, ch)
             assert msg is not None
             v0 = message_version(msg)
@@ -68,6 +85,7 @@ async def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signal
             assert late.text() == t("error.restarting")
             assert all(m.where == "ephemeral" for m in late.replies)
             assert await asyncio.wait_for(proc.wait(), 15) == 0
+        assert await health_check(health) == 1, "a stopped bot is not"
         text = log.read_text()
         assert "stopped cleanly" in text and "Traceback" not in text, text[-3000:]
         # the database was closed: SQLite folds its write-ahead log back in on close
