@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import replies
 from bot.client.components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
@@ -269,23 +270,25 @@ class TempusBot(commands.AutoShardedBot):
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
+        received = replies.now()
         use_interaction_locale(interaction)
         if self.stopping:
             await self.refuse_while_stopping(interaction)
             return
         with self.inflight.track():
-            await self._on_component(interaction, cid, values)
+            await self._on_component(interaction, cid, values, received)
 
     async def _on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
-                            values: list[str] | None) -> None:
+                            values: list[str] | None, received: float) -> None:
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
-        try:
-            if cid.op in (MENU, HELP) and not in_place:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-        except discord.HTTPException:
+        if cid.op in (MENU, HELP) and not in_place:
+            def ack() -> Any:
+                return interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            def ack() -> Any:
+                return interaction.response.defer()
+        if not await replies.acknowledge(interaction, ack, received):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
@@ -307,27 +310,31 @@ class TempusBot(commands.AutoShardedBot):
         except TableError as exc:
             if taken is not None and msg is not None:
                 self.publisher.menus.put_back(msg.id, taken)
-            await self._followup(interaction, str(exc))
+            await self._followup(interaction, str(exc), received)
             return
         except Exception:
             log.exception("game %s: click %s by %s failed", cid.game, cid.op, user.id)
-            await self._followup(interaction, t("error.internal"))
+            await self._followup(interaction, t("error.internal"), received)
             return
-        try:
-            if reply.menu is not None:
-                await self.show_panel(interaction, reply.menu, cid.game, reply.version,
-                                      edit=in_place)
-            elif in_place:
-                await interaction.edit_original_response(content=reply.text or "✓", view=None,
-                                                         attachments=[])
-        except discord.HTTPException:
-            log.exception("game %s: replying to a click failed", cid.game)
+        if reply.menu is not None:
+            menu = reply.menu
+            await replies.deliver(
+                interaction, lambda: self.show_panel(interaction, menu, cid.game,
+                                                     reply.version, edit=in_place),
+                t("reply.menu_lost"), received, f"a private menu of game {cid.game}")
+        elif in_place:
+            text = reply.text or "✓"
+            await replies.deliver(
+                interaction, lambda: interaction.edit_original_response(
+                    content=text, view=None, attachments=[]),
+                text, received, f"the answer to a click in game {cid.game}")
 
-    async def _followup(self, interaction: discord.Interaction[Any], text: str) -> None:
-        try:
-            await interaction.followup.send(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not send an error reply: %s", text)
+    async def _followup(self, interaction: discord.Interaction[Any], text: str,
+                        received: float) -> None:
+        """A private refusal, shown eventually (or sent by DM)."""
+        await replies.deliver(interaction,
+                              lambda: interaction.followup.send(text, ephemeral=True),
+                              text, received, "a refusal")
 
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
                          game_id: int, version: int, *, edit: bool = False) -> None:

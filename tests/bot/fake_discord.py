@@ -29,6 +29,8 @@ Knobs (constructor arguments, also of :func:`running`):
   filled the channel's limit; discord.py sleeps and retries both).
 - ``advance(seconds)``: move the fake's clock (:meth:`now`) forward, so tests can expire
   interaction tokens (15 min) and auto-archive threads without sleeping.
+- ``fail_callbacks(count, status=500)``: answer the next interaction acknowledgements with
+  ``status`` (Discord failing; the interaction's 3 seconds keep running).
 - ``deny_threads(channel_id)``: creating threads in that channel answers 403 (50013).
 - ``dm_channel(uid)``: the DM channel with a user, to send slash commands from a DM (refused
   by :meth:`slash` if the registered command is not offered in DMs).
@@ -361,6 +363,8 @@ class FakeDiscord:
             enabled=rate_limits))
         self.strict_rate_limits = strict_rate_limits
         self.thread_denied: set[int] = set()
+        #: statuses the next interaction callbacks are answered with (fail_callbacks)
+        self.callback_faults: list[int] = []
         self._offset = 0.0
         self._archive_looked = -ARCHIVE_LOOK_S
         self._tasks: set[asyncio.Task[None]] = set()
@@ -397,6 +401,12 @@ class FakeDiscord:
             raise ValueError(f"route {route!r}")
         self.limiter.faults.setdefault(channel_id, []).append(
             Fault(status, count, route, retry_after))
+
+    def fail_callbacks(self, count: int = 1, status: int = 500) -> None:
+        """Answer the next ``count`` interaction callbacks (acknowledgements) with
+        ``status``: Discord's side failing; the interaction stays unanswered (its 3 s
+        still run)."""
+        self.callback_faults += [status] * count
 
     def deny_threads(self, channel_id: int, denied: bool = True) -> None:
         """Take (or give back) the permission to create threads in ``channel_id``: starting
@@ -1143,6 +1153,9 @@ class FakeDiscord:
         inter = self.interactions.get(iid)
         if inter is None or inter.token != token or inter.invalid:
             return _error(10062, "Unknown interaction", 404)
+        if self.callback_faults:
+            status = self.callback_faults.pop(0)
+            return _json({"code": 0, "message": f"{status}: forced by the test"}, status)
         if inter.acked.is_set():
             self.errors.append(f"interaction {iid} acknowledged twice")
             return _error(40060, "Interaction has already been acknowledged.", 400)

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import options
+from bot.client import options, replies
 from bot.client.commands.answers import Answer, Asker, game_choices
 from bot.client.components import make_view
 from bot.table.service import TableError, TableService
@@ -116,9 +116,10 @@ class CommandCog(commands.Cog):
 
     async def _run_tracked(self, interaction: discord.Interaction[Any],
                            work: Callable[[], Awaitable[str | None]]) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
+        received = replies.now()
+        if not await replies.acknowledge(
+                interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True),
+                received):
             log.warning("could not acknowledge /%s in time", command_path(interaction))
             return
         try:
@@ -130,10 +131,10 @@ class CommandCog(commands.Cog):
                           interaction.channel_id)
             text = t("error.internal")
         if text:
-            try:
-                await interaction.followup.send(text, ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not reply to /%s", command_path(interaction))
+            reply = text
+            await replies.deliver(
+                interaction, lambda: interaction.followup.send(reply, ephemeral=True), reply,
+                received, f"the reply to /{command_path(interaction)}")
 
     async def _answer(self, interaction: discord.Interaction[Any],
                       work: Callable[[], Awaitable[Answer]]) -> None:
@@ -144,9 +145,10 @@ class CommandCog(commands.Cog):
 
     async def _answer_tracked(self, interaction: discord.Interaction[Any],
                               work: Callable[[], Awaitable[Answer]]) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
+        received = replies.now()
+        if not await replies.acknowledge(
+                interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True),
+                received):
             log.warning("could not acknowledge /%s in time", command_path(interaction))
             return
         try:
@@ -161,12 +163,13 @@ class CommandCog(commands.Cog):
         view = make_view(answer.panel, *answer.game_version)
         if view is not None:
             kwargs["view"] = view
-        try:
+
+        async def send() -> None:  # the files anew at each try (a sent file is spent)
             await interaction.followup.send(answer.text, files=files(answer), ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none(),
                                             **kwargs)
-        except discord.HTTPException:
-            log.warning("could not reply to /%s", command_path(interaction))
+        await replies.deliver(interaction, send, answer.text, received,
+                              f"the reply to /{command_path(interaction)}")
 
     async def _run_cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.bot.offloader.run(fn, *args)
