@@ -157,6 +157,7 @@ class TempusBot(commands.AutoShardedBot):
                                     seed_source=self._seed_source,
                                     scheduler=self.scheduler)
         self.publisher.on_thread = self.service.moved
+        self.publisher.on_left_thread = self.service.left_thread
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
         i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
@@ -256,6 +257,17 @@ class TempusBot(commands.AutoShardedBot):
         self.offloader.close()
         self.ai_offloader.close()
         await super().close()
+
+    # ------------------------------------------------------------------ threads
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread locked by a moderator: the game goes on in the channel."""
+        meta = dict(payload.data.get("thread_metadata") or {})
+        if meta.get("locked") and self.publisher is not None:
+            await self.publisher.thread_changed(payload.thread_id, locked=True)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.publisher is not None:
+            await self.publisher.thread_changed(payload.thread_id, deleted=True)
 
     # ------------------------------------------------------------------ clicks
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

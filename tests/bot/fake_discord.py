@@ -35,8 +35,10 @@ Knobs (constructor arguments, also of :func:`running`):
 - ``dm_channel(uid)``: the DM channel with a user, to send slash commands from a DM (refused
   by :meth:`slash` if the registered command is not offered in DMs).
 - ``person_thread(parent_id, uid)``: a public thread a person started (to play in it).
-- ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
-  with 50083, a post unarchives it unless locked).
+- ``archive_thread(thread_id, locked=False, tell=True)``: archive a thread now (edits there
+  are refused with 50083, a post unarchives it unless locked: then 160005); ``tell=False``
+  sends no THREAD_UPDATE. ``delete_thread(thread_id, tell=True)``: writes there answer
+  10003 Unknown Channel (THREAD_DELETE unless ``tell=False``).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
 - ``guilds``: several guilds, ``{guild_id: (channel_id, ...)}`` (then ``guild_id`` and
   ``channel_ids`` are ignored as arguments: :attr:`guild_id` is the first guild and
@@ -363,6 +365,8 @@ class FakeDiscord:
             enabled=rate_limits))
         self.strict_rate_limits = strict_rate_limits
         self.thread_denied: set[int] = set()
+        #: threads deleted (delete_thread): every write there answers 10003
+        self.deleted_channels: set[int] = set()
         #: statuses the next interaction callbacks are answered with (fail_callbacks)
         self.callback_faults: list[int] = []
         self._offset = 0.0
@@ -436,10 +440,24 @@ class FakeDiscord:
         await self._changed()
         return t.id
 
-    async def archive_thread(self, thread_id: int, locked: bool = False) -> None:
+    async def archive_thread(self, thread_id: int, locked: bool = False, *,
+                             tell: bool = True) -> None:
+        """Archive (and lock) a thread as a moderator would; ``tell``: send THREAD_UPDATE
+        (False: the bot learns it only from Discord's refusals, as after a missed event)."""
         t = self.threads[thread_id]
         t.archived, t.locked = True, locked
-        await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        if tell:
+            await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        await self._changed()
+
+    async def delete_thread(self, thread_id: int, *, tell: bool = True) -> None:
+        """Delete a thread as a moderator would: writes there answer 10003 Unknown Channel."""
+        t = self.threads.pop(thread_id)
+        self.deleted_channels.add(thread_id)
+        if tell:
+            await self._dispatch("THREAD_DELETE", {
+                "id": str(t.id), "guild_id": str(self._channel_guild[t.parent_id]),
+                "parent_id": str(t.parent_id), "type": t.type})
         await self._changed()
 
     # ------------------------------------------------------------------ measures
@@ -1134,6 +1152,8 @@ class FakeDiscord:
 
     async def _channel_edit(self, request: web.Request, cid: int, mid: int) -> web.Response:
         await self._archive_due()
+        if cid in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
         msg = self.messages.get(mid)
         # ephemeral replies can only be edited through their interaction's webhook
         if msg is None or msg.channel_id != cid or msg.where == "ephemeral":
@@ -1263,6 +1283,8 @@ class FakeDiscord:
         msg = self.messages.get(target) if target is not None else None
         if msg is None or (msg not in inter.replies and msg.id != inter.original_id):
             return _error(10008, "Unknown Message", 404)
+        if msg.channel_id in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
         t = self.threads.get(msg.channel_id)
         if t is not None and t.archived:
             return _error(50083, "Thread is archived", 400)
