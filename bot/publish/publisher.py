@@ -507,7 +507,8 @@ class DiscordPublisher:
         people = sorted({s.user_id for s in seats if s.user_id is not None and not s.is_ai})
         locale = old.locale if old is not None else None
         with i18n.using(locale):
-            text = t(f"thread.lost.{why}", game=game_id, thread=thread_id,
+            key = "thread.lost.deleted" if why == "deleted" else "thread.lost.locked"
+            text = t(key, game=game_id, thread=thread_id,
                      players=" ".join(f"<@{u}>" for u in people))
         self._post(channel, text, mention=people)
         if self.on_left_thread is not None:
