@@ -8,9 +8,14 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
-database into PostgreSQL (see ``bot/store/migrate.py``). ``python -m bot rebuild-history
-[--db PATH]`` derives results and ratings again from the logs and prints what changed
-(``bot/history/rebuild.py``; refused while a bot runs on the database).
+database into PostgreSQL (see ``bot/store/migrate.py``); ``python -m bot backup --db
+tempus.db --to FILE`` copies a SQLite database, also a live one (``bot/store/backup.py``);
+``python -m bot health`` says whether the running bot is healthy (``bot/runtime/health.py``).
+``python -m bot rebuild-history [--db PATH]`` derives results and ratings again from the
+logs and prints what changed (``bot/history/rebuild.py``; refused while a bot runs on the
+database).
+
+SIGTERM and SIGINT stop the bot cleanly (``bot/runtime/shutdown.py``).
 """
 
 from __future__ import annotations
@@ -65,12 +70,33 @@ def run_online(settings: Settings) -> int:
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
+    import asyncio
+
+    import discord.utils
+
     from bot.client.app import TempusBot
+    from bot.runtime.shutdown import Shutdown
 
     point_at(settings.api_base, settings.gateway)
-    bot = TempusBot(settings)
+    discord.utils.setup_logging(level=logging.INFO, root=True)
+    token = settings.token
+
+    async def run() -> None:
+        bot = TempusBot(settings)
+        # SIGTERM (docker stop) and SIGINT (Ctrl-C) stop it cleanly (bot.runtime.shutdown)
+        stop = Shutdown(begin=bot.begin_stop, inflight=bot.inflight, settle=bot.settle,
+                        close=bot.close)
+        stop.install(asyncio.get_running_loop())
+        try:
+            async with bot:
+                await bot.start(token)
+            if stop.task is not None:
+                await stop.task
+        finally:
+            stop.disarm()
+
     try:
-        bot.run(settings.token, log_level=logging.INFO, root_logger=True)
+        asyncio.run(run())
     except (StoreInUse, StorageUnavailable) as exc:
         print(store_refusal(exc, without_password(settings.db)), file=sys.stderr)
         return EXIT_STORE
@@ -79,6 +105,14 @@ def run_online(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["health"]:  # the container's health check: nothing else loaded
+        from bot.runtime.health import main as health_main
+
+        return health_main(args_in[1:])
+    if args_in[:1] == ["backup"]:
+        from bot.store.backup import main as backup_main
+
+        return backup_main(args_in[1:])
     if args_in[:1] == ["check-db"]:
         from bot.store.check import main as check_db
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import replies
 from bot.client.components import TempusButton, TempusSelect, dispatched, make_view, set_handler
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
@@ -28,10 +29,17 @@ from bot.publish.request_pace import GLOBAL_LIMIT, GlobalPace
 from bot.publish.request_pace import install as install_global_pace
 from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
+from bot.runtime.health import HealthFile
+from bot.runtime.health import default_path as default_health_path
 from bot.runtime.memory import MemoryKeeper
+from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
-from bot.store import Storage
+from bot.store import ACTIVE, LOBBY, Storage, StorageUnavailable
+from bot.store.backup import BackupKeeper
+from bot.store.integrity import IntegrityWatch
 from bot.store.opening import open_storage
+from bot.store.sqlite import SqliteStorage
+from bot.table.model import public as in_table_language
 from bot.table.service import TableError, TableService
 from bot.table.ui import ACT, CARDS, HELP, MENU, MUTE, QUIT, RECAP, UNDO, Panel
 from bot.tempus import images
@@ -115,6 +123,31 @@ class TempusBot(commands.AutoShardedBot):
         self.clock: Clock = clock or SystemClock()
         self.scheduler: Scheduler | None = None
         self.memory: MemoryKeeper | None = None
+        #: set on SIGTERM/SIGINT (bot.runtime.shutdown): clicks and commands are refused
+        self.stopping = False
+        #: the interactions being handled now (a stop lets them finish)
+        self.inflight = InFlight()
+        self._closed = False
+        self.integrity: IntegrityWatch | None = None
+        self.backups: BackupKeeper | None = None
+        self.health: HealthFile | None = None
+
+    def begin_stop(self) -> None:
+        """Take no more clicks or commands (each gets "restarting, try again")."""
+        self.stopping = True
+
+    async def settle(self) -> None:
+        """Stop the computer players and write what is queued (a clean stop)."""
+        if self.service is not None:
+            await self.service.computers.close()
+            await self.service.announcer.drain()
+        elif self.publisher is not None:
+            await self.publisher.drain()
+
+    async def refuse_while_stopping(self, interaction: discord.Interaction[Any]) -> None:
+        """The private answer to a click or command that comes while the bot stops."""
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(t("error.restarting"), ephemeral=True)
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.settings.db)
@@ -129,6 +162,7 @@ class TempusBot(commands.AutoShardedBot):
                                     seed_source=self._seed_source,
                                     scheduler=self.scheduler)
         self.publisher.on_thread = self.service.moved
+        self.publisher.on_left_thread = self.service.left_thread
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
         i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
@@ -154,8 +188,63 @@ class TempusBot(commands.AutoShardedBot):
                                    unload_after_s=self.settings.unload_after,
                                    also=(self.publisher.forget_idle,))
         self.memory.start()
+        self._start_upkeep()
+
+    def _start_upkeep(self) -> None:
+        """The database watched, backed up, and the health file kept fresh."""
+        storage = self.storage
+        if isinstance(storage, SqliteStorage):
+            storage.on_broken = self._storage_broken
+            self.integrity = IntegrityWatch(storage.quick_check,
+                                            self.settings.quick_check_every)
+            self.integrity.start()
+            self.backups = BackupKeeper(self.settings.db, self.settings.backup_every,
+                                        keep=self.settings.backup_keep,
+                                        folder=self.settings.backup_dir,
+                                        broken=lambda: storage.broken is not None)
+            self.backups.start()
+        elif self.settings.backup_every:
+            log.warning("TEMPUS_BACKUP_EVERY is for a SQLite file; back PostgreSQL up with "
+                        "pg_dump (README)")
+        self.health = HealthFile(self.settings.health_file or default_health_path(),
+                                 self.settings.health_every, gateway=self._connected,
+                                 db=self._db_writable)
+        self.health.start()
+
+    def _connected(self) -> bool:
+        return (self.is_ready() and not self.is_closed()
+                and all(not s.is_closed() for s in self.shards.values()))
+
+    async def _db_writable(self) -> str | None:
+        assert self.storage is not None
+        writable = getattr(self.storage, "writable", None)
+        if writable is not None:
+            return cast(str | None, await writable())
+        await self.storage.game_ref(0)  # PostgreSQL: the server answers a read
+        return None
+
+    def _storage_broken(self, why: StorageUnavailable) -> None:
+        """The database was deleted, replaced or damaged under the bot: the players of
+        every game in play are told once (every action is refused from now on)."""
+        if self.backups is not None and self.backups.newest is not None:
+            log.error("the newest backup is %s", self.backups.newest)
+        if self.service is None or self.publisher is None:
+            return
+        for table in self.service.tables:
+            if table.game.status not in (ACTIVE, LOBBY):
+                continue
+            with in_table_language(table):
+                text = t("notice.storage_broken", game=table.id)
+            self.publisher.notice(table.game.play_channel_id, text)
 
     async def close(self) -> None:
+        if self._closed:  # a clean stop closes, then ``async with`` closes again
+            await super().close()
+            return
+        self._closed = True
+        for part in (self.health, self.integrity, self.backups):
+            if part is not None:
+                await part.close()
         if self.memory is not None:
             await self.memory.close()
         if self.scheduler is not None:
@@ -174,6 +263,17 @@ class TempusBot(commands.AutoShardedBot):
         self.ai_offloader.close()
         await super().close()
 
+    # ------------------------------------------------------------------ threads
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread locked by a moderator: the game goes on in the channel."""
+        meta = dict(payload.data.get("thread_metadata") or {})
+        if meta.get("locked") and self.publisher is not None:
+            await self.publisher.thread_changed(payload.thread_id, locked=True)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.publisher is not None:
+            await self.publisher.thread_changed(payload.thread_id, deleted=True)
+
     # ------------------------------------------------------------------ clicks
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click that no control of ours receives (a forged or unknown id): a private
@@ -187,17 +287,27 @@ class TempusBot(commands.AutoShardedBot):
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str] | None) -> None:
+        received = replies.now()
         use_interaction_locale(interaction)
+        if self.stopping:
+            await self.refuse_while_stopping(interaction)
+            return
+        with self.inflight.track():
+            await self._on_component(interaction, cid, values, received)
+
+    async def _on_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                            values: list[str] | None, received: float) -> None:
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
-        try:
-            # (the mute and recap buttons answer privately, like a menu: they change
-            # nothing public)
-            if cid.op in (MENU, HELP, RECAP, MUTE) and not in_place:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-        except discord.HTTPException:
+        # (the mute and recap buttons answer privately, like a menu: they change nothing
+        # public)
+        if cid.op in (MENU, HELP, RECAP, MUTE) and not in_place:
+            def ack() -> Any:
+                return interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            def ack() -> Any:
+                return interaction.response.defer()
+        if not await replies.acknowledge(interaction, ack, received):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
@@ -219,27 +329,31 @@ class TempusBot(commands.AutoShardedBot):
         except TableError as exc:
             if taken is not None and msg is not None:
                 self.publisher.menus.put_back(msg.id, taken)
-            await self._followup(interaction, str(exc))
+            await self._followup(interaction, str(exc), received)
             return
         except Exception:
             log.exception("game %s: click %s by %s failed", cid.game, cid.op, user.id)
-            await self._followup(interaction, t("error.internal"))
+            await self._followup(interaction, t("error.internal"), received)
             return
-        try:
-            if reply.menu is not None:
-                await self.show_panel(interaction, reply.menu, cid.game, reply.version,
-                                      edit=in_place)
-            elif in_place:
-                await interaction.edit_original_response(content=reply.text or "✓", view=None,
-                                                         attachments=[])
-        except discord.HTTPException:
-            log.exception("game %s: replying to a click failed", cid.game)
+        if reply.menu is not None:
+            menu = reply.menu
+            await replies.deliver(
+                interaction, lambda: self.show_panel(interaction, menu, cid.game,
+                                                     reply.version, edit=in_place),
+                t("reply.menu_lost"), received, f"a private menu of game {cid.game}")
+        elif in_place:
+            text = reply.text or "✓"
+            await replies.deliver(
+                interaction, lambda: interaction.edit_original_response(
+                    content=text, view=None, attachments=[]),
+                text, received, f"the answer to a click in game {cid.game}")
 
-    async def _followup(self, interaction: discord.Interaction[Any], text: str) -> None:
-        try:
-            await interaction.followup.send(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not send an error reply: %s", text)
+    async def _followup(self, interaction: discord.Interaction[Any], text: str,
+                        received: float) -> None:
+        """A private refusal, shown eventually (or sent by DM)."""
+        await replies.deliver(interaction,
+                              lambda: interaction.followup.send(text, ephemeral=True),
+                              text, received, "a refusal")
 
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
                          game_id: int, version: int, *, edit: bool = False) -> None:

@@ -38,8 +38,21 @@ def refusal(command: Command[Any, ..., Any], namespace: Namespace) -> str | None
         allowed = _problem(param, value)
         if allowed is not None:
             return t("error.bad_option", option=param.display_name,
-                     value=shown(str(value)) or '""', allowed=allowed)
+                     value=quoted(value), allowed=allowed)
     return None
+
+
+def quoted(value: Any) -> str:
+    """An option's value as the person sent it, never Python's text for an object: a user,
+    role or channel option without its "resolved" entry reaches the command as a
+    ``discord.Object`` (its id is what was sent), anything else not plain as "?"."""
+    if isinstance(value, str | int | float | bool):
+        text = str(value)
+    elif isinstance(getattr(value, "id", None), int):
+        text = str(value.id)
+    else:
+        text = "?"
+    return shown(text) or '""'
 
 
 def _problem(param: Parameter, value: Any) -> str | None:

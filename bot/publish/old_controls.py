@@ -115,6 +115,13 @@ class OldControls:
                     await self.strip(*job)
             except discord.HTTPException as exc:
                 log.info("channel %s: could not take the controls off %s: %s", *job, exc)
+                refused = self.outboxes.on_refused
+                if refused is not None:  # e.g. a locked thread (bot/publish/lost_threads.py)
+                    await refused(job[0], exc)
+
+    def forget(self, channel_id: int) -> None:
+        """Nothing more to take off in ``channel_id`` (it can no longer be written to)."""
+        self._waiting = collections.deque(w for w in self._waiting if w[0] != channel_id)
 
     async def close(self) -> None:
         if self._task is not None:

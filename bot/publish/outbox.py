@@ -141,6 +141,8 @@ class ChannelOutbox:
                        CARRIED: Pacer(CARRIED_LIMIT, CARRIED_PERIOD * period / DEFAULT_PERIOD,
                                       clock)}
         self.on_trouble = on_trouble
+        #: told of a write refused for good; returns whether that was understood
+        self.on_refused: Callable[[int, BaseException], Awaitable[bool]] | None = None
         self._items: collections.deque[_Item] = collections.deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -223,7 +225,8 @@ class ChannelOutbox:
                     await asyncio.sleep(backoff)
                     backoff = min(MAX_BACKOFF, backoff * 2)
                     continue
-                log.exception("channel %s: a write failed for good", self.channel_id)
+                if not await self._refused(exc):
+                    log.exception("channel %s: a write failed for good", self.channel_id)
                 more = False
             # noted when the write is done, not when it starts: a write may first draw its
             # board, so its request leaves later; counting from the end keeps any five
@@ -234,7 +237,8 @@ class ChannelOutbox:
             if not self._stalled:  # a prompt write ends the run of trouble
                 self._troubled = False
             if not more and not item.again:
-                self._items.popleft()
+                if self._items and self._items[0] is item:  # (clear() may have emptied it)
+                    self._items.popleft()
                 if not item.done.done():
                     item.done.set_result(None)
 
@@ -260,6 +264,24 @@ class ChannelOutbox:
         finally:
             item.running = False
 
+    async def _refused(self, exc: BaseException) -> bool:
+        """A write refused for good: True if ``on_refused`` knew what it meant (e.g. the
+        thread was locked or deleted: bot/publish/lost_threads.py)."""
+        if self.on_refused is None:
+            return False
+        try:
+            return await self.on_refused(self.channel_id, exc)
+        except Exception:
+            log.exception("channel %s: handling a refusal failed", self.channel_id)
+            return False
+
+    def clear(self) -> None:
+        """Drop everything queued (the channel can no longer be written to)."""
+        for item in self._items:
+            if not item.done.done():
+                item.done.set_result(None)
+        self._items.clear()
+
     async def _report(self, exc: BaseException) -> None:
         """Tell ``on_trouble`` once per run of trouble."""
         if self._troubled or self.on_trouble is None:
@@ -280,6 +302,7 @@ class Outboxes:
         self.limit = limit
         self.period = period
         self.on_trouble = on_trouble
+        self.on_refused: Callable[[int, BaseException], Awaitable[bool]] | None = None
         self._boxes: dict[int, ChannelOutbox] = {}
 
     def __getitem__(self, channel_id: int) -> ChannelOutbox:
@@ -288,6 +311,7 @@ class Outboxes:
             box = self._boxes[channel_id] = ChannelOutbox(
                 channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble,
                 stall_after=STALL_AFTER * self.period / DEFAULT_PERIOD)
+            box.on_refused = self.on_refused
         return box
 
     def submit(self, channel_id: int, write: Write, key: str | None = None,

@@ -42,6 +42,7 @@ from bot.client.components import make_view
 from bot.publish.carriers import Carrier, Carriers
 from bot.publish.final_post import post_final
 from bot.publish.hand_dms import HandDMs
+from bot.publish.lost_threads import LostThreads
 from bot.publish.old_controls import TIDY_POLL, OldControls
 from bot.publish.outbox import CARRIED, EDIT, POST, Outboxes
 from bot.publish.private_menus import PrivateMenus
@@ -122,6 +123,11 @@ class DiscordPublisher:
         self.on_thread: Callable[[int, int], Awaitable[None]] | None = None
         #: called with (outcome, seconds from commit to the board posted); for benchmarks
         self.on_posted: Callable[[Outcome, float], None] | None = None
+        #: a game's thread was locked or deleted: the table service re-posts the position
+        #: (now in the channel)
+        self.on_left_thread: Callable[[int], Awaitable[None]] | None = None
+        self.lost_threads = LostThreads(self._games_in, self._leave_thread)
+        self.outboxes.on_refused = self._refused
 
     @property
     def pace(self) -> GlobalPace | None:
@@ -494,6 +500,77 @@ class DiscordPublisher:
             return False
 
         self.outboxes.submit(channel_id, write, kind=POST)
+
+    def notice(self, channel_id: int, content: str) -> None:
+        """A one-off line in a channel or thread (e.g. the database broke under the bot)."""
+        self._post(channel_id, content)
+
+    # ------------------------------------------------------------------ lost threads
+    def _games_in(self, channel_id: int) -> list[int]:
+        """The started games played in ``channel_id`` now (as far as this process knows)."""
+        games = {g for g, play in self._play.items() if play == channel_id}
+        games |= {g for g, turn in self._turns.items() if turn.channel_id == channel_id}
+        return sorted(games)
+
+    async def _refused(self, channel_id: int, exc: BaseException) -> bool:
+        """A write refused for good: a locked or deleted game thread moves its game out."""
+        return await self.lost_threads.refused(channel_id, exc, self._thread_locked)
+
+    async def _thread_locked(self, thread_id: int) -> bool | None:
+        """Whether the thread is locked (None: it cannot be looked at)."""
+        try:
+            ch = await self.client.fetch_channel(thread_id)
+        except discord.NotFound:
+            return True  # deleted meanwhile: as good as locked
+        except discord.HTTPException:
+            return None
+        if not isinstance(ch, discord.Thread):
+            return None
+        if not ch.locked:
+            # only archived (a week idle): a post brings it back, an edit cannot
+            for turn in list(self._turns.values()):
+                if turn.channel_id == thread_id and turn.message_id is not None:
+                    self.old_controls.tidy(thread_id, turn.message_id, turn.game_id)
+                    turn.message_id = None
+                    if turn.outcome is not None:
+                        self._resync(turn)
+        return ch.locked
+
+    def _resync(self, turn: TurnMessage) -> None:
+        self.outboxes.submit(turn.channel_id, lambda: self._sync(turn),
+                             key=f"turn:{turn.game_id}", kind=lambda: self._sync_kind(turn))
+
+    async def thread_changed(self, thread_id: int, *, locked: bool = False,
+                             deleted: bool = False) -> None:
+        """The gateway says a thread was locked or deleted."""
+        if locked or deleted:
+            await self.lost_threads.gone(thread_id, "deleted" if deleted else "locked")
+
+    async def _leave_thread(self, game_id: int, thread_id: int, why: str) -> None:
+        """Play ``game_id`` in its channel from now on: nothing more is written in the
+        thread, the players are told once there, and the position is posted anew."""
+        game = await self.storage.game_ref(game_id)
+        if game is None:
+            return
+        channel = game.channel_id
+        self.outboxes[thread_id].clear()
+        self.old_controls.forget(thread_id)
+        self._play[game_id] = channel
+        old = self._turns.pop(game_id, None)
+        # a turn message of its own in the channel (the stored one is in the thread)
+        self._turns[game_id] = TurnMessage(game_id, channel, key=old.key if old else None,
+                                           locale=old.locale if old else None)
+        await self.storage.set_thread(game_id, None)
+        seats = await self.storage.seats(game_id)
+        people = sorted({s.user_id for s in seats if s.user_id is not None and not s.is_ai})
+        locale = old.locale if old is not None else None
+        with i18n.using(locale):
+            key = "thread.lost.deleted" if why == "deleted" else "thread.lost.locked"
+            text = t(key, game=game_id, thread=thread_id,
+                     players=" ".join(f"<@{u}>" for u in people))
+        self._post(channel, text, mention=people)
+        if self.on_left_thread is not None:
+            await self.on_left_thread(game_id)
 
     # ------------------------------------------------------------------ turn clock
     async def _notice(self, o: Outcome) -> None:

@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import contextvars
 import itertools
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -75,8 +76,9 @@ class _Waiter:
     level: int
     seq: int
     since: float
-    future: asyncio.Future[None]
+    future: asyncio.Future[int]
     wanted: Callable[[], bool] | None = None
+    answered: bool = False
 
     def rank(self, now: float) -> tuple[float, int]:
         return (self.level - (now - self.since) / AGING, self.seq)
@@ -94,6 +96,10 @@ class GlobalPace:
         self._queue: list[_Waiter] = []
         self._seq = itertools.count()
         self._task: asyncio.Task[None] | None = None
+        #: requests granted and not yet answered, by ticket: their grant times
+        self._flying: dict[int, float] = {}
+        self._tickets = itertools.count()
+        self._freed = asyncio.Event()
         self.waited = 0  # requests that had to wait (for the operator's logs and tests)
         self.dropped = 0  # requests dropped as no longer wanted
         self.granted: dict[int, int] = {}  # by priority
@@ -104,35 +110,74 @@ class GlobalPace:
 
     def busy(self) -> bool:
         """Whether a request made now would wait (the budget is spent or others wait)."""
-        return self.waiting > 0 or self.pacer.delay() > 0
+        return self.waiting > 0 or self._delay() > 0
 
-    async def slot(self, level: int = NORMAL, wanted: Callable[[], bool] | None = None
-                   ) -> None:
+    def _delay(self) -> float:
+        """Seconds until a request may go (0: now; inf: when one in flight is answered).
+
+        A request counts from its grant until ``period`` after its answer: it reaches
+        Discord somewhere in between, so any ``period`` at Discord holds at most ``limit``
+        of them, however late a busy event loop sends them or however slowly they travel
+        (counted from the grant alone, bunched requests drew global 429s while the load
+        bench set 100 games up)."""
+        p = self.pacer
+        now = self.clock()
+        while p._times and now - p._times[0] >= p.period:
+            p._times.popleft()
+        # in flight and granted longer ago than the window: no longer in ``_times``
+        old = sum(1 for t in self._flying.values() if now - t >= p.period)
+        over = len(p._times) + old - p.limit
+        if over < 0:
+            return 0.0
+        if over < len(p._times):
+            return p._times[over] + p.period - now
+        return math.inf
+
+    async def slot(self, level: int = NORMAL, wanted: Callable[[], bool] | None = None,
+                   *, answered: bool = False) -> int:
         """Wait for a free slot; raises :class:`Superseded` if ``wanted`` says no when it
-        is this request's turn."""
-        if not self._queue and self.pacer.delay() <= 0:
+        is this request's turn. ``answered``: the caller calls :meth:`done` with the
+        returned ticket once the request is answered, and it counts until a period after
+        that (else from its grant only)."""
+        if not self._queue and self._delay() <= 0:
             if wanted is not None and not wanted():
                 self.dropped += 1
                 raise Superseded()
-            self._grant(level)
-            return
+            return self._grant(level, answered)
         self.waited += 1
         w = _Waiter(level, next(self._seq), self.clock(),
-                    asyncio.get_running_loop().create_future(), wanted)
+                    asyncio.get_running_loop().create_future(), wanted, answered)
         self._queue.append(w)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._serve(), name="tempus-global-pace")
-        await w.future  # a cancelled waiter is skipped by _serve
+        return await w.future  # a cancelled waiter is skipped by _serve
 
-    def _grant(self, level: int) -> None:
+    def _grant(self, level: int, answered: bool = False) -> int:
         self.pacer.note()
         self.granted[level] = self.granted.get(level, 0) + 1
+        ticket = next(self._tickets)
+        if answered:
+            self._flying[ticket] = self.clock()
+        return ticket
+
+    def done(self, ticket: int) -> None:
+        """The request of ``ticket`` was answered: it counts from now for one period."""
+        granted = self._flying.pop(ticket, None)
+        if granted is None:
+            return
+        times = self.pacer._times
+        with contextlib.suppress(ValueError):
+            times.remove(granted)
+        times.append(self.clock())
+        self._freed.set()
 
     async def _serve(self) -> None:
         while self._queue:
-            delay = self.pacer.delay()
+            delay = self._delay()
             if delay > 0:
-                await asyncio.sleep(delay)
+                self._freed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._freed.wait(), min(delay, self.pacer.period))
                 continue
             now = self.clock()
             w = min(self._queue, key=lambda x: x.rank(now))  # a few hundred at most
@@ -143,8 +188,7 @@ class GlobalPace:
                 self.dropped += 1
                 w.future.set_exception(Superseded())
                 continue
-            self._grant(w.level)
-            w.future.set_result(None)
+            w.future.set_result(self._grant(w.level, w.answered))
 
 
 def _still(wanted: Callable[[], bool]) -> bool:
@@ -166,9 +210,13 @@ def install(http: discord.http.HTTPClient, pace: GlobalPace | None = None) -> Gl
     original = http.request
 
     async def request(route: discord.http.Route, **kwargs: Any) -> Any:
-        if counts(route):
-            await pace.slot(_priority.get(), _wanted.get())
-        return await original(route, **kwargs)
+        if not counts(route):
+            return await original(route, **kwargs)
+        ticket = await pace.slot(_priority.get(), _wanted.get(), answered=True)
+        try:
+            return await original(route, **kwargs)
+        finally:
+            pace.done(ticket)
 
     # every request of this client goes through the pace: the method is replaced on the
     # instance, which mypy refuses for methods in general

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.cluster.ownership import Ownership, parse_shards
 from bot.runtime.worker_pool import default_workers
+from bot.store.backup import seconds
 from bot.store.opening import is_postgres_url
 from lang.messages import t
 
@@ -37,6 +38,17 @@ class Settings:
     #: every ``memory_every`` seconds (0: never)
     unload_after: float = 300.0
     memory_every: float = 60.0
+    #: a backup of the SQLite database every this many seconds (0: none), the newest
+    #: ``backup_keep`` kept in ``backup_dir`` (None: ``backups`` beside the database)
+    backup_every: float = 0.0
+    backup_keep: int = 7
+    backup_dir: str | None = None
+    #: SQLite's ``quick_check`` every this many seconds while the bot runs (0: never)
+    quick_check_every: float = 300.0
+    #: the health file (bot.runtime.health; None: the default path) and how often it is
+    #: written (0: never)
+    health_file: str | None = None
+    health_every: float = 15.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -70,6 +82,12 @@ class Settings:
             outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
             unload_after=float(e.get("TEMPUS_UNLOAD_AFTER") or 300.0),
             memory_every=float(e.get("TEMPUS_MEMORY_EVERY") or 60.0),
+            backup_every=seconds(e.get("TEMPUS_BACKUP_EVERY")),
+            backup_keep=int(e.get("TEMPUS_BACKUP_KEEP") or 7),
+            backup_dir=e.get("TEMPUS_BACKUP_DIR") or None,
+            quick_check_every=seconds(e.get("TEMPUS_QUICK_CHECK_EVERY") or "300"),
+            health_file=e.get("TEMPUS_HEALTH_FILE") or None,
+            health_every=seconds(e.get("TEMPUS_HEALTH_EVERY") or "15"),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )

@@ -224,6 +224,21 @@ class PgStorage(SqlStorage):
         async with self._con() as con:
             return await migrate(con)
 
+    async def writable(self) -> str | None:
+        """Whether a write would be taken now (the health probe): None if so, else why
+        not (a server that cannot be reached, a read-only standby)."""
+        try:
+            async with self._con() as con:
+                standby = await con.fetchval("SELECT pg_is_in_recovery()")
+        except StorageUnavailable as exc:
+            return f"{exc.reason}: {exc.detail}" if exc.detail else exc.reason
+        return "readonly: the server is a standby" if standby else None
+
+    async def quick_check(self) -> list[str]:
+        """Nothing to do here: PostgreSQL checks its own pages (data checksums) and its
+        errors of damaged data (XX001, XX002) are refusals like any other."""
+        return []
+
     async def schema_version(self) -> int:
         async with self._con() as con:
             exists = await con.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")

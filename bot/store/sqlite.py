@@ -86,9 +86,10 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
 
 
 @contextlib.contextmanager
-def _failures_mapped() -> Iterator[None]:
+def _failures_mapped(broke: Callable[[StorageUnavailable], None] | None = None
+                     ) -> Iterator[None]:
     """Failures of the store raised as :class:`StorageUnavailable` (and logged); any other
-    error as it is."""
+    error as it is. A failure that means the file is damaged goes to ``broke`` too."""
     try:
         yield
     except (sqlite3.Error, UnicodeDecodeError) as exc:
@@ -96,6 +97,8 @@ def _failures_mapped() -> Iterator[None]:
         if mapped is None:
             raise
         log.warning("storage: %s", mapped)
+        if mapped.reason == CORRUPT and broke is not None:
+            broke(mapped)
         raise mapped from exc
 
 
@@ -179,7 +182,12 @@ class SqliteStorage(SqlStorage):
         self._abspath = None if _in_memory(path) else os.path.abspath(path)
         self._identity = None if self._abspath is None else _file_identity(self._abspath)
         self._wal_identity: tuple[int, int] | None = None
-        self._gone_reported = False
+        #: why every write is refused until a restart (the file deleted, replaced or
+        #: damaged under the running bot); None while the file is sound
+        self.broken: StorageUnavailable | None = None
+        #: told once when the storage breaks (the players of the games in play are told)
+        self.on_broken: Callable[[StorageUnavailable], None] | None = None
+        self._loop = asyncio.get_running_loop()
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float = 5.0,
@@ -273,7 +281,10 @@ class SqliteStorage(SqlStorage):
                       "kept as %s, away from the new file", kept)
 
     def _check_file(self) -> None:
-        """Refuse to write unless the file at our path is still the one we opened."""
+        """Refuse to write unless the file at our path is still the one we opened, and
+        sound as far as we know."""
+        if self.broken is not None:
+            raise StorageUnavailable(self.broken.reason, self.broken.detail)
         if self._abspath is None:
             return
         now = _file_identity(self._abspath)
@@ -281,11 +292,52 @@ class SqliteStorage(SqlStorage):
             return
         detail = (f"{self._abspath} was deleted" if now is None else
                   f"{self._abspath} was replaced by another file")
-        if not self._gone_reported:
-            self._gone_reported = True
-            log.error("the database %s; refusing every write until the bot is restarted",
-                      detail.removeprefix(f"{self._abspath} "))
+        self._break(StorageUnavailable(GONE, detail))
         raise StorageUnavailable(GONE, detail)
+
+    def _break(self, why: StorageUnavailable) -> None:
+        """From now on refuse every write (a file deleted, replaced or damaged under the
+        running bot would take commits that nobody can read back); say so once, with what
+        the operator should do."""
+        if self.broken is not None:
+            return
+        self.broken = why
+        if why.reason == GONE:
+            log.error("the database %s; refusing every write until the bot is restarted",
+                      why.detail.removeprefix(f"{self._abspath} "))
+        else:
+            log.error("the database %s is damaged (%s): refusing every write from now on. "
+                      "Stop the bot, put the last backup in its place (python -m bot "
+                      "backup, TEMPUS_BACKUP_EVERY), check it with `python -m bot check-db "
+                      "--db %s`, and start the bot again", self.path, why.detail, self.path)
+        if self.on_broken is not None:
+            # (a write finds it on the connection's thread: the callback runs on the loop)
+            self._loop.call_soon_threadsafe(self.on_broken, why)
+
+    async def writable(self) -> str | None:
+        """Whether a write would be taken now (the health probe): None if so, else why
+        not. Takes the write lock and lets it go at once, writing nothing."""
+        def job(conn: sqlite3.Connection) -> None:
+            self._check_file()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ROLLBACK")
+        try:
+            await self._on_thread(job)
+        except StorageUnavailable as exc:
+            return f"{exc.reason}: {exc.detail}" if exc.detail else exc.reason
+        return None
+
+    async def quick_check(self) -> list[str]:
+        """SQLite's ``PRAGMA quick_check`` on a connection of its own, in a thread (the
+        bot's connection and the event loop go on meanwhile): nothing when the file is
+        sound; otherwise the storage breaks (:meth:`_break`). A file already known to be
+        broken, or in memory, is not checked."""
+        if self._abspath is None or self.broken is not None:
+            return []
+        problems = await asyncio.to_thread(_quick_check, self._abspath)
+        if problems and self.broken is None:
+            self._break(StorageUnavailable(CORRUPT, "; ".join(problems[:3])))
+        return problems
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -293,7 +345,7 @@ class SqliteStorage(SqlStorage):
         store become :class:`StorageUnavailable` after a rollback, so nothing of it is
         kept."""
         async with self._lock:
-            with _failures_mapped():
+            with _failures_mapped(self._break):
                 self._check_file()
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -344,7 +396,7 @@ class SqliteStorage(SqlStorage):
         would sit idle while every other game queued for it)."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        with _failures_mapped():
+        with _failures_mapped(self._break):
             # aiosqlite (pinned) has no public "run this on the connection's thread"; its
             # _execute queues the job before its first await, so jobs keep their order
             return await self._db._execute(job, self._db._conn)
@@ -368,7 +420,7 @@ class SqliteStorage(SqlStorage):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            with _failures_mapped():
+            with _failures_mapped(self._break):
                 yield self._db
 
     async def schema_version(self) -> int:
@@ -409,6 +461,27 @@ class SqliteStorage(SqlStorage):
         async with self._reading() as db:
             cur = await db.execute("PRAGMA foreign_key_check")
             return [tuple(r) for r in await cur.fetchall()]
+
+
+def _quick_check(path: str) -> list[str]:
+    """``PRAGMA quick_check`` of the file at ``path``, read-only (run in a thread)."""
+    try:
+        conn = sqlite3.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True,
+                               timeout=5.0)
+    except sqlite3.Error as exc:
+        mapped = unavailable(exc)
+        return [str(exc)] if mapped is not None and mapped.reason == CORRUPT else []
+    try:
+        rows = conn.execute("SELECT CAST(quick_check AS BLOB) FROM pragma_quick_check"
+                            ).fetchall()
+        found = [bytes(r[0]).decode("utf-8", "replace") for r in rows]
+        return [] if found == ["ok"] else found
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        mapped = unavailable(exc)
+        # busy or gone: not a verdict on the file's pages (the next check tries again)
+        return [str(exc)] if mapped is not None and mapped.reason == CORRUPT else []
+    finally:
+        conn.close()
 
 
 def _in_memory(path: str) -> bool:

@@ -44,7 +44,7 @@ from typing import Any
 
 from bot.publish.private_menus import Position
 from bot.runtime.worker_pool import Offloader
-from bot.store import SeatRow, Storage
+from bot.store import ACTIVE, SeatRow, Storage
 from bot.table import model
 from bot.table.announce import Announcer
 from bot.table.catch_up import CatchUp
@@ -55,6 +55,7 @@ from bot.table.computers import Computers
 from bot.table.lobby import Lobby, new_seed
 from bot.table.model import (
     Outcome,
+    OutcomeKind,
     Ownership,
     Refusing,
     Reminder,
@@ -64,6 +65,7 @@ from bot.table.model import (
     StorageRefusal,
     Table,
     TableError,
+    public,
     record_of,
 )
 from bot.table.outcomes import Outcomes
@@ -79,6 +81,7 @@ from bot.table.ui import Panel
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
 from engine.actions import Action
+from lang.messages import t
 
 __all__ = ["Outcome", "Reminder", "Reply", "SetAside", "StorageRefusal", "Table", "TableError",
            "TableService"]
@@ -197,6 +200,20 @@ class TableService:
 
     async def moved(self, game_id: int, thread_id: int) -> None:
         self.tables.moved(game_id, thread_id)
+
+    async def left_thread(self, game_id: int) -> None:
+        """The game's thread was locked or deleted (bot/publish/lost_threads.py): it is
+        played in its channel from now on; the position is posted there anew."""
+        table = await self.tables.get(game_id)
+        table.game.thread_id = None
+        if table.game.status != ACTIVE or table.state is None:
+            return
+        async with table.lock:
+            outcome = self.outcomes.play(table, table.state, [], actor=None,
+                                         kind=OutcomeKind.RESUME)
+            with public(table):
+                outcome.lines = [t("thread.lost.here", game=game_id)]
+            self.announcer.enqueue(outcome)
 
     # ------------------------------------------------------------------ the lobby
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,

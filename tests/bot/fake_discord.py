@@ -29,12 +29,16 @@ Knobs (constructor arguments, also of :func:`running`):
   filled the channel's limit; discord.py sleeps and retries both).
 - ``advance(seconds)``: move the fake's clock (:meth:`now`) forward, so tests can expire
   interaction tokens (15 min) and auto-archive threads without sleeping.
+- ``fail_callbacks(count, status=500)``: answer the next interaction acknowledgements with
+  ``status`` (Discord failing; the interaction's 3 seconds keep running).
 - ``deny_threads(channel_id)``: creating threads in that channel answers 403 (50013).
 - ``dm_channel(uid)``: the DM channel with a user, to send slash commands from a DM (refused
   by :meth:`slash` if the registered command is not offered in DMs).
 - ``person_thread(parent_id, uid)``: a public thread a person started (to play in it).
-- ``archive_thread(thread_id, locked=False)``: archive a thread now (edits there are refused
-  with 50083, a post unarchives it unless locked).
+- ``archive_thread(thread_id, locked=False, tell=True)``: archive a thread now (edits there
+  are refused with 50083, a post unarchives it unless locked: then 160005); ``tell=False``
+  sends no THREAD_UPDATE. ``delete_thread(thread_id, tell=True)``: writes there answer
+  10003 Unknown Channel (THREAD_DELETE unless ``tell=False``).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
 - ``guilds``: several guilds, ``{guild_id: (channel_id, ...)}`` (then ``guild_id`` and
   ``channel_ids`` are ignored as arguments: :attr:`guild_id` is the first guild and
@@ -361,6 +365,10 @@ class FakeDiscord:
             enabled=rate_limits))
         self.strict_rate_limits = strict_rate_limits
         self.thread_denied: set[int] = set()
+        #: threads deleted (delete_thread): every write there answers 10003
+        self.deleted_channels: set[int] = set()
+        #: statuses the next interaction callbacks are answered with (fail_callbacks)
+        self.callback_faults: list[int] = []
         self._offset = 0.0
         self._archive_looked = -ARCHIVE_LOOK_S
         self._tasks: set[asyncio.Task[None]] = set()
@@ -398,6 +406,12 @@ class FakeDiscord:
         self.limiter.faults.setdefault(channel_id, []).append(
             Fault(status, count, route, retry_after))
 
+    def fail_callbacks(self, count: int = 1, status: int = 500) -> None:
+        """Answer the next ``count`` interaction callbacks (acknowledgements) with
+        ``status``: Discord's side failing; the interaction stays unanswered (its 3 s
+        still run)."""
+        self.callback_faults += [status] * count
+
     def deny_threads(self, channel_id: int, denied: bool = True) -> None:
         """Take (or give back) the permission to create threads in ``channel_id``: starting
         a thread there answers 403 Missing Permissions (50013)."""
@@ -426,10 +440,24 @@ class FakeDiscord:
         await self._changed()
         return t.id
 
-    async def archive_thread(self, thread_id: int, locked: bool = False) -> None:
+    async def archive_thread(self, thread_id: int, locked: bool = False, *,
+                             tell: bool = True) -> None:
+        """Archive (and lock) a thread as a moderator would; ``tell``: send THREAD_UPDATE
+        (False: the bot learns it only from Discord's refusals, as after a missed event)."""
         t = self.threads[thread_id]
         t.archived, t.locked = True, locked
-        await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        if tell:
+            await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+        await self._changed()
+
+    async def delete_thread(self, thread_id: int, *, tell: bool = True) -> None:
+        """Delete a thread as a moderator would: writes there answer 10003 Unknown Channel."""
+        t = self.threads.pop(thread_id)
+        self.deleted_channels.add(thread_id)
+        if tell:
+            await self._dispatch("THREAD_DELETE", {
+                "id": str(t.id), "guild_id": str(self._channel_guild[t.parent_id]),
+                "parent_id": str(t.parent_id), "type": t.type})
         await self._changed()
 
     # ------------------------------------------------------------------ measures
@@ -1124,6 +1152,8 @@ class FakeDiscord:
 
     async def _channel_edit(self, request: web.Request, cid: int, mid: int) -> web.Response:
         await self._archive_due()
+        if cid in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
         msg = self.messages.get(mid)
         # ephemeral replies can only be edited through their interaction's webhook
         if msg is None or msg.channel_id != cid or msg.where == "ephemeral":
@@ -1143,6 +1173,9 @@ class FakeDiscord:
         inter = self.interactions.get(iid)
         if inter is None or inter.token != token or inter.invalid:
             return _error(10062, "Unknown interaction", 404)
+        if self.callback_faults:
+            status = self.callback_faults.pop(0)
+            return _json({"code": 0, "message": f"{status}: forced by the test"}, status)
         if inter.acked.is_set():
             self.errors.append(f"interaction {iid} acknowledged twice")
             return _error(40060, "Interaction has already been acknowledged.", 400)
@@ -1252,6 +1285,8 @@ class FakeDiscord:
         msg = self.messages.get(target) if target is not None else None
         if msg is None or (msg not in inter.replies and msg.id != inter.original_id):
             return _error(10008, "Unknown Message", 404)
+        if msg.channel_id in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
         t = self.threads.get(msg.channel_id)
         if t is not None and t.archived:
             return _error(50083, "Thread is archived", 400)

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import options
+from bot.client import options, replies
 from bot.client.commands.answers import Answer, Asker, game_choices
 from bot.client.components import make_view
 from bot.table.service import TableError, TableService
@@ -81,6 +81,8 @@ class CommandCog(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Refuse option values no Discord client sends (outside the declared choices,
         range or type) before the command runs."""
+        if self.bot.stopping:  # a clean stop is under way (bot.runtime.shutdown)
+            raise BadOption(t("error.restarting"))
         command = interaction.command
         if isinstance(command, app_commands.Command):
             problem = options.refusal(command, interaction.namespace)
@@ -109,9 +111,15 @@ class CommandCog(commands.Cog):
     async def _run(self, interaction: discord.Interaction[Any],
                    work: Callable[[], Awaitable[str | None]]) -> None:
         """Defer privately, run ``work``, reply with its text or the refusal."""
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
+        with self.bot.inflight.track():
+            await self._run_tracked(interaction, work)
+
+    async def _run_tracked(self, interaction: discord.Interaction[Any],
+                           work: Callable[[], Awaitable[str | None]]) -> None:
+        received = replies.now()
+        if not await replies.acknowledge(
+                interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True),
+                received):
             log.warning("could not acknowledge /%s in time", command_path(interaction))
             return
         try:
@@ -123,18 +131,24 @@ class CommandCog(commands.Cog):
                           interaction.channel_id)
             text = t("error.internal")
         if text:
-            try:
-                await interaction.followup.send(text, ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not reply to /%s", command_path(interaction))
+            reply = text
+            await replies.deliver(
+                interaction, lambda: interaction.followup.send(reply, ephemeral=True), reply,
+                received, f"the reply to /{command_path(interaction)}")
 
     async def _answer(self, interaction: discord.Interaction[Any],
                       work: Callable[[], Awaitable[Answer]]) -> None:
         """Defer privately, run ``work``, reply privately with its text, files and
         controls."""
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException:
+        with self.bot.inflight.track():
+            await self._answer_tracked(interaction, work)
+
+    async def _answer_tracked(self, interaction: discord.Interaction[Any],
+                              work: Callable[[], Awaitable[Answer]]) -> None:
+        received = replies.now()
+        if not await replies.acknowledge(
+                interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True),
+                received):
             log.warning("could not acknowledge /%s in time", command_path(interaction))
             return
         try:
@@ -149,12 +163,13 @@ class CommandCog(commands.Cog):
         view = make_view(answer.panel, *answer.game_version)
         if view is not None:
             kwargs["view"] = view
-        try:
+
+        async def send() -> None:  # the files anew at each try (a sent file is spent)
             await interaction.followup.send(answer.text, files=files(answer), ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none(),
                                             **kwargs)
-        except discord.HTTPException:
-            log.warning("could not reply to /%s", command_path(interaction))
+        await replies.deliver(interaction, send, answer.text, received,
+                              f"the reply to /{command_path(interaction)}")
 
     async def _run_cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.bot.offloader.run(fn, *args)

@@ -37,7 +37,8 @@ from tests.bot.store.test_storage_failures import next_move, started, stored
 #: what must never reach a player: Python's own words
 PYTHON_TEXT = re.compile(
     r"Traceback|invalid literal|base 10|Error\b|NoneType|object has no attribute|"
-    r"unknown action|takes \d+ values|int\(\)|is not a hex label|most recent call",
+    r"unknown action|takes \d+ values|int\(\)|is not a hex label|most recent call|"
+    r"<Object|<class |object at 0x",
 )
 
 NUMBERS = st.one_of(st.integers(0, 2**63 - 1).map(str), st.integers(0, 9).map(str),

@@ -87,6 +87,8 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
                 ("place", {"hex": 12}, "`hex` cannot be 12. Use text"),
                 ("table autopilot", {"player": "123"}, "Choose a member"),  # never resolved
                 ("table autopilot", {"player": 5}, "Choose a member"),
+                # a bare id with "on" given: discord.py hands on a discord.Object
+                ("table autopilot", {"on": True, "player": "12"}, "`player` cannot be 12."),
         ):
             channel = other_ch if sub == "new" else ch
             inter = await fake.slash(uid, channel, sub,

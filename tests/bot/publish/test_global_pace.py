@@ -136,3 +136,30 @@ async def test_a_request_no_longer_wanted_is_dropped_without_spending_a_slot() -
     assert await asyncio.wait_for(new, 5) == "sent 2"
     assert time.monotonic() - t0 < 0.1 + 0.08, "the dropped one spent no slot"
     assert len(http.sent) == 2 and pace.dropped == 1
+
+
+class _SlowHttp:
+    """Requests that reach Discord late (a busy event loop, a slow network): each arrives
+    at the end of its own delay."""
+
+    def __init__(self, delays: list[float]) -> None:
+        self.delays = delays
+        self.arrived: list[float] = []
+
+    async def request(self, route: discord.http.Route, **kwargs: Any) -> Any:
+        await asyncio.sleep(self.delays.pop(0))
+        self.arrived.append(time.monotonic())
+        return {}
+
+
+@pytest.mark.asyncio
+async def test_requests_that_arrive_late_still_keep_under_the_limit() -> None:
+    """A request counts from its grant until a period after its answer: ten slow ones
+    granted first and ten quick ones granted a period later would otherwise reach
+    Discord within one window (the global 429s of the load bench's set-up)."""
+    http = _SlowHttp([0.15] * 10 + [0.0] * 10)
+    install(http, GlobalPace(limit=10, period=0.2))  # type: ignore[arg-type]
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=1)
+    await asyncio.wait_for(asyncio.gather(*(http.request(route) for _ in range(20))), 10)
+    assert len(http.arrived) == 20
+    assert max_in_window(http.arrived, 0.2 - 0.01) <= 10
