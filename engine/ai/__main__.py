@@ -67,9 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1,
                    help="games played in parallel processes (this machine has 2 cores)")
     p.add_argument("--budget", type=float, default=None,
-                   help="hard: seconds per decision (default: the search's own)")
+                   help="hard: CPU seconds per decision (default: the search's own)")
     p.add_argument("--iterations", type=int, default=None,
-                   help="hard: cap on rollouts per decision (makes it deterministic)")
+                   help="hard: cap on rollouts per decision (default: the search's own)")
     p.add_argument("--progress", metavar="FILE",
                    help="append each finished game's result to FILE as a JSON line")
     p.add_argument("--place-tiles", action="store_true",
@@ -85,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=float, default=None,
                    help="hard: seconds per decision (results then depend on the machine)")
     p.add_argument("--iterations", type=int, default=None,
-                   help="hard: rollouts per decision (default 64 when no --budget: "
-                        "reproducible)")
+                   help="hard: rollouts per decision (default: hard's own cap; without "
+                        "--budget no clock, so reproducible)")
     p.set_defaults(func=_ladder)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -191,6 +191,8 @@ class Evaluator:
     def refresh(self, state: State) -> None:
         """Recompute the era-dependent constants."""
         w = self.w
+        # the map list itself is kept so that its id cannot be reused by another map
+        self._terrain = state.terrain
         self._key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
         self.map = map_info(state)
         t = time_left(state)
@@ -221,7 +223,8 @@ class Evaluator:
         self.is_grass = [ter == "G" for ter in terrain]
         self.buildable = [ter is not None and ter != "M" for ter in terrain]
 
-    def _check(self, state: State) -> None:
+    def check(self, state: State) -> None:
+        """Refresh the constants if the era, the seats' eras or the map changed."""
         key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
         if key != self._key:
             self.refresh(state)
@@ -280,7 +283,7 @@ class Evaluator:
     def snapshot(self, state: State) -> Snapshot:
         """Everything :meth:`values` sums, kept per hex so that small changes (a token
         moved or grown) can be re-scored by looking at a few hexes only."""
-        self._check(state)
+        self.check(state)
         n = state.num_players
         snap = Snapshot(n)
         owner, count = state.owner, state.count

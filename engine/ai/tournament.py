@@ -28,8 +28,11 @@ class GameResult:
     slots: list[int]
     winners: list[int]  # seats
     scores: list[int]
-    #: per slot: think times of every decision in seconds
+    #: per slot: think times of every decision in seconds, wall clock
     times: dict[int, list[float]] = field(default_factory=dict)
+    #: per slot: the same decisions' CPU time of this (single-threaded) game process,
+    #: which other work on a loaded machine does not inflate
+    cpu_times: dict[int, list[float]] = field(default_factory=dict)
     actions: int = 0
 
 
@@ -53,7 +56,8 @@ def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None,
     slots, start = game_setup(index, n)
     game_seed = seed + index
     state, _ = new_game(n, game_seed, start_player=start, random_map=random_map)
-    result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)})
+    result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)},
+                        {s: [] for s in range(n)})
     step = 0
     while True:
         ds = decisions(state)
@@ -64,9 +68,10 @@ def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None,
         for d in ds:
             level = lineup[slots[d.seat]]
             v = view(state, d.seat)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = choose_action(v, level, seed=game_seed * 100_003 + step,
                                    budget_s=budget_s, iterations=iterations)
+            result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
             result.times[slots[d.seat]].append(time.perf_counter() - t0)
             apply_in_place(state, d.seat, action)
             step += 1
@@ -134,6 +139,7 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
     share = [0.0] * n
     points = [0.0] * n
     times: dict[int, list[float]] = {s: [] for s in range(n)}
+    cpu: dict[int, list[float]] = {s: [] for s in range(n)}
     for r in results:
         for seat in r.winners:
             share[r.slots[seat]] += 1.0 / len(r.winners)
@@ -141,13 +147,17 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
             points[r.slots[seat]] += sc
         for slot, ts in r.times.items():
             times[slot].extend(ts)
+        for slot, ts in r.cpu_times.items():
+            cpu[slot].extend(ts)
     names = [f"{i}:{lv}" for i, lv in enumerate(lineup)]
     by_level_share: dict[str, float] = {}
     by_level_times: dict[str, list[float]] = {}
+    by_level_cpu: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
     for i, lv in enumerate(lineup):
         by_level_share[lv] = by_level_share.get(lv, 0.0) + share[i]
         by_level_times.setdefault(lv, []).extend(times[i])
+        by_level_cpu.setdefault(lv, []).extend(cpu[i])
         counts[lv] = counts.get(lv, 0) + 1
     return {
         "games": games,
@@ -168,7 +178,10 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
             lv: [round(x, 4) for x in wilson(by_level_share[lv], games * counts[lv])]
             for lv in by_level_share},
         "mean_score": {names[i]: round(points[i] / games, 2) for i in range(n)},
+        # wall clock per decision, and the game process's CPU time for the same decisions
+        # (the fair measure on a loaded machine: waiting for a core is not thinking)
         "think_time": {lv: _time_stats(ts) for lv, ts in by_level_times.items()},
+        "think_cpu_time": {lv: _time_stats(ts) for lv, ts in by_level_cpu.items()},
         "actions": sum(r.actions for r in results),
         "elapsed_s": round(time.perf_counter() - t0, 1),
     }
