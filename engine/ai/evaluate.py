@@ -159,10 +159,11 @@ class Snapshot:
     __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
                  "ready", "frontier", "fgrass", "protected", "extra")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, per_hex: bool = True) -> None:
         self.base = [0.0] * n
-        self.hv = [0.0] * NUM_HEXES
-        self.hs = [-1] * NUM_HEXES
+        # a changed position's sums (Evaluator.changed) never need the per-hex lists
+        self.hv = [0.0] * NUM_HEXES if per_hex else []
+        self.hs = [-1] * NUM_HEXES if per_hex else []
         self.fs: dict[int, tuple[int, ...]] = {}
         self.presence = [0] * n
         self.prog = [0] * n
@@ -437,7 +438,7 @@ class Evaluator:
         nb = self.map.land_nb
         for h in hexes:
             area.update(nb[h])
-        new = Snapshot(n)
+        new = Snapshot(n, per_hex=False)
         new.base = snap.base[:]
         new.prog = snap.prog[:]
         new.grass = snap.grass[:]

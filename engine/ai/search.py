@@ -62,7 +62,7 @@ ROLLOUTS = 48
 #: (this binds only in decisions with long rollouts, near the end of the game)
 DEFAULT_BUDGET_S = 0.9
 #: wall-clock safety cap, as a multiple of the CPU budget (a loaded machine)
-WALL_FACTOR = 2.0
+WALL_FACTOR = 3.0
 #: candidates kept per decision kind (others are decided by the planner alone). The
 #: steps of a Growth are left to the planner: the hexes differ little and the search's
 #: time is better spent on the choice of action (a fifth of the searched decisions).
@@ -201,7 +201,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
         kinds = [d["kind"] for d in view["decisions"] if d["seat"] == seat]
         share = BUDGET_SHARE.get(kinds[0], 1.0) if kinds else 1.0
         budget *= share
-        if iterations is None:
+        if iterations is None or share <= 0:
             cap = int(cap * share)
     wall = budget * WALL_FACTOR
     rng = random.Random(f"tempus-ai/hard/{seed}")
