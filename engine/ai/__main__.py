@@ -3,7 +3,9 @@
 * ``python -m engine.ai tournament --players 4 --games 10 --seed 0
   --seats hard,normal,normal,normal``: a fixed line-up (win shares, think times);
 * ``python -m engine.ai ladder --players 4 --games 40 --jobs 2``: seeded mixed tables of
-  every level, rated with openskill (:mod:`engine.ai.ladder`)."""
+  every level, rated with openskill (:mod:`engine.ai.ladder`);
+* ``python -m engine.ai summarise --seats hard,normal,normal,normal --seed 0 FILE...``:
+  the tournament's JSON from ``--progress`` lines, one game per seed."""
 
 from __future__ import annotations
 
@@ -36,6 +38,26 @@ def _tournament(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(json.dumps({"error": str(exc)}))
         return 2
+    print(json.dumps(out))
+    return 0
+
+
+def _summarise(args: argparse.Namespace) -> int:
+    from .tournament import merge_progress, summarise
+
+    lineup = [s.strip() for s in args.seats.split(",") if s.strip()]
+    lines: list[str] = []
+    for name in args.files:
+        with open(name, encoding="utf-8") as f:
+            lines.extend(f)
+    try:
+        results, twice = merge_progress(lines)
+    except ValueError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    out = summarise(lineup, results, args.seed, budget_s=args.budget,
+                    iterations=args.iterations)
+    out["games_played_twice"] = twice
     print(json.dumps(out))
     return 0
 
@@ -75,6 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--place-tiles", action="store_true",
                    help="players place the map tiles (default: a random map, as the bot)")
     p.set_defaults(func=_tournament)
+    p = sub.add_parser("summarise", help="a tournament's JSON from its --progress lines "
+                                         "(one run, or games shared out between processes)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--seats", default="normal,normal,normal,normal")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float, default=None, help="recorded only")
+    p.add_argument("--iterations", type=int, default=None, help="recorded only")
+    p.set_defaults(func=_summarise)
     p = sub.add_parser("ladder", help="seeded mixed tables of every level, rated (JSON)")
     p.add_argument("--players", default="4",
                    help="seats per table, or a comma-separated list used in turn (3,4,5)")

@@ -163,3 +163,28 @@ def test_the_rollout_cap_binds_before_the_clock():
     if stats:  # more than one candidate
         assert stats["rollouts"] >= search.ROLLOUTS
         assert search.search_action(v, 5, budget_s=60.0) == a
+
+
+def test_a_tournament_shared_out_between_processes_is_summarised_as_one():
+    """Progress lines of two processes: one game per seed, a game played twice must have
+    ended the same way, shared wins split (R-END-3)."""
+    import dataclasses
+    import json
+
+    import pytest
+
+    from engine.ai.tournament import GameResult, merge_progress, summarise
+
+    def line(seed: int, winners: list[int], slots=(0, 1, 2, 3)) -> str:
+        r = GameResult(seed, list(slots), winners, [20, 18, 18, 17],
+                       {s: [0.5] for s in range(4)}, {s: [0.1] for s in range(4)}, 100)
+        return json.dumps(dataclasses.asdict(r))
+
+    results, twice = merge_progress([line(1, [0]), line(2, [1, 0]), line(1, [0]), ""])
+    assert [r.seed for r in results] == [1, 2] and twice == 1
+    out = summarise(["hard", "normal", "normal", "normal"], results, 1)
+    assert out["games"] == 2 and out["game_seeds"] == [1, 2]
+    assert out["win_share_per_level"]["hard"] == 0.75  # one win and one shared win
+    assert out["think_cpu_time"]["hard"]["decisions"] == 2
+    with pytest.raises(ValueError, match="ended differently"):
+        merge_progress([line(1, [0]), line(1, [2])])
