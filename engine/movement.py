@@ -23,6 +23,22 @@ def destinations(state: State, seat: int, src: int) -> set[int]:
     terrain = state.terrain
     owner = state.owner
     city_owner = state.city_owner
+    count, bonus, bonus_seat = state.count, state.bonus, state.bonus_seat
+    base = state.base_stack_limit(seat)
+    own_raise_only = state.rules_version >= 2
+
+    def can_end(n: int) -> bool:
+        # can_end_on with the stack limit's parts read once (sea travel asks for every
+        # coastal hex); the same answer
+        if terrain[n] is None or city_owner[n] >= 0:
+            return False
+        b = bonus[n]
+        limit = base + (b if b and not (own_raise_only and bonus_seat[n] != seat) else 0)
+        o = owner[n]
+        if o == -1:
+            return limit >= 1
+        return o == seat and count[n] + 1 <= limit
+
     out: set[int] = set()
     # Over land, up to `distance` steps (R-MOVE-2, R-MOVE-3: own cities may be passed).
     frontier = [src]
@@ -42,19 +58,19 @@ def destinations(state: State, seat: int, src: int) -> set[int]:
                         nxt.append(n)  # pass through own city, never end there
                     continue
                 nxt.append(n)
-                if can_end_on(state, seat, n):
+                if can_end(n):
                     out.add(n)
         frontier = nxt
     geo = geography(terrain)
     # Lake travel (R-MOVE-6): any shore hex of the same lake, using the whole move.
     for lake in geo.shore_lakes[src]:
         for n in geo.lakeshores[lake]:
-            if n != src and can_end_on(state, seat, n):
+            if n != src and can_end(n):
                 out.add(n)
     # Sea travel (R-MOVE-7, R-MOVE-9): coastal to coastal, from Seafaring on.
     if era.sea and src in geo.coastal:
         for n in geo.coastal:
-            if n != src and can_end_on(state, seat, n):
+            if n != src and can_end(n):
                 out.add(n)
     return out
 

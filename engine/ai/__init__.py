@@ -13,10 +13,11 @@ Levels:
 * ``hard``: determinised Monte Carlo search over sampled hands and deck orders
   (:mod:`.search`); its candidates come from a planner (:mod:`.planner`: ``normal``
   that also plays for the last progress phase and the final count), which also plays
-  its own seat in the rollouts while ``normal`` plays the rivals. It stops at ``budget_s`` seconds
-  or after ``iterations`` rollouts, whichever comes first. A time budget makes the
-  choice depend on the machine's speed, so ``hard`` is deterministic given
-  ``(view, level, seed)`` only when ``iterations`` caps the work before time runs out.
+  its own seat in the rollouts while ``normal`` plays the rivals. It stops after its
+  rollout cap (24, or ``iterations``), ``budget_s`` seconds of CPU time or three times
+  that in wall-clock time, whichever comes first. The cap binds first in nearly every
+  decision, so ``hard`` is deterministic given ``(view, level, seed)`` unless the
+  machine is too slow or too loaded for it.
 
 Every level is deterministic given ``(view, level, seed)`` (``hard``: see above).
 
@@ -66,8 +67,9 @@ def choose_action(view: dict[str, Any], level: str, seed: int,
                   budget_s: float | None = None, *, iterations: int | None = None) -> Action:
     """The action the computer player of ``view["seat"]`` takes now.
 
-    ``budget_s`` and ``iterations`` only affect ``hard`` (defaults:
-    :data:`engine.ai.search.DEFAULT_BUDGET_S` and no iteration cap).
+    ``budget_s`` (CPU seconds) and ``iterations`` (rollouts) only affect ``hard``
+    (defaults: :data:`engine.ai.search.DEFAULT_BUDGET_S` and
+    :data:`engine.ai.search.ROLLOUTS`).
     """
     seat = my_seat(view)
     if not any(d["seat"] == seat for d in view["decisions"]):

@@ -159,10 +159,11 @@ class Snapshot:
     __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
                  "ready", "frontier", "fgrass", "protected", "extra")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, per_hex: bool = True) -> None:
         self.base = [0.0] * n
-        self.hv = [0.0] * NUM_HEXES
-        self.hs = [-1] * NUM_HEXES
+        # a changed position's sums (Evaluator.changed) never need the per-hex lists
+        self.hv = [0.0] * NUM_HEXES if per_hex else []
+        self.hs = [-1] * NUM_HEXES if per_hex else []
         self.fs: dict[int, tuple[int, ...]] = {}
         self.presence = [0] * n
         self.prog = [0] * n
@@ -191,6 +192,8 @@ class Evaluator:
     def refresh(self, state: State) -> None:
         """Recompute the era-dependent constants."""
         w = self.w
+        # the map list itself is kept so that its id cannot be reused by another map
+        self._terrain = state.terrain
         self._key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
         self.map = map_info(state)
         t = time_left(state)
@@ -221,7 +224,8 @@ class Evaluator:
         self.is_grass = [ter == "G" for ter in terrain]
         self.buildable = [ter is not None and ter != "M" for ter in terrain]
 
-    def _check(self, state: State) -> None:
+    def check(self, state: State) -> None:
+        """Refresh the constants if the era, the seats' eras or the map changed."""
         key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
         if key != self._key:
             self.refresh(state)
@@ -280,7 +284,7 @@ class Evaluator:
     def snapshot(self, state: State) -> Snapshot:
         """Everything :meth:`values` sums, kept per hex so that small changes (a token
         moved or grown) can be re-scored by looking at a few hexes only."""
-        self._check(state)
+        self.check(state)
         n = state.num_players
         snap = Snapshot(n)
         owner, count = state.owner, state.count
@@ -434,7 +438,7 @@ class Evaluator:
         nb = self.map.land_nb
         for h in hexes:
             area.update(nb[h])
-        new = Snapshot(n)
+        new = Snapshot(n, per_hex=False)
         new.base = snap.base[:]
         new.prog = snap.prog[:]
         new.grass = snap.grass[:]

@@ -16,8 +16,8 @@ output is one JSON object: per level its rating (mu, sigma and the conservative
 p95 per decision.
 
 Reproducibility: every level but ``hard`` is deterministic given the seeds. ``hard`` is
-too when its search is capped by ``iterations`` and not by time, which is the default
-here (:data:`DEFAULT_ITERATIONS` rollouts, no time limit): the same command prints the
+too when its search is capped by rollouts and not by time, which is the default here
+(its own rollout cap, or ``iterations``, and no time limit): the same command prints the
 same ratings, shares and margins on any machine (think times always differ). With
 ``--budget`` the search stops on the clock, so results depend on the machine's speed
 and load.
@@ -41,8 +41,6 @@ from .tournament import percentile, wilson
 
 #: the ladder's levels, weakest first
 LADDER_LEVELS = ("random", "easy", "normal", "hard")
-#: hard's rollouts per decision when no time budget is given (reproducible runs)
-DEFAULT_ITERATIONS = 64
 
 
 @dataclass
@@ -54,6 +52,8 @@ class LadderGame:
     scores: list[int]
     winners: list[int]
     times: dict[str, list[float]] = field(default_factory=dict)
+    #: the same decisions' CPU time of the (single-threaded) game process
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
 
 
 def table(index: int, n: int, seed: int, levels: Sequence[str] = LADDER_LEVELS) -> list[str]:
@@ -78,6 +78,7 @@ def play_ladder_game(args: tuple[int, int, int, tuple[str, ...], float | None, i
     lineup = table(index, n, seed, levels)
     state, _ = new_game(n, game_seed, start_player=index % n, random_map=True)
     times: dict[str, list[float]] = {lv: [] for lv in set(lineup)}
+    cpu: dict[str, list[float]] = {lv: [] for lv in set(lineup)}
     step = 0
     while True:
         ds = decisions(state)
@@ -88,9 +89,10 @@ def play_ladder_game(args: tuple[int, int, int, tuple[str, ...], float | None, i
         for d in ds:
             lv = lineup[d.seat]
             v = view(state, d.seat)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = choose_action(v, lv, seed=game_seed * 100_003 + step, budget_s=budget_s,
                                    iterations=iterations)
+            cpu[lv].append(time.process_time() - c0)
             times[lv].append(time.perf_counter() - t0)
             apply_in_place(state, d.seat, action)
             step += 1
@@ -102,7 +104,7 @@ def play_ladder_game(args: tuple[int, int, int, tuple[str, ...], float | None, i
         else:
             places.append(1 + sum(1 for o in range(n) if keys[o] > keys[s] or o in state.winners))
     return LadderGame(index, game_seed, lineup, places, list(state.scores),
-                      list(state.winners), times)
+                      list(state.winners), times, cpu)
 
 
 def rate(games: Sequence[LadderGame], levels: Sequence[str]) -> dict[str, dict[str, float]]:
@@ -137,9 +139,8 @@ def ladder(players: Sequence[int], games: int, seed: int, *, jobs: int = 1,
     for n in players:
         if not 3 <= n <= 5:
             raise ValueError("tables have 3 to 5 players (R-SETUP-1)")
-    if budget_s is None and iterations is None:
-        iterations = DEFAULT_ITERATIONS
-    hard_budget = budget_s if budget_s is not None else 1e9  # no clock: the cap binds
+    # no clock unless asked: hard's rollout cap (its own, or ``iterations``) binds
+    hard_budget = budget_s if budget_s is not None else 1e9
     t0 = time.perf_counter()
     work = [(g, seed, players[g % len(players)], tuple(levels), hard_budget, iterations)
             for g in range(games)]
@@ -156,9 +157,11 @@ def ladder(players: Sequence[int], games: int, seed: int, *, jobs: int = 1,
         by_n: dict[int, list[float]] = {}
         margins: list[float] = []
         times: list[float] = []
+        cpu: list[float] = []
         for g in results:
             n = len(g.levels)
             times.extend(g.times.get(lv, ()))
+            cpu.extend(g.cpu_times.get(lv, ()))
             for s, slv in enumerate(g.levels):
                 if slv != lv:
                     continue
@@ -183,6 +186,9 @@ def ladder(players: Sequence[int], games: int, seed: int, *, jobs: int = 1,
             "vp_margin_mean": round(sum(margins) / len(margins), 2) if margins else 0.0,
             "think_p50_s": round(percentile(times, 0.5), 4),
             "think_p95_s": round(percentile(times, 0.95), 4),
+            # CPU time of the game's process: what a decision costs, whatever the load
+            "think_cpu_p50_s": round(percentile(cpu, 0.5), 4),
+            "think_cpu_p95_s": round(percentile(cpu, 0.95), 4),
             "decisions": len(times),
         }
     return {

@@ -43,7 +43,7 @@ from ..progress import new_era_index
 from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
 from ..turn import city_sites, grow_hexes, religion_targets, sanitation_at_occupy
-from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, progress_prize
+from .evaluate import DEFAULT_WEIGHTS, Evaluator, Snapshot, Weights, progress_prize
 from .tactics import (
     CARDS,
     beat_chance,
@@ -71,6 +71,10 @@ class NormalPlayer:
         self.w = weights
         self.samples = samples
         self.move_width = move_width
+        self._ev: Evaluator | None = None
+        #: fight outcomes scored in the current decision (see :meth:`_win_state`)
+        self._fight_memo: dict[tuple[int, int, int], float] = {}
+        self._fight_snap: Snapshot | None = None
         #: next step of the greedy Move / Growth plans scored at the start of the turn,
         #: by position; :meth:`act` replays them instead of re-scoring every step
         self._planned: dict[tuple, A.Action] = {}
@@ -119,6 +123,8 @@ class NormalPlayer:
         d = decision_for(state, seat)
         if d is None:
             raise ValueError(f"seat {seat} has no decision to make")
+        self._fight_memo.clear()  # fights are scored anew for each decision
+        self._fight_snap = None
         out = self._handlers[d.kind](state, seat)
         if not out:  # cannot happen for a well-formed state; stay safe
             out = [(0.0, a) for a in legal_actions(state, seat)]
@@ -127,7 +133,14 @@ class NormalPlayer:
 
     # ------------------------------------------------------------------ helpers
     def evaluator(self, state: State) -> Evaluator:
-        return Evaluator(state, self.w)
+        """One evaluator per player, refreshed when the era or the map changes (its
+        constants cost as much as a few evaluations to build)."""
+        ev = self._ev
+        if ev is None:
+            ev = self._ev = Evaluator(state, self.w)
+        else:
+            ev.check(state)
+        return ev
 
     def card_worth(self, state: State, seat: int, ev: Evaluator, card: int) -> float:
         info = CARDS[card]
@@ -486,6 +499,37 @@ class NormalPlayer:
     # ------------------------------------------------------------------ combat
     def _win_state(self, state: State, seat: int, ev: Evaluator, src: int,
                    dst: int) -> float:
+        """Worth after winning the attack from ``src`` on ``dst`` and moving in the best
+        number of tokens (R-COMBAT-8). A stack's hex is re-scored around the two hexes
+        only (:meth:`Evaluator.changed`); the answer is kept for the decision."""
+        key = (0, src, dst)
+        memo = self._fight_memo
+        if key in memo:
+            return memo[key]
+        if state.city_owner[dst] >= 0:
+            memo[key] = v = self._win_state_full(state, seat, ev, src, dst)
+            return v
+        snap = self._fight_snapshot(state, ev)
+        owner, count = state.owner, state.count
+        d, cd, a0 = owner[dst], count[dst], count[src]
+        before = ((seat, a0), (d, cd))
+        state.players[d].supply += cd
+        owner[dst], count[dst] = -1, 0
+        best = ev.rel(ev.changed(state, snap, (src, dst), before), seat)
+        most = min(a0, state.stack_limit(seat, dst))
+        for k in range(1, most + 1):
+            count[src] = a0 - k
+            owner[src] = seat if a0 > k else -1
+            count[dst], owner[dst] = k, seat
+            best = max(best, ev.rel(ev.changed(state, snap, (src, dst), before), seat))
+        owner[src], count[src] = seat, a0
+        owner[dst], count[dst] = d, cd
+        state.players[d].supply -= cd
+        memo[key] = best
+        return best
+
+    def _win_state_full(self, state: State, seat: int, ev: Evaluator, src: int,
+                        dst: int) -> float:
         s = state.copy()
         d = s.owner[dst] if s.owner[dst] >= 0 else s.city_owner[dst]
         if s.city_owner[dst] >= 0:
@@ -508,12 +552,30 @@ class NormalPlayer:
         return best
 
     def _lose_state(self, state: State, seat: int, ev: Evaluator, src: int) -> float:
-        s = state.copy()
-        s.count[src] -= 1
-        if s.count[src] == 0:
-            s.owner[src] = -1
-        s.players[seat].supply += 1
-        return ev.relative(s, seat)
+        """Worth after losing an attack from ``src`` (one token back to the supply)."""
+        key = (1, src, src)
+        memo = self._fight_memo
+        if key in memo:
+            return memo[key]
+        snap = self._fight_snapshot(state, ev)
+        owner, count = state.owner, state.count
+        a0 = count[src]
+        count[src] = a0 - 1
+        if a0 == 1:
+            owner[src] = -1
+        state.players[seat].supply += 1
+        v = ev.rel(ev.changed(state, snap, (src,), ((seat, a0),)), seat)
+        state.players[seat].supply -= 1
+        owner[src], count[src] = seat, a0
+        memo[key] = v
+        return v
+
+    def _fight_snapshot(self, state: State, ev: Evaluator) -> Snapshot:
+        """The snapshot of the position the current decision is made in (fights are
+        scored as changes to it)."""
+        if self._fight_snap is None:
+            self._fight_snap = ev.snapshot(state)
+        return self._fight_snap
 
     def _attack_value(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
                       worth: dict[int, float], leader: int | None

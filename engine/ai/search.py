@@ -23,10 +23,21 @@ For one decision:
    remaining budget can sample ``2 * MIN_ROUNDS`` times each (a loaded machine or long
    rollouts leave fewer), the planner's lowest-ranked going first.
 
-The search never sees hidden information: its only input is the view. It stops after
-``budget_s`` seconds or ``iterations`` rollouts, whichever comes first; with a time
-budget the result depends on the machine's speed, so only an ``iterations`` cap that
-binds first makes it deterministic.
+The search never sees hidden information: its only input is the view. Its work is
+capped in rollouts (:data:`ROLLOUTS` per decision, or ``iterations``), so that its
+strength is the same on a fast or a loaded machine; a CPU-time budget (``budget_s``,
+default :data:`DEFAULT_BUDGET_S`, measured with :func:`time.process_time` so that
+waiting for a core does not count) and a wall-clock safety cap end the few decisions
+whose rollouts are long (the last era's, played to the end of the game). When the cap
+binds first, as it does in nearly every decision, the choice depends only on
+``(view, seed)``.
+
+Where the time goes (cProfile of the rollouts): nearly all of it is the rivals'
+``normal`` turn decisions, and in those the greedy Move plan and the scoring of every
+possible attack; a rollout to this seat's next turn costs about 8 ms on this machine.
+Stopping at the end of this seat's own turn instead (``horizon="own"``) costs a fifth
+of that but lost every one of its first 6 games against three ``normal``: the rivals'
+replies are what the search is for.
 """
 
 from __future__ import annotations
@@ -55,17 +66,25 @@ from .normal import NormalPlayer
 from .planner import PlannerPlayer
 from .sampling import determinise, my_seat
 
-#: default seconds per decision; the search stops before a round that would overrun it,
-#: so a decision's p95 stays at about this (issue 26: at most 1.0 s on 2 cores)
+#: rollouts per decision (before the kind's share): with at least 2 * MIN_ROUNDS paired
+#: rounds per candidate that is 3 candidates. A rollout costs about 8 ms, so a searched
+#: decision about 0.2 s of CPU and the p95 over all decisions about 0.3 s; more rollouts
+#: would fit the 1.0 s target, but this is what a 100-game measurement could afford on
+#: the shared machine (see docs/computer-players.md)
+ROLLOUTS = 24
+#: CPU seconds per decision; the search stops before a round that would overrun it
+#: (this binds only in decisions with long rollouts, near the end of the game)
 DEFAULT_BUDGET_S = 0.9
+#: wall-clock safety cap, as a multiple of the CPU budget (a loaded machine)
+WALL_FACTOR = 3.0
 #: candidates kept per decision kind (others are decided by the planner alone). The
 #: steps of a Growth are left to the planner: the hexes differ little and the search's
 #: time is better spent on the choice of action (a fifth of the searched decisions).
 WIDTH = {TURN: 6, MOVING: 4, ATTACK_CARDS: 5, DEFEND_CARDS: 5,
          PROGRESS_CARDS: 6, NAME_CITY_TERRAIN: 3}
-#: share of the budget per decision kind (default 1): a Move's single steps refine a
-#: plan already chosen and rolled out at the turn's decision
-BUDGET_SHARE = {MOVING: 0.6}
+#: share of the budget per decision kind (default 1): a Move's single steps are left to
+#: the planner, whose plan was chosen and rolled out at the turn's decision
+BUDGET_SHARE = {MOVING: 0.0}
 #: the search never plays a candidate that the planner scores this much worse than its best
 MAX_GAP = 2.5
 #: another candidate replaces the planner's first choice only if it is better by this
@@ -73,9 +92,10 @@ MAX_GAP = 2.5
 PRIOR = 0.1
 Z = 1.5
 MAX_ROLLOUT_STEPS = 120
-#: the rollout policy is ``normal`` with fewer card samples and move candidates
+#: the rollout policy is ``normal`` with fewer card samples and move candidates (two
+#: destinations a token instead of eight: a fifth cheaper than four)
 ROLLOUT_SAMPLES = 8
-ROLLOUT_WIDTH = 4
+ROLLOUT_WIDTH = 2
 #: eras before this one are played by the planner alone (for experiments)
 SEARCH_FROM_ERA = 1
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
@@ -110,8 +130,9 @@ class Rollout:
     """Plays a determinised state forward: this seat with a fast planner, the others
     with a fast ``normal``."""
 
-    def __init__(self, seat: int, rng: random.Random) -> None:
+    def __init__(self, seat: int, rng: random.Random, horizon: str | None = None) -> None:
         self.seat = seat
+        self.horizon = HORIZON if horizon is None else horizon
         self.own = PlannerPlayer(rng, samples=ROLLOUT_SAMPLES, move_width=ROLLOUT_WIDTH)
         self.rivals = NormalPlayer(rng, DEFAULT_WEIGHTS, samples=ROLLOUT_SAMPLES,
                                    move_width=ROLLOUT_WIDTH)
@@ -124,7 +145,7 @@ class Rollout:
         saw_progress = state.phase == PROGRESS
         to_the_end = state.era_number >= FLIGHT and sum(
             p.markers for p in state.players) <= 2 * state.num_players
-        for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end or HORIZON == "era" else 1)):
+        for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end or self.horizon == "era" else 1)):
             ds = decisions(state)
             if not ds:
                 break
@@ -134,10 +155,12 @@ class Rollout:
                 saw_progress = True
             elif saw_progress:
                 break  # a new era has begun: the progress outcome is on the board
-            elif HORIZON == "era":
+            elif self.horizon == "era":
                 pass  # play on to the end of this era's progress phase
             elif state.stage == MAIN and not state.acted:
                 if state.turn != seat:
+                    if self.horizon == "own":
+                        break  # this seat's turn is over: score it before any reply
                     rival_turn = True
                 elif rival_turn:
                     break
@@ -176,13 +199,26 @@ def _candidates(ranked: list[tuple[float, A.Action]], kind: str,
 
 def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None,
                   iterations: int | None = None) -> A.Action:
-    """The ``hard`` level's choice for the seat of ``view``."""
+    """The ``hard`` level's choice for the seat of ``view``.
+
+    It stops at the first of: ``iterations`` rollouts (default: :data:`ROLLOUTS` scaled
+    by the decision kind's :data:`BUDGET_SHARE`), ``budget_s`` seconds of this process's
+    CPU time (default :data:`DEFAULT_BUDGET_S`, scaled likewise), or :data:`WALL_FACTOR`
+    times that in wall-clock time (a safety cap for a machine so loaded that the process
+    rarely gets a core). On an idle core the rollout cap binds first in nearly every
+    decision, so the choice depends only on ``(view, seed)``."""
     t0 = time.perf_counter()
+    c0 = time.process_time()
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    cap = ROLLOUTS if iterations is None else iterations
     seat = my_seat(view)
     if view["decisions"]:
         kinds = [d["kind"] for d in view["decisions"] if d["seat"] == seat]
-        budget *= BUDGET_SHARE.get(kinds[0], 1.0) if kinds else 1.0
+        share = BUDGET_SHARE.get(kinds[0], 1.0) if kinds else 1.0
+        budget *= share
+        if iterations is None or share <= 0:
+            cap = int(cap * share)
+    wall = budget * WALL_FACTOR
     rng = random.Random(f"tempus-ai/hard/{seed}")
     root = determinise(view, rng)
     decision = decision_for(root, seat)
@@ -190,7 +226,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     legal = legal_actions(root, seat)
     if len(legal) == 1:
         return legal[0]
-    if root.era_number < SEARCH_FROM_ERA:
+    if root.era_number < SEARCH_FROM_ERA or cap <= 0:
         return PlannerPlayer(random.Random(rng.random())).act(root, seat)
     ranked = PlannerPlayer(random.Random(rng.random())).ranked(root, seat)
     cands = _candidates(ranked, decision.kind, set(legal))
@@ -200,22 +236,27 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     #: utility of each candidate in each round (rounds share one determinisation)
     results: list[dict[int, float]] = [{} for _ in range(n)]
     alive = list(range(n))
+    # width by the rollout cap: each candidate kept must get 2 * MIN_ROUNDS paired
+    # rounds, or a deviation would be judged on too few samples (the planner's
+    # lowest-ranked go first; its first choice, index 0, always stays)
+    while len(alive) > 2 and cap < len(alive) * 2 * MIN_ROUNDS:
+        alive.pop()
     rounds = 0
     done = 0
     next_cut = FIRST_CUT
-    t_first = 0.0  # time spent before the first rollout (determinising, ranking)
-    while True:
-        if iterations is not None and done >= iterations:
-            break
-        elapsed = time.perf_counter() - t0
+    c_first = 0.0  # CPU time spent before the first rollout (determinising, ranking)
+    while done < cap:
+        elapsed = time.process_time() - c0
         if rounds > 0:
             # stop before a round that would likely overrun the budget (rounds are kept
             # whole so that every candidate is compared on the same samples)
-            per_rollout = (elapsed - t_first) / max(1, done)
+            per_rollout = (elapsed - c_first) / max(1, done)
             if elapsed + per_rollout * len(alive) > budget:
                 break
+            if time.perf_counter() - t0 > wall:
+                break
         else:
-            t_first = elapsed
+            c_first = elapsed
         sample_seed = rng.getrandbits(48)
         for i in alive:
             r = random.Random(sample_seed)
@@ -225,17 +266,15 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             done += 1
             if end is not None:
                 results[i][rounds] = leaf_utility(Evaluator(end), end, seat)
-            if iterations is not None and done >= iterations:
-                break
         rounds += 1
-        if rounds == 1 and iterations is None and len(alive) > 2:
-            # budget-aware width: keep only as many of the planner's best candidates as
-            # can each be played in MIN_ROUNDS * 2 rounds (a loaded machine, a long
-            # rollout), so that a deviation is judged on enough paired samples
-            spent = time.perf_counter() - t0
-            per = max(1e-6, (spent - t_first) / max(1, done))
+        if rounds == 1 and len(alive) > 2:
+            # budget-aware width: when the CPU budget, not the cap, will end the search
+            # (long rollouts near the end of the game), keep as many candidates as can
+            # each still be played in MIN_ROUNDS * 2 rounds
+            spent = time.process_time() - c0
+            per = max(1e-6, (spent - c_first) / max(1, done))
             while len(alive) > 2 and (budget - spent) < per * len(alive) * 2 * MIN_ROUNDS:
-                alive.remove(max(alive))  # the planner's lowest-ranked (index 0 stays)
+                alive.remove(max(alive))
         if rounds >= next_cut and len(alive) > 2:
             # drop the weaker half, but never the planner's own choice (index 0)
             alive.sort(key=lambda i: -_advantage(results, i)[0])

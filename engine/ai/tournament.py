@@ -8,6 +8,7 @@ profits from sitting in a lucky seat. Shared wins are split (R-END-3).
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -28,8 +29,11 @@ class GameResult:
     slots: list[int]
     winners: list[int]  # seats
     scores: list[int]
-    #: per slot: think times of every decision in seconds
+    #: per slot: think times of every decision in seconds, wall clock
     times: dict[int, list[float]] = field(default_factory=dict)
+    #: per slot: the same decisions' CPU time of this (single-threaded) game process,
+    #: which other work on a loaded machine does not inflate
+    cpu_times: dict[int, list[float]] = field(default_factory=dict)
     actions: int = 0
 
 
@@ -53,7 +57,8 @@ def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None,
     slots, start = game_setup(index, n)
     game_seed = seed + index
     state, _ = new_game(n, game_seed, start_player=start, random_map=random_map)
-    result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)})
+    result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)},
+                        {s: [] for s in range(n)})
     step = 0
     while True:
         ds = decisions(state)
@@ -64,9 +69,10 @@ def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None,
         for d in ds:
             level = lineup[slots[d.seat]]
             v = view(state, d.seat)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = choose_action(v, level, seed=game_seed * 100_003 + step,
                                    budget_s=budget_s, iterations=iterations)
+            result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
             result.times[slots[d.seat]].append(time.perf_counter() - t0)
             apply_in_place(state, d.seat, action)
             step += 1
@@ -115,7 +121,6 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
     for lv in lineup:
         if lv not in ALL_LEVELS:
             raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
-    n = len(lineup)
     t0 = time.perf_counter()
     work = [(g, seed, tuple(lineup), max_actions, budget_s, iterations, random_map)
             for g in range(games)]
@@ -131,9 +136,33 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
             results.append(play_one(w))
             if on_result is not None:
                 on_result(results[-1])
+    out = summarise(lineup, results, seed, budget_s=budget_s, iterations=iterations,
+                    random_map=random_map)
+    out["elapsed_s"] = round(time.perf_counter() - t0, 1)
+    return out
+
+
+def result_from_json(d: dict[str, Any]) -> GameResult:
+    """A :class:`GameResult` from its ``--progress`` line (JSON object keys are text)."""
+    return GameResult(int(d["seed"]), list(d["slots"]), list(d["winners"]), list(d["scores"]),
+                      {int(k): v for k, v in d["times"].items()},
+                      {int(k): v for k, v in d.get("cpu_times", {}).items()},
+                      int(d.get("actions", 0)))
+
+
+def summarise(lineup: Sequence[str], results: Sequence[GameResult], seed: int, *,
+              budget_s: float | None = None, iterations: int | None = None,
+              random_map: bool = True) -> dict[str, Any]:
+    """The tournament's summary of ``results`` (games of ``lineup``), in any order: what
+    :func:`tournament` prints, without the elapsed time. Games played by several
+    processes (``--progress`` lines) are summarised as one run."""
+    n = len(lineup)
+    games = len(results)
+    per = max(1, games)  # no games: zero shares rather than a division by zero
     share = [0.0] * n
     points = [0.0] * n
     times: dict[int, list[float]] = {s: [] for s in range(n)}
+    cpu: dict[int, list[float]] = {s: [] for s in range(n)}
     for r in results:
         for seat in r.winners:
             share[r.slots[seat]] += 1.0 / len(r.winners)
@@ -141,13 +170,17 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
             points[r.slots[seat]] += sc
         for slot, ts in r.times.items():
             times[slot].extend(ts)
+        for slot, ts in r.cpu_times.items():
+            cpu[slot].extend(ts)
     names = [f"{i}:{lv}" for i, lv in enumerate(lineup)]
     by_level_share: dict[str, float] = {}
     by_level_times: dict[str, list[float]] = {}
+    by_level_cpu: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
     for i, lv in enumerate(lineup):
         by_level_share[lv] = by_level_share.get(lv, 0.0) + share[i]
         by_level_times.setdefault(lv, []).extend(times[i])
+        by_level_cpu.setdefault(lv, []).extend(cpu[i])
         counts[lv] = counts.get(lv, 0) + 1
     return {
         "games": games,
@@ -157,18 +190,44 @@ def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
         "map": "random" if random_map else "placed",
         "budget_s": budget_s,
         "iterations": iterations,
-        "win_share": {names[i]: round(share[i] / games, 4) for i in range(n)},
-        "win_share_per_level": {lv: round(by_level_share[lv] / games, 4)
+        "win_share": {names[i]: round(share[i] / per, 4) for i in range(n)},
+        "win_share_per_level": {lv: round(by_level_share[lv] / per, 4)
                                 for lv in by_level_share},
-        "win_share_per_player_of_level": {lv: round(by_level_share[lv] / games / counts[lv], 4)
+        "win_share_per_player_of_level": {lv: round(by_level_share[lv] / per / counts[lv], 4)
                                           for lv in by_level_share},
         # Wilson 95 % interval of one seat's share: for a level with one seat, over the
         # games; with several seats, over its seat-games (seats of one game correlate)
         "win_share_wilson95_per_player_of_level": {
             lv: [round(x, 4) for x in wilson(by_level_share[lv], games * counts[lv])]
             for lv in by_level_share},
-        "mean_score": {names[i]: round(points[i] / games, 2) for i in range(n)},
+        "mean_score": {names[i]: round(points[i] / per, 2) for i in range(n)},
+        # wall clock per decision, and the game process's CPU time for the same decisions
+        # (the fair measure on a loaded machine: waiting for a core is not thinking)
         "think_time": {lv: _time_stats(ts) for lv, ts in by_level_times.items()},
+        "think_cpu_time": {lv: _time_stats(ts) for lv, ts in by_level_cpu.items()},
         "actions": sum(r.actions for r in results),
-        "elapsed_s": round(time.perf_counter() - t0, 1),
+        "game_seeds": [min((r.seed for r in results), default=seed),
+                       max((r.seed for r in results), default=seed)],
     }
+
+
+def merge_progress(lines: Sequence[str]) -> tuple[list[GameResult], int]:
+    """Games from ``--progress`` lines of one or more runs of the same tournament, one per
+    game seed, and how many games appeared twice. A game played twice must have ended
+    the same way (every level is deterministic given its seed, ``hard`` while its
+    rollout cap binds), else ValueError."""
+    by_seed: dict[int, GameResult] = {}
+    twice = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        r = result_from_json(json.loads(line))
+        old = by_seed.get(r.seed)
+        if old is None:
+            by_seed[r.seed] = r
+            continue
+        twice += 1
+        if (old.slots, old.winners, old.scores, old.actions) != (
+                r.slots, r.winners, r.scores, r.actions):
+            raise ValueError(f"game {r.seed} ended differently in two runs")
+    return [by_seed[k] for k in sorted(by_seed)], twice
