@@ -118,9 +118,12 @@ async def test_two_sharded_processes_share_a_game(tmp_path: Path, pg_url: str) -
         rng = random.Random(5)
         people = {u: FakePlayer(fake, u, ch, rng) for u in PEOPLE}
         quiet = by_quiet(fake)
-        b_args = dict(shards=[1], shard_count=2, token=TOKEN_B)
+        # nobody counts as at the table (TEMPUS_AT_TABLE_S=0): a secret choice reaches
+        # every person who owes it by DM, as it reaches people away from the table
+        away = {"TEMPUS_AT_TABLE_S": "0"}
+        b_args = dict(shards=[1], shard_count=2, token=TOKEN_B, env=away)
         async with bot_process(fake, pg_url, log_a, shards=[0], shard_count=2,
-                               token=TOKEN_A):
+                               token=TOKEN_A, env=away):
             b = bot_process(fake, pg_url, log_b, **b_args)  # type: ignore[arg-type]
             proc_b = await b.__aenter__()
             try:
