@@ -218,6 +218,10 @@ async def test_two_sharded_processes_share_a_game(tmp_path: Path, pg_url: str) -
                         break
                 else:
                     raise AssertionError(people[who[0]].refusals[-3:])
+                # its board is drawn in B: on a busy machine that takes longer than a quiet
+                # moment, so wait for it first (a minute at most)
+                await fake.wait_for(
+                    lambda: message_version(panel_message(fake, ch)) > version, 60)
                 await quiet()
                 version2, announced2, seqs2 = await stored(pg_url, gid)
                 assert announced2 == version2 > version
