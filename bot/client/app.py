@@ -160,7 +160,8 @@ class TempusBot(commands.AutoShardedBot):
                                     ai_budget_s=self.settings.ai_budget_s,
                                     offloader=self.ai_offloader,
                                     seed_source=self._seed_source,
-                                    scheduler=self.scheduler)
+                                    scheduler=self.scheduler,
+                                    at_table_s=self.settings.at_table_s)
         self.publisher.on_thread = self.service.moved
         self.publisher.on_left_thread = self.service.left_thread
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart

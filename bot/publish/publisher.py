@@ -84,8 +84,18 @@ class TurnMessage:
     round: str | None = None
     #: counts the messages opened: a write drawn for an older one is not written
     serial: int = 0
-    #: who the open message pings when it is posted (the people away it asks to act)
+    #: who the open message pings when it is posted (the people away it asks to act), as
+    #: long as no post has delivered those pings yet
     mention: list[int] = field(default_factory=list)
+
+    def open(self, o: Outcome, unshown: list[str]) -> None:
+        """A new turn message for ``o``, beginning with ``unshown`` (lines the one before
+        never showed). Pings the one before had yet to deliver (opened, but replaced
+        before it was posted) are carried over with ``o``'s: whoever of them still owes a
+        decision when it is posted is pinged (:func:`owing`), nobody's ping is lost."""
+        self.message_id, self.round, self.serial = None, o.round_key, self.serial + 1
+        self.mention = list(dict.fromkeys([*self.mention, *o.mention]))
+        self.lines, self.shown_lines = [*unshown, *o.lines], 0
 
 
 def owing(o: Outcome, users: list[int]) -> list[int]:
@@ -190,9 +200,7 @@ class DiscordPublisher:
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
             unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
-            turn.message_id, turn.round, turn.serial = None, o.round_key, turn.serial + 1
-            turn.mention = list(o.mention)
-            turn.lines, turn.shown_lines = [*unshown, *o.lines], 0
+            turn.open(o, unshown)
         else:
             turn.lines += o.lines
         turn.key = o.turn_key
@@ -402,17 +410,25 @@ class DiscordPublisher:
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
+                    pending = turn.mention
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in owing(o, turn.mention)])
+                        users=[discord.Object(u) for u in owing(o, pending)])
                     kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
                     if view is not None:
                         kwargs["view"] = view
-                    posted = await self._send(turn, carrier, content, kwargs)
+                    # this post delivers them: a message opened while it is under way
+                    # pings only its own (no second ping); if it fails, they are pending
+                    turn.mention = []
+                    try:
+                        posted = await self._send(turn, carrier, content, kwargs)
+                    except BaseException:
+                        turn.mention = list(dict.fromkeys([*pending, *turn.mention]))
+                        raise
                     if turn.serial != serial:  # a new one was opened while this was posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)
                         return True
-                    turn.message_id, turn.mention = posted, []
+                    turn.message_id = posted
                 else:
                     try:
                         await self._edit(turn, carrier, turn.message_id, content=content,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.cluster.ownership import Ownership, parse_shards
 from bot.runtime.worker_pool import default_workers
 from bot.store.backup import seconds
 from bot.store.opening import is_postgres_url
+from bot.timing.presence import AT_TABLE_S
 from lang.messages import t
 
 
@@ -49,6 +51,9 @@ class Settings:
     #: written (0: never)
     health_file: str | None = None
     health_every: float = 15.0
+    #: seconds after a click that a person counts as at the table: no ping and no DM for
+    #: a secret choice while they are (0: everyone counts as away; bot.timing.presence)
+    at_table_s: float = AT_TABLE_S
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -88,6 +93,7 @@ class Settings:
             quick_check_every=seconds(e.get("TEMPUS_QUICK_CHECK_EVERY") or "300"),
             health_file=e.get("TEMPUS_HEALTH_FILE") or None,
             health_every=seconds(e.get("TEMPUS_HEALTH_EVERY") or "15"),
+            at_table_s=_seconds(e, "TEMPUS_AT_TABLE_S", AT_TABLE_S),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
@@ -95,3 +101,18 @@ class Settings:
     @property
     def ownership(self) -> Ownership:
         return Ownership.of(self.shard_ids, self.shard_count)
+
+
+def _seconds(e: Mapping[str, str], name: str, default: float) -> float:
+    """A number of seconds, 0 or more, from ``e[name]`` (``default`` when unset or empty);
+    anything else is refused at start-up, naming the setting."""
+    raw = e.get(name) or ""
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{name}={raw!r} must be 0 or more seconds")
+    return value

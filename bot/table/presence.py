@@ -14,8 +14,10 @@ from bot.timing.time_source import Clock, SystemClock
 
 
 class Presence:
-    def __init__(self, clock: Clock | None = None) -> None:
+    def __init__(self, clock: Clock | None = None, at_table_s: float = AT_TABLE_S) -> None:
+        """``at_table_s``: how long after a click a person counts as at the table."""
         self.clock: Clock = clock or SystemClock()
+        self.at_table_s = at_table_s
         #: (game, person) -> when they last used the game's controls (clock seconds)
         self._seen: dict[tuple[int, int], float] = {}
         #: (game, person) -> the turn (key text) whose pings they muted
@@ -27,7 +29,8 @@ class Presence:
 
     def here(self, game_id: int, user_id: int) -> bool:
         """Whether the person is at the table now."""
-        return at_table(self._seen.get((game_id, user_id)), self.clock.now())
+        return at_table(self._seen.get((game_id, user_id)), self.clock.now(),
+                        self.at_table_s)
 
     def mute(self, game_id: int, user_id: int, turn: str) -> None:
         """No pings for the person in ``turn`` (the game's current turn, key text)."""
@@ -41,7 +44,7 @@ class Presence:
         now = self.clock.now()
         return [u for u in users
                 if wants_ping(self._seen.get((game_id, u)), now,
-                              self._muted.get((game_id, u)), turn)]
+                              self._muted.get((game_id, u)), turn, self.at_table_s)]
 
     def forget(self, game_id: int) -> None:
         """The game is over or unloaded for good: nothing of it is kept."""
@@ -52,7 +55,7 @@ class Presence:
     def forget_idle(self) -> int:
         """Drop the clicks too old to matter (memory per waiting game); returns how many."""
         now = self.clock.now()
-        old = [k for k, when in self._seen.items() if now - when >= AT_TABLE_S]
+        old = [k for k, when in self._seen.items() if now - when >= self.at_table_s]
         for k in old:
             del self._seen[k]
         return len(old)

@@ -78,6 +78,7 @@ from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.timeouts import Timeouts
 from bot.table.ui import Panel
+from bot.timing.presence import AT_TABLE_S
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
 from engine.actions import Action
@@ -101,9 +102,12 @@ class TableService:
         offloader: Offloader | None = None,
         seed_source: Callable[[], int] | None = None,
         scheduler: Scheduler | None = None,
+        at_table_s: float = AT_TABLE_S,
     ) -> None:
         """``scheduler``: the one scheduler of the process; with it, tables have a pace and
-        nobody waits forever (bot.timing.turn_clock). None: no deadlines (tests, the console)."""
+        nobody waits forever (bot.timing.turn_clock). None: no deadlines (tests, the console).
+        ``at_table_s``: how long after a click a person counts as at the table (no pings,
+        no DM for a secret choice; bot.timing.presence)."""
         # every call turns StorageUnavailable into a refusal the player can read; the
         # Refusing forwards every attribute (__getattr__), so it is a Storage
         self.storage: Storage = Refusing(storage)
@@ -117,7 +121,8 @@ class TableService:
         self.tables = Tables(self.storage, self.clocks)
         self.announcer = Announcer(sink, owns)
         #: who is at which table (recent clicks) and who muted their pings
-        self.presence = Presence(scheduler.clock if scheduler is not None else None)
+        self.presence = Presence(scheduler.clock if scheduler is not None else None,
+                                 at_table_s)
         self.outcomes = Outcomes(self.clocks, self.presence)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,

@@ -249,7 +249,16 @@ async def play_until(fake: FakeDiscord, settled: Settle, channel: int,
         if game_over(fake, channel):
             return applied
         msg = panel_message(fake, channel)
-        assert msg is not None, "no message with controls in the channel"
+        if msg is None:
+            # the first turn message may still be on its way after a quiet moment (a bot
+            # in another process draws its board slower than that on a busy machine): it
+            # must come within a minute
+            try:
+                await fake.wait_for(lambda: panel_message(fake, channel) is not None
+                                    or game_over(fake, channel), 60)
+            except TimeoutError:
+                raise AssertionError("no message with controls in the channel") from None
+            continue
         if stop is not None and stop(applied, msg):
             return applied
         owing = [u for u in prompt_users(msg) if u in people]

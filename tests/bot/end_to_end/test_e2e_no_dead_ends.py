@@ -1,6 +1,6 @@
 """End to end, what a person sees of the table's edges: a private menu closed stays closed,
-a defender is called by a message that notifies, the people who must choose in secret are
-pinged by the message that names them."""
+a defender away from the table is told once, the people away who must choose in secret are
+each told once."""
 
 from __future__ import annotations
 
@@ -69,10 +69,19 @@ def _pinged(fake, thread: int, uid: int) -> list:  # type: ignore[no-untyped-def
     return [m for m in fake.channel_messages(thread) if uid in m.mentions]
 
 
+def _dms(fake, uid: int) -> list:  # type: ignore[no-untyped-def]
+    """``uid``'s DMs but the notice a busy machine may cause (the bot tells the players
+    by DM that Discord refuses its posts when the fake answers slowly)."""
+    trouble = t("notice.posts_refused", game=1, channel=0).split("<#")[0]
+    return [m for m in fake.dms(uid) if not m.content.startswith(trouble)]
+
+
 @pytest.mark.asyncio
-async def test_the_defender_is_called_by_a_message_that_notifies_once(tmp_path: Path) -> None:
-    """A fight's defender learns of it while the attacker's turn message stands: an edit
-    of that message would notify nobody, so a message of its own pings them, once."""
+async def test_the_defender_away_is_told_of_the_fight_once(tmp_path: Path) -> None:
+    """A fight's defender who is away from the table learns of it while the attacker's
+    turn message stands (an edit of it would notify nobody): the defence cards are a secret
+    choice, so it reaches them as one DM menu, and nothing else notifies them of it (no
+    ping in the thread besides it, nothing more once they have answered)."""
     from engine.undo import Timeline
     from tests.bot.positions import BLUE_FAR
     from tests.engine.helpers import H, card, make_state
@@ -92,27 +101,36 @@ async def test_the_defender_is_called_by_a_message_that_notifies_once(tmp_path: 
             table.timeline = Timeline()
         ann, bob = table.seats[0].user_id, table.seats[1].user_id
         assert ann is not None and bob is not None
+        bot.service.presence.forget(game)  # a while later: Bob has left the table
         await bot.service.act(game, ann, A.Attack(H("E5"), H("F5")), table.version)
         await settle(bot)
         thread = play_channel(fake, ch)
-        before = len(_pinged(fake, thread, bob))
+
+        def told() -> tuple[list, list]:  # type: ignore[type-arg]
+            return _pinged(fake, thread, bob), _dms(fake, bob)
+        pings0, dms0 = told()
         await bot.service.act(game, ann, A.CommitAttackCards(()), table.version)
         await settle(bot)
-        calls = _pinged(fake, thread, bob)[before:]
-        assert len(calls) == 1, [m.content for m in calls]
-        assert f"<@{bob}>" in calls[0].content and calls[0].edits == 0
+        pings, dms = told()
+        new_pings, new_dms = pings[len(pings0):], dms[len(dms0):]
+        assert len(new_pings) + len(new_dms) == 1, (
+            [m.content for m in new_pings], [m.content for m in new_dms])
+        (menu,) = new_dms  # a secret choice: by DM, with its controls
+        assert menu.components and menu.content.startswith(
+            t("secret.intro", game=game, prompt=""))
         await bot.service.act(game, bob, A.DefendCards(()), table.version)
         await settle(bot)
-        assert len(_pinged(fake, thread, bob)) == before + 1, "called once"
+        pings, dms = told()
+        assert len(pings) - len(pings0) + len(dms) - len(dms0) == 1, "told once"
         fake.check()
 
 
 @pytest.mark.asyncio
-async def test_the_secret_choosers_are_pinged_by_the_message_that_names_them(
-        tmp_path: Path) -> None:
-    """The progress phase's message names everyone who must choose cards in secret; a
-    computer choosing at once (before that message is posted) must not empty its list of
-    people to ping."""
+async def test_the_secret_choosers_away_are_each_told_once(tmp_path: Path) -> None:
+    """The progress phase's message names everyone who must choose cards in secret; each
+    of them who is away is told once (the choice is secret: one DM menu, no ping besides),
+    the one who just acted is at the table and told nothing; a computer choosing at once
+    (before that message is posted) must not leave anyone untold."""
     import asyncio
     import contextlib
 
@@ -158,17 +176,29 @@ async def test_the_secret_choosers_are_pinged_by_the_message_that_names_them(
             table.since = {0: table.version}
             table.timeline = Timeline()
         assert table.seats[0].user_id == 11 and table.seats[2].is_ai
+        bot.service.presence.forget(game)  # a while later: nobody is at the table
+        thread = play_channel(fake, ch)
+        mark = {u: (len(_pinged(fake, thread, u)), len(_dms(fake, u))) for u in (11, 12)}
         await bot.service.act(game, 11, A.DrawCards(), table.version)
         if table.state.phase != "progress":
             await bot.service.act(game, 11, A.EndTurn(), table.version)
         assert table.state.phase == "progress"
         acted = 11
         await settle(bot)
-        thread = play_channel(fake, ch)
         phase = next(m for m in reversed(fake.channel_messages(thread))
                      if '"progress"' not in m.content and "in secret" in m.content)
         named = prompt_users(phase)
         waiting = [u for u in named if u != acted]  # who just acted is at the table
-        assert waiting and set(waiting) <= set(phase.mentions), (phase.content,
-                                                                 phase.mentions)
+        assert waiting == [12], phase.content
+        secret = t("secret.intro", game=game, prompt="")
+        for u in (11, 12):
+            pings = _pinged(fake, thread, u)[mark[u][0]:]
+            dms = [m for m in _dms(fake, u)[mark[u][1]:]
+                   if u in waiting or m.content.startswith(secret)]
+            told = [m.content[:60] for m in [*pings, *dms]]
+            if u in waiting:  # away: told once, by the one DM menu of the secret choice
+                assert len(told) == 1, (u, told)
+                assert not pings and dms[0].components and dms[0].content.startswith(secret)
+            else:  # at the table: named on the turn message, neither pinged nor DMed
+                assert told == [], (u, told)
         fake.check()

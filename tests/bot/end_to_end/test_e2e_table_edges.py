@@ -53,8 +53,9 @@ async def test_the_channel_is_told_once_where_the_game_is_played(tmp_path: Path)
         [thread] = fake.threads_in(ch)
         said = [m.content for m in fake.channel_messages(ch)]
         where = t("lobby.started_in", game=1, thread=thread.id)
-        # (the shuffle's commitment follows on the same message's next line)
-        assert [s.splitlines()[0] for s in said].count(where) == 1, said
+        # its first line (the shuffle's commitment follows it in the same message)
+        assert [m.splitlines()[0] for m in said].count(where) == 1, said
+        assert len(said) == 1, "the lobby message itself, edited: no second post"
         assert t("thread.start_line", game=1, thread=thread.id) not in said, said
         fake.check()
 

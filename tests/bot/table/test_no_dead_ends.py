@@ -127,9 +127,12 @@ async def test_an_empty_hand_is_never_asked_for_cards_and_a_lone_end_turn_is_tak
 @pytest.mark.asyncio
 async def test_a_hand_without_a_playable_card_is_still_asked() -> None:
     """Whether a hand holds a playable card is secret: with a card in hand the attacker is
-    asked (privately), and after the move-in the turn waits for "End turn" even when no
+    asked (privately: the turn message's button opens the choice, or a DM if they are away),
+    not answered for, and after the move-in the turn waits for "End turn" even when no
     card could be played (answering at once would tell the table)."""
+    from bot.table.forced import forced_action
     from engine.game import ATTACK_CARDS, TURN, decision_for
+    from lang.messages import t
     from tests.engine.helpers import H, card
 
     svc, sink = await _service()
@@ -137,8 +140,20 @@ async def test_a_hand_without_a_playable_card_is_still_asked() -> None:
     ann = table.seats[0].user_id
     await svc.act(g, ann, A.Attack(H("E5"), H("F5")), table.version)
     await svc.idle()
-    assert decision_for(table.state, 0).kind == ATTACK_CARDS
-    assert 0 in sink.outcomes[-1].secret_panels
+    assert decision_for(table.state, 0).kind == ATTACK_CARDS, "not answered for Ann"
+    assert forced_action(table, 0) is None
+    rows = await svc.storage.actions(g)
+    assert rows[-1].action == A.Attack(H("E5"), H("F5")).to_json(), "no answer stored"
+    last = sink.outcomes[-1]
+    assert t("auto.no_cards", colour="Red") not in [x for o in sink.outcomes for x in o.lines]
+    # Ann just clicked: she is at the table, so no DM; the turn message asks her instead
+    assert not last.secret_panels
+    assert "secret" in [b.arg for b in last.panel.controls()], "the cards button"
+    menu, _ = await svc.menu(g, ann, "secret", table.version)
+    assert menu.rows, "the button opens the choice of cards"
+    # had she been away, the choice would have come by DM (it is not forced)
+    svc.presence.forget(g)
+    assert 0 in svc.outcomes.play(table, None, [], actor=None).secret_panels
     await svc.act(g, ann, A.CommitAttackCards(()), table.version)
     await svc.act(g, ann, A.Occupy(1), table.version)
     await svc.idle()

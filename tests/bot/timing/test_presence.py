@@ -40,3 +40,38 @@ def test_presence_per_game_and_person() -> None:
     assert p.forget_idle() == 1, "the old click in game 1 is dropped, game 2's kept"
     p.forget(1)
     assert p.to_ping(1, [12], "t") == [12] and p.here(2, 11)
+
+
+def test_the_window_is_an_operator_setting() -> None:
+    """``TEMPUS_AT_TABLE_S``: read with the other settings, handed to the presence record
+    and on to the pure rule; 0 makes everyone away (pinged, secret choices by DM)."""
+    import pytest
+
+    from bot.runtime.config import Settings
+    from bot.table.service import TableService
+
+    assert Settings.from_env({}).at_table_s == AT_TABLE_S == Settings().at_table_s
+    assert Settings.from_env({"TEMPUS_AT_TABLE_S": "60"}).at_table_s == 60.0
+    assert Settings.from_env({"TEMPUS_AT_TABLE_S": "0"}).at_table_s == 0.0
+    for bad in ("soon", "-1", "nan", "inf"):
+        with pytest.raises(ValueError, match="TEMPUS_AT_TABLE_S"):
+            Settings.from_env({"TEMPUS_AT_TABLE_S": bad})
+    assert at_table(1000.0, 1030.0, window=60.0) and not at_table(1000.0, 1060.0, 60.0)
+    assert not at_table(1000.0, 1000.0, window=0.0), "0: nobody is ever at the table"
+    assert wants_ping(1000.0, 1000.0, None, "t", window=0.0)
+    clock = FakeClock()
+    p = Presence(clock, at_table_s=60.0)
+    p.seen(1, 11)
+    clock.advance(59)
+    assert p.here(1, 11) and p.to_ping(1, [11], "t") == []
+    clock.advance(1)
+    assert not p.here(1, 11) and p.to_ping(1, [11], "t") == [11]
+    assert p.forget_idle() == 1
+    now = Presence(FakeClock(), at_table_s=0.0)
+    now.seen(1, 11)
+    assert not now.here(1, 11) and now.to_ping(1, [11], "t") == [11]
+
+    class NoStore:  # the service only keeps its storage at construction
+        pass
+    svc = TableService(NoStore(), at_table_s=0.0)  # type: ignore[arg-type]
+    assert svc.presence.at_table_s == 0.0 and svc.outcomes.presence is svc.presence
