@@ -22,6 +22,7 @@ import discord
 from bot.publish.carriers import Carriers
 from bot.publish.outbox import CARRIED, EDIT, Outboxes
 from bot.publish.request_pace import BACKGROUND, GlobalPace, priority
+from bot.runtime.tasks import cancel_and_wait
 from bot.runtime.worker_pool import Superseded
 
 log = logging.getLogger(__name__)
@@ -124,8 +125,5 @@ class OldControls:
         self._waiting = collections.deque(w for w in self._waiting if w[0] != channel_id)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None

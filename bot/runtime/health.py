@@ -31,6 +31,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.runtime.tasks import cancel_and_wait
+
 log = logging.getLogger(__name__)
 
 DEFAULT_EVERY_S = 15.0
@@ -92,11 +94,8 @@ class HealthFile:
             late = max(0.0, loop.time() - due)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         with contextlib.suppress(OSError):  # a stopped bot is not healthy
             self.path.unlink()
 

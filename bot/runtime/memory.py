@@ -37,7 +37,6 @@ the resident size per idle game from about 150 KB to 210-280 KB.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -45,6 +44,8 @@ import logging
 import time
 from collections.abc import Callable
 from functools import cache
+
+from bot.runtime.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +189,6 @@ class MemoryKeeper:
                 log.exception("memory housekeeping failed")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         _give_back_oldest(self)

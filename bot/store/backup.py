@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.runtime.tasks import cancel_and_wait
+
 log = logging.getLogger(__name__)
 
 DEFAULT_KEEP = 7
@@ -146,11 +148,8 @@ class BackupKeeper:
             await self.once()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
 
 def main(argv: list[str]) -> int:

@@ -20,9 +20,10 @@ games in play are told once, and the log says what to do (restore the last backu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+
+from bot.runtime.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,5 @@ class IntegrityWatch:
                           len(problems), "; ".join(problems[:5]))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
