@@ -8,7 +8,7 @@ menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -104,6 +104,20 @@ class Panel:
             else:
                 out.extend(row)
         return out
+
+
+def with_button(panel: Panel, button: Button) -> Panel:
+    """``panel`` with one more ``button`` in its last button row, or in a row of its own;
+    unchanged if Discord's limits leave no room (a turn message's extra buttons, such as
+    help, are conveniences the rest of the panel never depends on)."""
+    rows = list(panel.rows)
+    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < MAX_BUTTONS_PER_ROW:
+        rows[-1] = (*rows[-1], button)
+    elif len(rows) < MAX_ROWS:
+        rows.append((button,))
+    else:
+        return panel
+    return replace(panel, rows=rows)
 
 
 def button_rows(buttons: list[Button]) -> list[Row]:

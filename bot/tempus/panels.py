@@ -29,6 +29,7 @@ from bot.table.ui import (
     Select,
     button_rows,
     clip,
+    with_button,
 )
 from bot.tempus.codec import encode_action
 from bot.tempus.event_text import decision_text
@@ -141,27 +142,13 @@ def with_undo(panel: Panel, colour: str | None = None) -> Panel:
 def with_help(panel: Panel) -> Panel:
     """``panel`` with the "?" button (``/tempus help`` for whoever clicks, privately), in
     the last button row or a row of its own, if there is room."""
-    button = Button(t("btn.help"), HELP, "", "secondary")
-    rows = list(panel.rows)
-    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
-        rows[-1] = (*rows[-1], button)
-    elif len(rows) < MAX_ROWS:
-        rows.append((button,))
-    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
-                 highlight=panel.highlight)
+    return with_button(panel, Button(t("btn.help"), HELP, "", "secondary"))
 
 
 def with_mute(panel: Panel) -> Panel:
     """``panel`` with the button that mutes the clicker's pings for this turn, in the last
     button row or a row of its own, if there is room."""
-    button = Button(t("btn.mute"), MUTE, "", "secondary")
-    rows = list(panel.rows)
-    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < 5:
-        rows[-1] = (*rows[-1], button)
-    elif len(rows) < MAX_ROWS:
-        rows.append((button,))
-    return Panel(panel.text, rows, image=panel.image, image_view=panel.image_view,
-                 highlight=panel.highlight)
+    return with_button(panel, Button(t("btn.mute"), MUTE, "", "secondary"))
 
 
 def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]) -> bool:

@@ -23,11 +23,11 @@ a replay; plain data out), :func:`recap_lines` (words, in the current language) 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.table.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, RECAP, Button, Panel
+from bot.table.ui import RECAP, Button, Panel, with_button
 from bot.tempus.labels import card_list, card_name, colour_name, era_name, terrain_name
 from engine.errors import IllegalAction
 from engine.events import Event, visible
@@ -689,12 +689,4 @@ def recap_panel(recap: Recap, names: Sequence[str]) -> Panel:
 def with_recap(panel: Panel) -> Panel:
     """``panel`` with the "What happened?" button (anyone may ask, each is answered
     privately), in the last button row or a row of its own, if there is room."""
-    button = Button(t("btn.recap"), RECAP, "", "secondary")
-    rows = list(panel.rows)
-    if rows and isinstance(rows[-1], tuple) and len(rows[-1]) < MAX_BUTTONS_PER_ROW:
-        rows[-1] = (*rows[-1], button)
-    elif len(rows) < MAX_ROWS:
-        rows.append((button,))
-    else:
-        return panel
-    return replace(panel, rows=rows)
+    return with_button(panel, Button(t("btn.recap"), RECAP, "", "secondary"))
