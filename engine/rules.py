@@ -22,6 +22,10 @@ Versions:
    actions with one still to take, in a Move action). A version of its own so that
    games stored under rules 2, which allowed a raise on any empty hex that lasted,
    replay exactly as they were played.
+4. R-INFO-1 kept by the flow of play: after a player's last action the turn ends by
+   itself only when their hand is empty (its size is public). With cards in hand the
+   player ends the turn (or plays a card), whether or not any card could be played: a
+   turn that ended at once used to tell the table that the hand held no playable card.
 
 (Face-down discards, R-INFO-1, change only what views and events show, not the play, so
 they hold for every version.)
@@ -35,10 +39,10 @@ from typing import Any
 from .errors import IllegalAction
 
 #: The rules new games are played under.
-RULES_VERSION = 3
+RULES_VERSION = 4
 #: What a game that does not say was played under (stored before versions existed).
 LEGACY_RULES_VERSION = 1
-RULES_VERSIONS = (1, 2, 3)
+RULES_VERSIONS = (1, 2, 3, 4)
 
 #: R-OPT-1: a hex holding only the player's city counts as occupied for R-COMBAT-2.
 PROTECTION_COUNTS_CITIES = "protection_counts_cities"
@@ -49,6 +53,10 @@ TABLE_OPTIONS: dict[str, str] = {PROTECTION_COUNTS_CITIES: "R-OPT-1"}
 #: The rules version from which a Sanitation raise on a hex the player does not hold
 #: lapses with its action, and Sanitation is offered only where it can matter (R-CARD-SAN).
 SANITATION_LAPSES_FROM = 3
+
+#: The rules version from which the turn ends by itself after the last action only with an
+#: empty hand, so that the flow of play says nothing of the hand's contents (R-INFO-1).
+TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM = 4
 
 #: The rules version from which table options exist.
 OPTIONS_FROM_VERSION = 2

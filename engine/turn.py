@@ -31,7 +31,7 @@ from .pieces import (
     require_card,
 )
 from .progress import begin_progress
-from .rules import SANITATION_LAPSES_FROM
+from .rules import SANITATION_LAPSES_FROM, TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM
 from .setup import start_turn
 from .state import C_OCCUPY, COMBAT, DISCARD, GROW, MAIN, MOVE, PROGRESS, State
 
@@ -386,8 +386,17 @@ def after_step(state: State, seat: int, events: list[Event]) -> None:
     lapse, rules 3 on); back in the MAIN stage, end the turn by itself when nothing is
     left to do."""
     lapse_raises(state, seat)
-    if state.stage == MAIN and state.turn_actions <= 0 and not card_play_possible(state, seat):
+    if state.stage == MAIN and state.turn_actions <= 0 and nothing_left(state, seat):
         end_turn(state, seat, events)
+
+
+def nothing_left(state: State, seat: int) -> bool:
+    """Whether the turn may end without the player saying so. From rules 4 only an empty
+    hand ends it (R-INFO-1: hand sizes are public, their cards are not; ending at once
+    whenever no card could be played would tell the table what the hand lacks)."""
+    if state.rules_version >= TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM:
+        return not state.players[seat].hand
+    return not card_play_possible(state, seat)
 
 
 def end_turn(state: State, seat: int, events: list[Event]) -> None:

@@ -213,7 +213,9 @@ def test_end_grow_explicit():
     hea = card("HEA", "W")
     s = make_state(tokens={"E5": (0, 1), "G5": (0, 1)}, hands={0: [hea]})
     s, _ = play(s, 0, BeginGrow(), EndGrow())
-    assert tokens_of(s, 0) == {"E5": 1, "G5": 1} and s.turn == 1
+    assert tokens_of(s, 0) == {"E5": 1, "G5": 1} and s.turn == 0  # a card in hand
+    s, _ = play(s, 0, EndTurn())
+    assert s.turn == 1
 
 
 def test_action_after_action_rejected():

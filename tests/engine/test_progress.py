@@ -4,7 +4,7 @@ R-END-1..3, R-CARD-EDU; the rulebook's progress example."""
 import pytest
 
 from engine import IllegalAction, apply, decisions
-from engine.actions import BeginMove, Discard, EndMove, ProgressCards
+from engine.actions import BeginMove, Discard, EndMove, EndTurn, ProgressCards
 from engine.content import CONTENT
 from engine.progress import finish_game, progress_points, victory_points
 from engine.state import ACTIONS, OVER, PROGRESS
@@ -17,7 +17,8 @@ def _to_progress(s):
     """Red (seat 0) uses its last marker on an empty move; everyone else has none."""
     for i, p in enumerate(s.players):
         p.markers = 1 if i == 0 else 0
-    return play(s, 0, BeginMove(), EndMove())
+    # (with cards in hand the player ends the turn: R-INFO-1, rules 4)
+    return play(s, 0, BeginMove(), EndMove(), *([EndTurn()] if s.players[0].hand else []))
 
 
 def test_progress_example_r_prog_1_3_5_r_card_edu():
@@ -134,5 +135,5 @@ def test_r_round_3_progress_after_all_markers():
     s.players[0].markers = 1
     s, _ = play(s, 0, BeginMove(), EndMove())
     assert s.phase == ACTIONS and s.turn == 1
-    s, _ = play(s, 1, BeginMove(), EndMove())
+    s, _ = play(s, 1, BeginMove(), EndMove(), EndTurn())  # a card in hand: ended by Blue
     assert s.phase == PROGRESS
