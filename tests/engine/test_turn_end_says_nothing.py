@@ -4,8 +4,8 @@ not show in what the table sees, so two hands of the same size, one with a playa
 and one without, leave the same public trail."""
 
 from engine import apply, view
-from engine.legal import legal_actions
 from engine.actions import BeginMove, EndMove, EndTurn
+from engine.legal import legal_actions
 from engine.rules import TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM
 from tests.engine.helpers import card, make_state, play
 
