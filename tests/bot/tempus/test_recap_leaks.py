@@ -6,7 +6,7 @@ The test changes only secrets and checks that the recap stays the same. In rando
 at many points, two cards that nobody has seen yet are swapped everywhere: in the draw
 pile and in every action of the log that names them. Card ids never seen face up decide
 nothing public (their strength counts only once they are revealed), so the two games have
-the same public log (for any two cards of different type or terrain: see ``_partner``),
+the same public log (for two cards of different type or terrain, within the limits of ``_partner``),
 which the test checks move by move, while a hand, a face-down attack
 or a progress choice really differs. Every recap of the two (for each seat since its
 previous decision, for a spectator since the round's start) must then be equal: the
