@@ -331,7 +331,7 @@ async def test_announcements_never_show_a_hand() -> None:
         for c in (o.panel.controls() if o.panel else []):
             assert c.op != CARDS  # card choices only in private menus
             if c.op == MENU:
-                assert c.arg in ("secret", "cards", "attack", "city", "dest", "tile")
+                assert c.arg in ("secret", "cards", "attack", "city", "dest", "tile", "terrain")
         # a card name appears in public text only when the engine made it public
         # (played, revealed or discarded): never for cards still in a hand
         for seat, hv in o.hand_views.items():

@@ -43,9 +43,10 @@ WEAPONS, FORT = card("WEA", "G"), card("FOR", "F")
 
 
 def scripted() -> tuple[dict[str, Any], list[list[Event]], State]:
-    """Red (ada) has ended her turn. Blue moves E5 -> F5; Yellow attacks Blue's token on
-    F5 from G5 with Weapons (grassland) against Fortification (farmland), wins 5 to 3 and
-    moves 2 tokens in; Green grows on C8; Purple builds a city of value 2 on H9. Returns
+    """Red (ada) has ended her turn. Blue moves E5 -> F5 and ends her turn (rules 4: with
+    Fortification in hand it does not end by itself); Yellow attacks Blue's token on F5 from
+    G5 with Weapons (grassland) against Fortification (farmland), wins 5 to 3 and moves 2
+    tokens in; Green grows on C8; Purple builds a city of value 2 on H9. Returns
     the public view before, each move's public events, and the state after."""
     s = make_state(5, tokens={"C3": (0, 2), "E5": (1, 3), "J9": (1, 1), "K9": (1, 1),
                               "L10": (1, 1), "G5": (2, 3), "C8": (3, 1), "H9": (4, 3)},
@@ -53,7 +54,7 @@ def scripted() -> tuple[dict[str, Any], list[list[Event]], State]:
     before = view(s, None)
     told: list[list[Event]] = []
     for seat, action in [
-        (1, A.BeginMove()), (1, A.MoveToken(H("E5"), H("F5"))),
+        (1, A.BeginMove()), (1, A.MoveToken(H("E5"), H("F5"))), (1, A.EndTurn()),
         (2, A.Attack(H("G5"), H("F5"))), (2, A.CommitAttackCards((WEAPONS,))),
         (1, A.DefendCards((FORT,))), (2, A.Occupy(2)), (2, A.EndTurn()),
         (3, A.BeginGrow()), (3, A.GrowToken(H("C8"))),
@@ -127,12 +128,12 @@ def test_a_window_begun_during_a_fight_takes_the_fight_from_the_board() -> None:
                                   "L10": (1, 1), "G5": (2, 3), "C8": (3, 1), "H9": (4, 3)},
                        hands={1: [FORT], 2: [WEAPONS]}, turn=1)
     for seat, action in [(1, A.BeginMove()), (1, A.MoveToken(H("E5"), H("F5"))),
-                         (2, A.Attack(H("G5"), H("F5"))),
+                         (1, A.EndTurn()), (2, A.Attack(H("G5"), H("F5"))),
                          (2, A.CommitAttackCards((WEAPONS,)))]:
         state, _ = apply(state, seat, action)
     mid = view(state, None)
     assert mid["combat"]["attack_cards"] is None  # face down: not in a spectator's view
-    r = recap_of(Since.decision(0), 4, mid, told[4:], view(s, None))
+    r = recap_of(Since.decision(0), 5, mid, told[5:], view(s, None))
     fight = next(i for i in r.items if isinstance(i, Turn)).fights[0]
     assert (fight.attacker, fight.defender, fight.src, fight.dst) == (2, 1, "G5", "F5")
     assert fight.attack_cards == (WEAPONS,) and fight.winner == 2  # from the reveal

@@ -6,8 +6,8 @@ The test changes only secrets and checks that the recap stays the same. In rando
 at many points, two cards that nobody has seen yet are swapped everywhere: in the draw
 pile and in every action of the log that names them. Card ids never seen face up decide
 nothing public (their strength counts only once they are revealed), so the two games have
-the same public log (for two cards of the same type: see ``_partner``), which the test
-checks move by move, while a hand, a face-down attack
+the same public log (for two cards of different type or terrain, within the limits of ``_partner``),
+which the test checks move by move, while a hand, a face-down attack
 or a progress choice really differs. Every recap of the two (for each seat since its
 previous decision, for a spectator since the round's start) must then be equal: the
 model, its words in English and Polish, and the picture's inputs (the view and the
@@ -123,14 +123,26 @@ def _cuts(record: Record, rng: random.Random) -> list[tuple[int, list[int]]]:
     return out
 
 
+#: types whose presence in a hand the engine still lets show: a move ends by itself
+#: without Transport in hand once its steps are spent, a growth without Sanitation or
+#: Healthcare (engine.turn); a card of these types is swapped only with its own type
+SHOWN_TYPES = ("TRA", "SAN", "HEA")
+
+
+def _kind(card: int) -> str:
+    t = CONTENT.cards[card].type
+    return t if t in SHOWN_TYPES else "any"
+
+
 def _partner(card: int, unseen: list[int], rng: random.Random) -> int | None:
-    """An unseen card of the same type on another terrain: the type decides whether a
-    hand holds a card that can be played now, which the engine lets show (a turn ends
-    by itself when none can: engine.turn.after_step), the terrain only a fight's or a
-    progress phase's strength, which counts once the cards are revealed."""
+    """An unseen card of another type or on another terrain, among the types the table
+    cannot tell apart: since rules 4 a turn ends by itself only with an empty hand
+    (engine.turn.nothing_left), so whether a hand holds a playable Leader, Religion,
+    Sanitation or Government no longer shows; the terrain counts in a fight's or a
+    progress phase's strength only once the cards are revealed."""
     c = CONTENT.cards[card]
-    others = [x for x in unseen if CONTENT.cards[x].type == c.type
-              and CONTENT.cards[x].terrain != c.terrain]
+    others = [x for x in unseen if _kind(x) == _kind(card)
+              and (CONTENT.cards[x].type, CONTENT.cards[x].terrain) != (c.type, c.terrain)]
     return rng.choice(others) if others else None
 
 
