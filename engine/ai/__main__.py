@@ -5,7 +5,11 @@
 * ``python -m engine.ai ladder --players 4 --games 40 --jobs 2``: seeded mixed tables of
   every level, rated with openskill (:mod:`engine.ai.ladder`);
 * ``python -m engine.ai summarise --seats hard,normal,normal,normal --seed 0 FILE...``:
-  the tournament's JSON from ``--progress`` lines, one game per seed."""
+  the tournament's JSON from ``--progress`` lines, one game per seed;
+* ``python -m engine.ai tune --iterations 400 --out FILE``: tune the planner's weights by
+  self-play against ``normal`` (:mod:`engine.ai.tune`); ``tune --write FILE`` turns a
+  run's log into ``data/ai/planner.json``; ``tune --check`` plays the planner with the
+  shipped (or ``--settings``) numbers against three ``normal``."""
 
 from __future__ import annotations
 
@@ -77,6 +81,47 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tune(args: argparse.Namespace) -> int:
+    import dataclasses
+    from pathlib import Path
+
+    from . import tune
+    from .planner import BASE_SETTINGS, SETTINGS, SETTINGS_FILE, load_settings
+
+    if args.check:
+        settings = load_settings(Path(args.settings)) if args.settings else SETTINGS
+        if args.base:
+            settings = BASE_SETTINGS
+        out = tune.evaluate(settings, args.games, args.seed, jobs=args.jobs)
+        print(json.dumps(out))
+        return 0
+    if args.write:
+        with open(args.write, encoding="utf-8") as f:
+            theta = tune.average(f.readlines(), args.average)
+        settings = tune.apply_parameters(theta, BASE_SETTINGS)
+        data = {"about": f"python -m engine.ai tune: mean of the last {args.average} "
+                         f"iterations of {Path(args.write).name}",
+                **dataclasses.asdict(settings)}
+        target = Path(args.settings) if args.settings else SETTINGS_FILE
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({"written": str(target), "parameters": theta}))
+        return 0
+    if not args.out:
+        print(json.dumps({"error": "tune needs --out FILE (or --write FILE, or --check)"}))
+        return 2
+    start, first = None, 0
+    if args.resume and Path(args.out).exists():
+        with open(args.out, encoding="utf-8") as f:
+            rows = [json.loads(x) for x in f if x.strip()]
+        if rows:
+            start, first = rows[-1]["theta"], rows[-1]["iteration"] + 1
+    theta = tune.spsa(args.iterations, args.games, args.seed, args.out, jobs=args.jobs,
+                      a=args.step, c=args.perturbation, start=start, first_iteration=first)
+    print(json.dumps({"parameters": theta}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.ai", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -118,6 +163,24 @@ def main(argv: list[str] | None = None) -> int:
                    help="hard: rollouts per decision (default: hard's own cap; without "
                         "--budget no clock, so reproducible)")
     p.set_defaults(func=_ladder)
+    p = sub.add_parser("tune", help="tune the planner's weights by self-play (SPSA)")
+    p.add_argument("--iterations", type=int, default=400)
+    p.add_argument("--games", type=int, default=8, help="deals per side per iteration")
+    p.add_argument("--seed", type=int, default=100_000,
+                   help="first training deal (never the seeds results are reported on)")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--step", type=float, default=0.005, help="SPSA's a")
+    p.add_argument("--perturbation", type=float, default=0.35, help="SPSA's c")
+    p.add_argument("--out", help="append one JSON line per iteration to this file")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    p.add_argument("--write", metavar="LOG", help="write the settings from a run's log")
+    p.add_argument("--average", type=int, default=100,
+                   help="with --write: mean of this many last iterations")
+    p.add_argument("--settings", help="settings file to write or check (default: shipped)")
+    p.add_argument("--check", action="store_true",
+                   help="play the planner against three normal and print its results")
+    p.add_argument("--base", action="store_true", help="with --check: the hand-set numbers")
+    p.set_defaults(func=_tune)
     args = parser.parse_args(argv)
     return args.func(args)
 

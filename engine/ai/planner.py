@@ -11,14 +11,19 @@ It is ``normal`` with a longer view of the game, tuned in tournaments against ``
 * It weighs the rivals' mean worth more heavily (a win needs more points than the best
   rival, not just many points).
 
-These shifts are small on their own (over 400 games against three ``normal`` players a
-win share of 0.31 against ``normal``'s 0.27 on the same deals); the search builds on them.
+Its numbers (the evaluation's weights, the bonus for such cards and the era it starts)
+are data: ``data/ai/planner.json``, found by self-play against three ``normal`` players
+(:mod:`.tune`, which starts from the hand-set :data:`BASE_SETTINGS`). Without the file
+the planner plays with the hand-set numbers.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+from pathlib import Path
+from typing import Any
 
 from ..content import CONTENT
 from ..state import State
@@ -34,30 +39,64 @@ def _with(schedule: tuple[float, ...], **at: float) -> tuple[float, ...]:
     return tuple(out)
 
 
-PLANNER_WEIGHTS: Weights = dataclasses.replace(
-    DEFAULT_WEIGHTS,
-    rival=0.7,
-    hex=_with(DEFAULT_WEIGHTS.hex, era9=0.7, era10=1.0),
-    token=_with(DEFAULT_WEIGHTS.token, era10=0.1),
-)
-#: from this era on, a card that scores in the last progress phase is kept
-KEEP_FOR_FLIGHT_FROM = 6
-#: extra worth of a card per progress point it would score in the last progress phase
-FLIGHT_CARD_BONUS = 1.0
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlannerSettings:
+    """Everything the planner plays by that ``normal`` does not have."""
+
+    weights: Weights = dataclasses.replace(
+        DEFAULT_WEIGHTS,
+        rival=0.7,
+        hex=_with(DEFAULT_WEIGHTS.hex, era9=0.7, era10=1.0),
+        token=_with(DEFAULT_WEIGHTS.token, era10=0.1),
+    )
+    #: extra worth of a card per progress point it would score in the last progress phase
+    flight_card_bonus: float = 1.0
+    #: from this era on, a card that scores in the last progress phase is kept
+    keep_for_flight_from: int = 6
+
+
+#: the hand-set numbers the tuning starts from
+BASE_SETTINGS = PlannerSettings()
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "data" / "ai" / "planner.json"
+
+
+def settings_from(data: dict[str, Any]) -> PlannerSettings:
+    """Settings from their JSON form (``dataclasses.asdict`` of :class:`PlannerSettings`);
+    a field left out keeps its hand-set value, an unknown one is refused."""
+    weights = dict(data.get("weights", {}))
+    for k, v in weights.items():
+        if isinstance(v, list):
+            weights[k] = tuple(float(x) for x in v)
+    rest = {k: v for k, v in data.items() if k not in ("weights", "about")}
+    return dataclasses.replace(
+        BASE_SETTINGS, weights=dataclasses.replace(BASE_SETTINGS.weights, **weights), **rest)
+
+
+def load_settings(path: Path = SETTINGS_FILE) -> PlannerSettings:
+    if not path.exists():
+        return BASE_SETTINGS
+    return settings_from(json.loads(path.read_text(encoding="utf-8")))
+
+
+SETTINGS = load_settings()
+PLANNER_WEIGHTS = SETTINGS.weights
+KEEP_FOR_FLIGHT_FROM = SETTINGS.keep_for_flight_from
+FLIGHT_CARD_BONUS = SETTINGS.flight_card_bonus
 FINAL_TERRAIN = CONTENT.eras[-1].terrain
 
 
 class PlannerPlayer(NormalPlayer):
     """``normal`` that plans for the last progress phase and the final count."""
 
-    def __init__(self, rng: random.Random, weights: Weights = PLANNER_WEIGHTS,
+    def __init__(self, rng: random.Random, settings: PlannerSettings = SETTINGS,
                  samples: int = 32, move_width: int = 8) -> None:
-        super().__init__(rng, weights, samples=samples, move_width=move_width)
+        super().__init__(rng, settings.weights, samples=samples, move_width=move_width)
+        self.settings = settings
 
     def card_worth(self, state: State, seat: int, ev: Evaluator, card: int) -> float:
         worth = super().card_worth(state, seat, ev, card)
-        if state.era_number >= KEEP_FOR_FLIGHT_FROM:  # the game ends after era 10
+        if state.era_number >= self.settings.keep_for_flight_from:  # the game ends after era 10
             info = CARDS[card]
             points = (info.terrain == FINAL_TERRAIN) + (info.type == "EDU")
-            worth += FLIGHT_CARD_BONUS * points
+            worth += self.settings.flight_card_bonus * points
         return worth

@@ -63,7 +63,7 @@ from ..legal import legal_actions
 from ..state import MAIN, OVER, PROGRESS, State
 from .evaluate import DEFAULT_WEIGHTS, FLIGHT, Evaluator
 from .normal import NormalPlayer
-from .planner import PlannerPlayer
+from .planner import SETTINGS, PlannerPlayer
 from .sampling import determinise, my_seat
 
 #: rollouts per decision (before the kind's share): with at least 2 * MIN_ROUNDS paired
@@ -107,6 +107,10 @@ MIN_ROUNDS = 4
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
 WIN_BONUS = 3.0
+#: the evaluation a rollout's end is scored by: the planner's (tuned) weights, so that the
+#: search and the policy it builds on agree on what a position is worth, and a hint's
+#: reasons (:mod:`.hints`) come from the same numbers
+LEAF_WEIGHTS = SETTINGS.weights
 #: positions where a rollout policy failed (kept for debugging; tests assert it is empty)
 ROLLOUT_ERRORS: list[dict[str, Any]] = []
 #: what the last search did (for tests, tuning and curiosity)
@@ -265,7 +269,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             end = Rollout(seat, random.Random(sample_seed + 1)).safe_run(state)
             done += 1
             if end is not None:
-                results[i][rounds] = leaf_utility(Evaluator(end), end, seat)
+                results[i][rounds] = leaf_utility(Evaluator(end, LEAF_WEIGHTS), end, seat)
         rounds += 1
         if rounds == 1 and len(alive) > 2:
             # budget-aware width: when the CPU budget, not the cap, will end the search
