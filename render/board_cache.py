@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from .per_process import PerProcess
 from .png_bands import BandedPng
 from .scene import Box, Scene, Step, changed_boxes
 
@@ -181,22 +182,14 @@ class BoardCache:
         return out
 
 
-_cache: BoardCache | None = None
-_cache_lock = threading.Lock()
+_holder: PerProcess[BoardCache] = PerProcess(BoardCache.from_env)
 
 
 def board_cache() -> BoardCache:
     """The process's cache, configured from the environment at first use."""
-    global _cache
-    if _cache is None:
-        with _cache_lock:
-            if _cache is None:
-                _cache = BoardCache.from_env()
-    return _cache
+    return _holder.get()
 
 
 def set_board_cache(cache: BoardCache | None) -> None:
     """Replace the process's cache (tests, benchmarks); None: from the environment again."""
-    global _cache
-    with _cache_lock:
-        _cache = cache
+    _holder.set(cache)

@@ -32,6 +32,7 @@ from pathlib import Path
 from PIL import Image
 
 from .encode import read_palette_png, to_png
+from .per_process import PerProcess
 
 log = logging.getLogger(__name__)
 
@@ -190,22 +191,14 @@ class LayerCache:
             total -= size
 
 
-_cache: LayerCache | None = None
-_cache_lock = threading.Lock()
+_holder: PerProcess[LayerCache] = PerProcess(LayerCache.from_env)
 
 
 def layer_cache() -> LayerCache:
     """The process's cache, configured from the environment at first use."""
-    global _cache
-    if _cache is None:
-        with _cache_lock:
-            if _cache is None:
-                _cache = LayerCache.from_env()
-    return _cache
+    return _holder.get()
 
 
 def set_layer_cache(cache: LayerCache | None) -> None:
     """Replace the process's cache (tests, benchmarks); None: from the environment again."""
-    global _cache
-    with _cache_lock:
-        _cache = cache
+    _holder.set(cache)
