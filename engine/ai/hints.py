@@ -24,11 +24,11 @@ from ..errors import IllegalAction
 from ..game import GROWING, MOVING, apply_in_place, decision_for, decisions
 from ..progress import victory_points
 from ..state import MAIN, OVER, State
-from .evaluate import DEFAULT_WEIGHTS, Evaluator
+from .evaluate import DEFAULT_WEIGHTS
 from .normal import NormalPlayer
 from .planner import PlannerPlayer
 from .sampling import determinise, my_seat
-from .search import LEAF_WEIGHTS
+from .search import leaf_evaluator
 
 #: below this many seconds the search cannot finish a useful number of rollouts, so the
 #: hint is ``normal``'s choice
@@ -136,8 +136,8 @@ def reasons_for(view: dict[str, Any], action: A.Action, seed: int,
         after = _after(root, seat, action, rng)
         if after is None:
             continue
-        before_t = Evaluator(root, LEAF_WEIGHTS).terms(root, seat)
-        after_t = Evaluator(after, LEAF_WEIGHTS).terms(after, seat)
+        before_t = leaf_evaluator(root).terms(root, seat)
+        after_t = leaf_evaluator(after).terms(after, seat)
         for k in set(before_t) | set(after_t):
             sums[k] = sums.get(k, 0.0) + after_t.get(k, 0.0) - before_t.get(k, 0.0)
         sums["vp"] = sums.get("vp", 0.0) + victory_points(after, seat) - victory_points(

@@ -117,6 +117,11 @@ ROLLOUT_ERRORS: list[dict[str, Any]] = []
 LAST_STATS: dict[str, Any] = {}
 
 
+def leaf_evaluator(state: State) -> Evaluator:
+    """The evaluation the search scores a rollout's end with (and a hint explains by)."""
+    return Evaluator(state, LEAF_WEIGHTS)
+
+
 def leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
     """``seat``'s worth against its rivals: half the best rival, half their mean.
 
@@ -269,7 +274,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             end = Rollout(seat, random.Random(sample_seed + 1)).safe_run(state)
             done += 1
             if end is not None:
-                results[i][rounds] = leaf_utility(Evaluator(end, LEAF_WEIGHTS), end, seat)
+                results[i][rounds] = leaf_utility(leaf_evaluator(end), end, seat)
         rounds += 1
         if rounds == 1 and len(alive) > 2:
             # budget-aware width: when the CPU budget, not the cap, will end the search

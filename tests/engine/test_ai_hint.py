@@ -75,3 +75,31 @@ def test_old_hint_imports_still_work():
     from engine.ai.sampling import determinise
 
     assert callable(determinise) and PlannerPlayer and isinstance(ai_search.LAST_STATS, dict)
+
+
+def test_hint_reasons_come_from_the_evaluation_the_search_scores_by(monkeypatch):
+    """The search scores a rollout's end with ``search.leaf_evaluator`` and the hint's
+    reasons are changes of that same evaluation's terms: weigh cards ten times more in it
+    and the reason a Draw Cards hint gives for its cards grows ten times."""
+    import dataclasses
+
+    from engine import actions as A
+    from engine.ai import search as ai_search
+    from engine.ai.hints import reasons_for
+
+    state = normal_game(14, 40)
+    while decisions(state)[0].kind != "turn" or not state.turn_actions:
+        d = decisions(state)[0]
+        apply_in_place(state, d.seat, choose_action(view(state, d.seat), "normal", 3))
+    seat = decisions(state)[0].seat
+    v = view(state, seat)
+    assert A.DrawCards() in legal_actions(state, seat)
+    before = dict(reasons_for(v, A.DrawCards(), 7))
+    w = ai_search.LEAF_WEIGHTS
+    monkeypatch.setattr(ai_search, "LEAF_WEIGHTS", dataclasses.replace(
+        w, card=tuple(10 * x for x in w.card)))
+    after = dict(reasons_for(v, A.DrawCards(), 7))
+    assert before["cards"] > 0
+    assert after["cards"] == pytest.approx(10 * before["cards"], rel=0.02)
+    end = ai_search.leaf_evaluator(state)
+    assert end.w.card == tuple(10 * x for x in w.card)
