@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -104,7 +105,11 @@ def _tune(args: argparse.Namespace) -> int:
                 **dataclasses.asdict(settings)}
         target = Path(args.settings) if args.settings else SETTINGS_FILE
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(data, indent=1)
+        # one line per schedule: a reader compares eras across a row, not down a column
+        text = re.sub(r"\[\s+([^\[\]]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
+                      text)
+        target.write_text(text + "\n", encoding="utf-8")
         print(json.dumps({"written": str(target), "parameters": theta}))
         return 0
     if not args.out:

@@ -103,6 +103,9 @@ HORIZON = "turn"
 #: paired rounds a candidate needs before it may replace the planner's choice (with two
 #: or three, a small standard error is often luck)
 MIN_ROUNDS = 4
+#: rounds each candidate is planned for when the rollout cap sets the width (the
+#: deviation rule still needs MIN_ROUNDS paired rounds)
+ROUNDS_PER_CANDIDATE = 2 * MIN_ROUNDS
 #: rounds before the first halving of the candidates
 FIRST_CUT = 8
 #: in the last era rollouts run to the end of the game; a win is worth this many points
@@ -248,7 +251,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     # width by the rollout cap: each candidate kept must get 2 * MIN_ROUNDS paired
     # rounds, or a deviation would be judged on too few samples (the planner's
     # lowest-ranked go first; its first choice, index 0, always stays)
-    while len(alive) > 2 and cap < len(alive) * 2 * MIN_ROUNDS:
+    while len(alive) > 2 and cap < len(alive) * ROUNDS_PER_CANDIDATE:
         alive.pop()
     rounds = 0
     done = 0
