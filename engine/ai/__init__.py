@@ -10,10 +10,11 @@ Levels:
 * ``random``: uniform over action types, then over actions of that type.
 * ``easy``: quick, plausible moves (:mod:`.easy`).
 * ``normal``: a heuristic player with one-step lookahead (:mod:`.normal`).
-* ``hard``: determinised Monte Carlo search over sampled hands and deck orders
-  (:mod:`.search`); its candidates come from a planner (:mod:`.planner`: ``normal``
-  that also plays for the last progress phase and the final count), which also plays
-  its own seat in the rollouts while ``normal`` plays the rivals. It stops after its
+* ``hard``: a planner (:mod:`.planner`: ``normal`` with numbers tuned by self-play,
+  ``data/ai/planner.json``, that also plays for the last progress phase and the final
+  count) with determinised Monte Carlo search over sampled hands and deck orders
+  (:mod:`.search`) for card choices and the last era's actions; the planner plays its
+  own seat in the rollouts while ``normal`` plays the rivals. It stops after its
   rollout cap (24, or ``iterations``), ``budget_s`` seconds of CPU time or three times
   that in wall-clock time, whichever comes first. The cap binds first in nearly every
   decision, so ``hard`` is deterministic given ``(view, level, seed)`` unless the

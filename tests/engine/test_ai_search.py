@@ -6,13 +6,15 @@ import random
 
 from engine import decisions, new_game, view
 from engine.ai import choose_action, search
-from engine.ai.evaluate import Evaluator
+from engine.ai.evaluate import FLIGHT, Evaluator
 from engine.ai.normal import NormalPlayer
+from engine.ai.planner import PlannerPlayer
 from engine.ai.sampling import determinise
 from engine.combat import attack_targets
 from engine.game import MOVING, TURN, apply_in_place
 from engine.geography import geography
 from engine.hexgrid import NEIGHBOURS, NUM_HEXES
+from engine.legal import legal_actions
 from engine.movement import can_end_on, destinations
 from engine.simulate import random_action
 from engine.state import MAIN, OVER, State
@@ -113,11 +115,15 @@ def board(state: State) -> tuple:
     return (state.owner[:], state.count[:], [p.supply for p in state.players])
 
 
-def _turn_position() -> tuple[State, int]:
-    for state in positions(31, games=1, every=3):
+def _turn_position(last_era: bool = False) -> tuple[State, int]:
+    """A fresh turn decision before era 8, or (``last_era``) in the last era, with a
+    choice between several actions."""
+    for state in positions(31, games=2, every=3):
         ds = decisions(state)
-        if state.phase != OVER and state.era_number < 8 and ds and ds[0].kind == TURN \
-                and state.stage == MAIN and not state.acted:
+        era_fits = state.era_number == FLIGHT if last_era else state.era_number < 8
+        if state.phase != OVER and era_fits and ds and ds[0].kind == TURN \
+                and state.stage == MAIN and not state.acted and state.turn_actions \
+                and len(legal_actions(state, ds[0].seat)) > 2:
             return state, ds[0].seat
     raise AssertionError("no turn decision found")
 
@@ -152,10 +158,28 @@ def test_hard_leaves_move_steps_to_the_planner():
     raise AssertionError("no move step found")
 
 
+def test_the_choice_of_action_is_searched_only_in_the_last_era():
+    """Before the last era the planner's choice of action stands (no rollouts; the same
+    action as the planner's); in the last era, whose rollouts run to the end of the game,
+    it is searched."""
+    state, seat = _turn_position()
+    v = view(state, seat)
+    search.LAST_STATS.clear()
+    a = choose_action(v, "hard", 4)
+    assert not search.LAST_STATS
+    rng = random.Random("tempus-ai/hard/4")  # as the search draws its sample and policy
+    root = determinise(v, rng)
+    assert a == PlannerPlayer(random.Random(rng.random())).act(root, seat)
+    state, seat = _turn_position(last_era=True)
+    search.LAST_STATS.clear()
+    choose_action(view(state, seat), "hard", 4)
+    assert search.LAST_STATS["kind"] == TURN and search.LAST_STATS["rollouts"] > 0
+
+
 def test_the_rollout_cap_binds_before_the_clock():
     """With the default cap and budget the search of a turn decision stops on the cap,
     so it is the same search on any machine (given a core for under 0.9 s)."""
-    state, seat = _turn_position()
+    state, seat = _turn_position(last_era=True)
     v = view(state, seat)
     search.LAST_STATS.clear()
     a = search.search_action(v, 5, budget_s=60.0)
