@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from . import actions as A
 from . import combat, progress, setup, turn
@@ -33,18 +34,36 @@ from .state import (
     State,
 )
 
-# Decision kinds.
-PLACE_TILE = "place_tile"
-PLACE_START_TOKEN = "place_start_token"
-TURN = "turn"
-MOVING = "move"
-GROWING = "grow"
-NAME_CITY_TERRAIN = "name_city_terrain"
-ATTACK_CARDS = "attack_cards"
-DEFEND_CARDS = "defend_cards"
-OCCUPY = "occupy"
-DISCARDING = "discard"
-PROGRESS_CARDS = "progress_cards"
+
+class DecisionKind(StrEnum):
+    """What a seat is asked to decide. The values are the kinds' names in views, records
+    and the bot's controls (a member equals its string)."""
+
+    PLACE_TILE = "place_tile"
+    PLACE_START_TOKEN = "place_start_token"
+    TURN = "turn"
+    MOVING = "move"
+    GROWING = "grow"
+    NAME_CITY_TERRAIN = "name_city_terrain"
+    ATTACK_CARDS = "attack_cards"
+    DEFEND_CARDS = "defend_cards"
+    OCCUPY = "occupy"
+    DISCARDING = "discard"
+    PROGRESS_CARDS = "progress_cards"
+
+
+# the members under their own names, as most of the code reads them
+PLACE_TILE = DecisionKind.PLACE_TILE
+PLACE_START_TOKEN = DecisionKind.PLACE_START_TOKEN
+TURN = DecisionKind.TURN
+MOVING = DecisionKind.MOVING
+GROWING = DecisionKind.GROWING
+NAME_CITY_TERRAIN = DecisionKind.NAME_CITY_TERRAIN
+ATTACK_CARDS = DecisionKind.ATTACK_CARDS
+DEFEND_CARDS = DecisionKind.DEFEND_CARDS
+OCCUPY = DecisionKind.OCCUPY
+DISCARDING = DecisionKind.DISCARDING
+PROGRESS_CARDS = DecisionKind.PROGRESS_CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +71,7 @@ class Decision:
     """A seat owes a decision of this kind now."""
 
     seat: int
-    kind: str
+    kind: DecisionKind
     prompt: str
 
 

@@ -11,20 +11,8 @@ from itertools import combinations
 from . import actions as A
 from .combat import attack_targets, leader_cards, max_occupy
 from .content import TERRAINS
-from .game import (
-    ATTACK_CARDS,
-    DEFEND_CARDS,
-    DISCARDING,
-    GROWING,
-    MOVING,
-    NAME_CITY_TERRAIN,
-    OCCUPY,
-    PLACE_START_TOKEN,
-    PLACE_TILE,
-    PROGRESS_CARDS,
-    TURN,
-    decision_for,
-)
+from .game import DecisionKind as K
+from .game import decision_for
 from .movement import destinations, movable_sources
 from .pieces import card_type
 from .setup import legal_tile_centres, start_token_hexes
@@ -68,11 +56,11 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
         return []
     kind = d.kind
     hand = state.players[seat].hand
-    if kind == PLACE_TILE:
+    if kind == K.PLACE_TILE:
         return [A.PlaceTile(h, r) for h in legal_tile_centres(state.terrain) for r in range(6)]
-    if kind == PLACE_START_TOKEN:
+    if kind == K.PLACE_START_TOKEN:
         return [A.PlaceStartToken(h) for h in start_token_hexes(state, seat)]
-    if kind == TURN:
+    if kind == K.TURN:
         out: list[A.Action] = []
         if state.turn_actions > 0:
             out += [A.BeginMove(), A.BeginGrow(), A.DrawCards()]
@@ -90,32 +78,32 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
             if not state.acted and state.turn_actions == 1:
                 out.append(A.PlayGovernment(card, "pass"))
         return out + card_plays(state, seat)
-    if kind == MOVING:
+    if kind == K.MOVING:
         out = [A.EndMove()]
         if state.steps_left > 0:
             for src in movable_sources(state, seat):
                 out += [A.MoveToken(src, dst) for dst in sorted(destinations(state, seat, src))]
         out += [A.PlayTransport(c) for c in cards_of(state, seat, "TRA")]
         return out + card_plays(state, seat)
-    if kind == GROWING:
+    if kind == K.GROWING:
         out = [A.EndGrow()]
         if state.steps_left > 0:
             out += [A.GrowToken(h) for h in grow_hexes(state, seat)]
         out += [A.PlayHealthCare(c) for c in cards_of(state, seat, "HEA")]
         return out + card_plays(state, seat)
-    if kind == NAME_CITY_TERRAIN:
+    if kind == K.NAME_CITY_TERRAIN:
         return [A.NameCityTerrain(t) for t in TERRAINS]
-    if kind == ATTACK_CARDS:
+    if kind == K.ATTACK_CARDS:
         return [A.CommitAttackCards(s) for s in subsets(hand)]
-    if kind == DEFEND_CARDS:
+    if kind == K.DEFEND_CARDS:
         return [A.DefendCards(s) for s in subsets(hand)]
-    if kind == OCCUPY:
+    if kind == K.OCCUPY:
         out = [A.Occupy(n) for n in range(max_occupy(state) + 1)]
         if sanitation_at_occupy(state) and state.combat is not None:  # R-CARD-SAN, rules 2
             dst = state.combat.dst
             out += [A.PlaySanitation(c, dst) for c in cards_of(state, seat, "SAN")]
         return out
-    if kind == DISCARDING:
+    if kind == K.DISCARDING:
         return [A.Discard(s) for s in combinations(hand, state.discards[seat])]
-    assert kind == PROGRESS_CARDS
+    assert kind == K.PROGRESS_CARDS
     return [A.ProgressCards(s) for s in subsets(hand)]

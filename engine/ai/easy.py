@@ -12,20 +12,8 @@ import random
 from .. import actions as A
 from ..combat import attack_targets
 from ..content import CONTENT
-from ..game import (
-    ATTACK_CARDS,
-    DEFEND_CARDS,
-    DISCARDING,
-    GROWING,
-    MOVING,
-    NAME_CITY_TERRAIN,
-    OCCUPY,
-    PLACE_START_TOKEN,
-    PLACE_TILE,
-    PROGRESS_CARDS,
-    TURN,
-    decision_for,
-)
+from ..game import DecisionKind as K
+from ..game import decision_for
 from ..legal import legal_actions
 from ..movement import destinations, movable_sources
 from ..progress import new_era_index
@@ -46,39 +34,39 @@ class EasyPlayer:
         kind = d.kind
         rng = self.rng
         hand = state.players[seat].hand
-        if kind == PLACE_TILE:
+        if kind == K.PLACE_TILE:
             return rng.choice(legal)
-        if kind == PLACE_START_TOKEN:
+        if kind == K.PLACE_START_TOKEN:
             grass = [a for a in legal if isinstance(a, A.PlaceStartToken)
                      and state.terrain[a.hex] == "G" and a.hex not in state.start_hexes]
             return rng.choice(grass or legal)
-        if kind == TURN:
+        if kind == K.TURN:
             return self._turn(state, seat, legal)
-        if kind == MOVING:
+        if kind == K.MOVING:
             return self._move(state, seat)
-        if kind == GROWING:
+        if kind == K.GROWING:
             options = grow_hexes(state, seat) if state.steps_left > 0 else []
             return A.GrowToken(rng.choice(options)) if options else A.EndGrow()
-        if kind == NAME_CITY_TERRAIN:
+        if kind == K.NAME_CITY_TERRAIN:
             return A.NameCityTerrain("M")
-        if kind == ATTACK_CARDS:
+        if kind == K.ATTACK_CARDS:
             c = state.combat
             assert c is not None
             strong = [x for x in hand if contribution(x, c.terrain, False) >= 2]
             return A.CommitAttackCards(tuple(strong))
-        if kind == DEFEND_CARDS:
+        if kind == K.DEFEND_CARDS:
             c = state.combat
             assert c is not None
             good = [x for x in hand if contribution(x, c.terrain, True) >= 2]
             return A.DefendCards(tuple(good))
-        if kind == OCCUPY:
+        if kind == K.OCCUPY:
             c = state.combat
             assert c is not None
             most = max(a.count for a in legal if isinstance(a, A.Occupy))
             return A.Occupy(max(0, min(most, state.count[c.src] - 1)) or most)
-        if kind == DISCARDING:
+        if kind == K.DISCARDING:
             return rng.choice(legal)
-        if kind == PROGRESS_CARDS:
+        if kind == K.PROGRESS_CARDS:
             terrain = CONTENT.eras[new_era_index(state)].terrain
             return A.ProgressCards(tuple(x for x in hand
                                          if progress_contribution(x, terrain) >= 2))

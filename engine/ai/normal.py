@@ -22,20 +22,8 @@ from collections.abc import Callable, Collection
 from .. import actions as A
 from ..combat import attack_targets, leader_cards, max_occupy
 from ..content import CONTENT, TERRAINS
-from ..game import (
-    ATTACK_CARDS,
-    DEFEND_CARDS,
-    DISCARDING,
-    GROWING,
-    MOVING,
-    NAME_CITY_TERRAIN,
-    OCCUPY,
-    PLACE_START_TOKEN,
-    PLACE_TILE,
-    PROGRESS_CARDS,
-    TURN,
-    decision_for,
-)
+from ..game import DecisionKind as K
+from ..game import decision_for
 from ..hexgrid import NEIGHBOURS, NUM_HEXES, distance, neighbour
 from ..legal import legal_actions
 from ..movement import destinations
@@ -79,17 +67,17 @@ class NormalPlayer:
         #: by position; :meth:`act` replays them instead of re-scoring every step
         self._planned: dict[tuple, A.Action] = {}
         self._handlers: dict[str, Callable[[State, int], Scored]] = {
-            PLACE_TILE: self._place_tile,
-            PLACE_START_TOKEN: self._start_token,
-            TURN: self._turn,
-            MOVING: self._moving,
-            GROWING: self._growing,
-            NAME_CITY_TERRAIN: self._city_terrain,
-            ATTACK_CARDS: self._attack_cards,
-            DEFEND_CARDS: self._defend_cards,
-            OCCUPY: self._occupy,
-            DISCARDING: self._discard,
-            PROGRESS_CARDS: self._progress_cards,
+            K.PLACE_TILE: self._place_tile,
+            K.PLACE_START_TOKEN: self._start_token,
+            K.TURN: self._turn,
+            K.MOVING: self._moving,
+            K.GROWING: self._growing,
+            K.NAME_CITY_TERRAIN: self._city_terrain,
+            K.ATTACK_CARDS: self._attack_cards,
+            K.DEFEND_CARDS: self._defend_cards,
+            K.OCCUPY: self._occupy,
+            K.DISCARDING: self._discard,
+            K.PROGRESS_CARDS: self._progress_cards,
         }
 
     # ------------------------------------------------------------------ entry points

@@ -61,6 +61,7 @@ from ..game import (
     NAME_CITY_TERRAIN,
     PROGRESS_CARDS,
     TURN,
+    DecisionKind,
     apply_in_place,
     decision_for,
     decisions,
@@ -204,7 +205,7 @@ class Rollout:
             return None
 
 
-def _candidates(ranked: list[tuple[float, A.Action]], kind: str,
+def _candidates(ranked: list[tuple[float, A.Action]], kind: DecisionKind,
                 legal: set[A.Action]) -> list[tuple[float, A.Action]]:
     width = WIDTH.get(kind, 1)
     out: list[tuple[float, A.Action]] = []
