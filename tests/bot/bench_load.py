@@ -475,6 +475,7 @@ class Mark:
     person_actions: int
     refusals: int
     clicks: list[int]  # per table, how many clicks it had made
+    requests: Counter[str] = field(default_factory=Counter)  # the fake's, by route
     profiles: list[Path] = field(default_factory=list)  # py-spy's, of the window it ends
 
 
@@ -593,7 +594,8 @@ class Run:
                     server=await self.server_time() if self.server_time else None,
                     actions=actions, person_actions=people,
                     refusals=len(self.fake.refusals),
-                    clicks=[len(t.clicks) for t in self.tables])
+                    clicks=[len(t.clicks) for t in self.tables],
+                    requests=Counter(self.fake.requests))
 
     async def play(self, pace: Pace, seconds: float, profile: Profile | None = None
                    ) -> tuple[Mark, Mark]:
@@ -712,6 +714,10 @@ class Run:
             "person_actions": people,
             "computer_actions_per_person_action": round((actions - people) / max(1, people),
                                                         2),
+            # REST requests the bot made (the fake's count), per action and by route
+            "requests_per_action": round((b.requests.total() - a.requests.total()) / per, 2),
+            "requests_per_action_by_route": {
+                r: round(n / per, 3) for r, n in (b.requests - a.requests).most_common()},
             "rss_kb_per_game_after_setup": None if not hasattr(self, "setup_rss") else
             round((self.setup_rss - self.base_rss) / self.games, 1),
             "rss_kb_per_idle_game": None if not hasattr(self, "idle_rss") else
