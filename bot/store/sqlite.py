@@ -357,24 +357,34 @@ class SqliteStorage(SqlStorage):
                     await self._rollback()
                     raise
 
-    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T], *,
+                            durable: bool = True) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
         it and back instead of one per statement. Under load the event loop is slow to
         take each result back, and a transaction of several round trips (:meth:`_tx`)
         waits for it at every statement while holding the one connection. Same
-        guarantees as :meth:`_tx` (nothing of a failed one is kept)."""
+        guarantees as :meth:`_tx` (nothing of a failed one is kept). ``durable=False``:
+        committed without an fsync (``synchronous=NORMAL`` for this transaction: in WAL
+        mode it survives a crash of the process, and the next durable commit's fsync
+        takes it to the disk with it; see ``SqlStorage._write_shown``)."""
         def run(conn: sqlite3.Connection) -> T:
             self._check_file()
-            conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                result = body(conn)
-                self._check_file()
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = body(conn)
+                    self._check_file()
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
+            finally:
+                if not durable:
+                    conn.execute("PRAGMA synchronous=FULL")
             return result
 
         result = await self._on_thread(run)
@@ -410,6 +420,11 @@ class SqliteStorage(SqlStorage):
 
     async def _write(self, body: Body[T]) -> T:
         return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))))
+
+    async def _write_shown(self, sql: Sql, /, **params: Any) -> int:
+        bound = _bind(params)
+        return await self._tx_on_thread(lambda conn: conn.execute(sql.sqlite, bound).rowcount,
+                                        durable=False)
 
     async def _rollback(self) -> None:
         # some errors (SQLITE_FULL, SQLITE_IOERR ...) already rolled the transaction back

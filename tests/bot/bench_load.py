@@ -933,6 +933,8 @@ def main(argv: list[str] | None = None) -> int:
                              "far more often than with its defaults, and the profile shows it")
     parser.add_argument("--profile-seconds", type=float, default=30.0,
                         help="--profile: seconds recorded per window")
+    parser.add_argument("--profile-rate", type=int, default=50,
+                        help="--profile: samples a second")
     args = parser.parse_args(argv)
     think = _think(args.people_think)
     profile = None
@@ -942,7 +944,8 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         warm = min(args.warmup, args.seconds / 3)
         profile = Profile(Path(args.profile), warm,
-                          max(1.0, min(args.profile_seconds, args.seconds - warm - 1)))
+                          max(1.0, min(args.profile_seconds, args.seconds - warm - 1)),
+                          args.profile_rate)
     try:
         pins = Pinning.parse(args.pin)
     except ValueError as exc:
