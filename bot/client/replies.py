@@ -66,7 +66,9 @@ async def acknowledge(interaction: discord.Interaction[Any],
     last: BaseException | None = None
     while (left := received + ACK_S - now()) > MIN_TRY_S:
         try:
-            await asyncio.wait_for(ack(), min(left, TRY_S))
+            # (a timeout around the await, not wait_for: no task of its own per click)
+            async with asyncio.timeout(min(left, TRY_S)):
+                await ack()
             return True
         except discord.InteractionResponded:
             return True

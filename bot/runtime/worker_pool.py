@@ -56,6 +56,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
+from bot.runtime.heap import keep_freed_pages
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -148,9 +150,11 @@ def _watch_parent(parent: int, interval: float) -> None:
 
 
 def worker_start(parent: int, interval: float = PARENT_POLL_S) -> None:
-    """Run first in every worker process: exit when ``parent`` (the bot) is gone."""
+    """Run first in every worker process: exit when ``parent`` (the bot) is gone; keep
+    freed pages for the next job (bot.runtime.heap)."""
     if os.getppid() != parent:  # it died while this worker was starting
         os._exit(0)
+    keep_freed_pages()
     threading.Thread(target=_watch_parent, args=(parent, interval), daemon=True,
                      name="parent-watch").start()
 
@@ -212,16 +216,21 @@ def _serve(sock: socket.socket, parent: int, interval: float) -> None:
             return  # the bot is gone
 
 
-class _Worker(asyncio.Protocol):
-    """One worker process and the bot's end of its socket, read by the event loop. The
-    worker answers its jobs in the order they were sent; a job whose caller gave up
-    (cancelled) still runs, and its answer is read and dropped."""
+class _Worker(asyncio.BufferedProtocol):
+    """One worker process and the bot's end of its socket, read by the event loop: each
+    answer is read straight into a buffer of its size (a board's picture is a few hundred
+    kB: gathering it from the loop's chunks cost more than unpickling it). The worker
+    answers its jobs in the order they were sent; a job whose caller gave up (cancelled)
+    still runs, and its answer is read and dropped."""
 
     def __init__(self, process: BaseProcess, loop: asyncio.AbstractEventLoop) -> None:
         self.process = process
         self.loop = loop
         self.transport: asyncio.Transport | None = None
-        self._buffer = bytearray()
+        #: the message being read: its header, then its body once the header is in
+        self._head = bytearray(HEADER.size)
+        self._body: bytearray | None = None
+        self._got = 0
         self._answers: collections.deque[asyncio.Future[Any]] = collections.deque()
         self.dead = False
 
@@ -229,23 +238,28 @@ class _Worker(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
-    def data_received(self, data: bytes) -> None:
-        self._buffer += data
-        while len(self._buffer) >= HEADER.size:
-            size = HEADER.unpack_from(self._buffer)[0]
-            end = HEADER.size + size
-            if len(self._buffer) < end:
+    def get_buffer(self, sizehint: int) -> memoryview:
+        target = self._head if self._body is None else self._body
+        return memoryview(target)[self._got:]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self._got += nbytes
+        if self._body is None:
+            if self._got == HEADER.size:
+                self._body, self._got = bytearray(HEADER.unpack(self._head)[0]), 0
+            else:
                 return
-            with memoryview(self._buffer) as view, view[HEADER.size:end] as body:
-                try:
-                    answer = pickle.loads(body)
-                except Exception as exc:
-                    answer = (False, exc, traceback.format_exc())
-            del self._buffer[:end]
-            if self._answers:
-                future = self._answers.popleft()
-                if not future.done():
-                    future.set_result(answer)
+        if self._got < len(self._body):
+            return
+        body, self._body, self._got = self._body, None, 0
+        try:
+            answer = pickle.loads(body)
+        except Exception as exc:
+            answer = (False, exc, traceback.format_exc())
+        if self._answers:
+            future = self._answers.popleft()
+            if not future.done():
+                future.set_result(answer)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.dead = True
