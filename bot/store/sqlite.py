@@ -487,6 +487,9 @@ class SqliteStorage(SqlStorage):
         if self._shown and (self._shown_flush is None or self._shown_flush.done()):
             self._shown_flush = asyncio.ensure_future(self._flush_shown())
 
+    async def flush_shown(self) -> None:
+        await self._flush_shown()
+
     async def _flush_shown(self) -> None:
         """Write the waiting records now (on their own: no other job came)."""
         if not self._shown:

@@ -388,6 +388,10 @@ class SqlStorage:
         await self._write_shown(q.SET_TURN_MESSAGE, message_id=message_id,
                                 turn_key=turn_key, announced=announced, game_id=game_id)
 
+    async def flush_shown(self) -> None:
+        """Write the records of what is shown that wait for a job to take them along
+        (``_write_shown``), now."""
+
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None:
         """The message holding the game's controls; ``announced``: the version it shows."""

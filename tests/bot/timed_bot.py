@@ -31,11 +31,12 @@ For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collec
 100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
 ``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
 ``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
-its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_CPROFILE`` cProfile's statistics of the event loop's thread
-(:func:`_cprofile`), ``$TEMPUS_BENCH_STAGES`` where a
-board's time goes, over each 10 s (:func:`_trace_stages`: from the commit to the outbox
-running the game's item, to the drawn board, to the write answered, and the write's
-route; the render slot's wait; each job's time in the worker pool).
+its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_CPROFILE``
+cProfile's statistics of the event loop's thread (:func:`_cprofile`),
+``$TEMPUS_BENCH_STAGES`` where a board's time goes, over each 10 s
+(:func:`_trace_stages`: from the commit to the outbox running the game's item, to the
+drawn board, to the write answered, and the write's route; the render slot's wait; each
+job's time in the worker pool).
 
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
