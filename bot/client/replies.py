@@ -66,9 +66,7 @@ async def acknowledge(interaction: discord.Interaction[Any],
     last: BaseException | None = None
     while (left := received + ACK_S - now()) > MIN_TRY_S:
         try:
-            # (a timeout around the await, not wait_for: no task of its own per click)
-            async with asyncio.timeout(min(left, TRY_S)):
-                await ack()
+            await asyncio.wait_for(ack(), min(left, TRY_S))
             return True
         except discord.InteractionResponded:
             return True
