@@ -474,6 +474,7 @@ class Mark:
     actions: int
     person_actions: int
     refusals: int
+    fake_errors: int  # what the fake flagged so far (fake.errors)
     clicks: list[int]  # per table, how many clicks it had made
     requests: Counter[str] = field(default_factory=Counter)  # the fake's, by route
     profiles: list[Path] = field(default_factory=list)  # py-spy's, of the window it ends
@@ -558,8 +559,11 @@ class Run:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stack.aclose()
-        if exc[0] is None:
-            self.fake.check()
+        if exc[0] is None and self.fake.errors:
+            # reported (per window: fake_errors_in_window), not raised: a run that pushed
+            # the bot past what it sustains would otherwise lose every row it measured
+            print(f"the fake flagged {len(self.fake.errors)}: "
+                  f"{'; '.join(self.fake.errors[:5])}", file=sys.stderr)
 
     async def set_up(self) -> None:
         """Every table's game started (16 at a time), then the bot left to go quiet."""
@@ -594,6 +598,7 @@ class Run:
                     server=await self.server_time() if self.server_time else None,
                     actions=actions, person_actions=people,
                     refusals=len(self.fake.refusals),
+                    fake_errors=len(self.fake.errors),
                     clicks=[len(t.clicks) for t in self.tables],
                     requests=Counter(self.fake.requests))
 
@@ -724,6 +729,10 @@ class Run:
             round((self.idle_rss - self.base_rss) / self.games, 1),
             "rate_limited": fake.rate_limited(), "rate_limited_where": refused_where(fake),
             "rate_limited_in_window": b.refusals - a.refusals,
+            # what the fake flagged in the window (e.g. an acknowledgement the bot cut
+            # short after 1 s and made again: Discord answers the second "already
+            # acknowledged", which the bot takes as done)
+            "fake_errors_in_window": b.fake_errors - a.fake_errors,
             "bot_errors_logged": self.log.count("Traceback"),
             "profiles": [str(f) for f in b.profiles],
         }
