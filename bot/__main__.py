@@ -75,8 +75,10 @@ def run_online(settings: Settings) -> int:
     import discord.utils
 
     from bot.client.app import TempusBot
+    from bot.runtime.heap import keep_freed_pages
     from bot.runtime.shutdown import Shutdown
 
+    keep_freed_pages()  # a board's few hundred kB, freed and taken again all the time
     point_at(settings.api_base, settings.gateway)
     discord.utils.setup_logging(level=logging.INFO, root=True)
     token = settings.token

@@ -152,6 +152,7 @@ class ChannelOutbox:
         self._streak = 0  # refusals in a row
         self._stalled = False  # the last write took longer than ``stall_after``
         self._troubled = False
+        self._reports: set[asyncio.Future[None]] = set()  # stalls being reported
 
     def submit(self, write: Write, key: str | None = None, kind: Kind = None
                ) -> asyncio.Future[None]:
@@ -250,19 +251,25 @@ class ChannelOutbox:
     async def _write(self, item: _Item) -> bool:
         """Run one write; past ``stall_after`` seconds (discord.py retries 429s and 5xx
         itself before it gives up, so a refused write may just take long) report trouble
-        and go on waiting."""
-        task = asyncio.ensure_future(item.write())
+        and go on waiting. (The write runs in this task, a timer watches it: a task of its
+        own and ``asyncio.wait`` for every write cost the bot more than the write's own
+        bookkeeping.)"""
+        self._stalled = False
+        timer = asyncio.get_running_loop().call_later(self.stall_after, self._stall)
         try:
-            done, _ = await asyncio.wait({task}, timeout=self.stall_after)
-            self._stalled = not done
-            if not done:
-                await self._report(TimeoutError(f"a write waited {self.stall_after:.0f} s"))
-            return await task
-        except asyncio.CancelledError:
-            task.cancel()
-            raise
+            return await item.write()
         finally:
+            timer.cancel()
             item.running = False
+
+    def _stall(self) -> None:
+        """The running write has taken ``stall_after`` seconds: report it (once per run of
+        trouble), in a task of its own while the write goes on."""
+        self._stalled = True
+        report = asyncio.ensure_future(
+            self._report(TimeoutError(f"a write waited {self.stall_after:.0f} s")))
+        self._reports.add(report)
+        report.add_done_callback(self._reports.discard)
 
     async def _refused(self, exc: BaseException) -> bool:
         """A write refused for good: True if ``on_refused`` knew what it meant (e.g. the

@@ -25,25 +25,38 @@ Three guarantees beyond a plain pool:
   waits behind every computer move of a thousand games. A job waiting under a key can be
   **promoted** (:meth:`Offloader.promote`): a game's board that began waiting as a
   computer move's waits as a person's once a person waits on what it will draw.
-- **A dead worker is replaced.** If a worker dies (killed, out of memory), the pool is
-  started again and the job that was running tries once more.
+- **A dead worker is replaced.** If a worker dies (killed, out of memory), a new one is
+  started and the job that was running tries once more.
+
+The worker processes are the pool's own (:class:`_Worker`), not a
+``concurrent.futures.ProcessPoolExecutor``: each is a process spoken to over a socket that
+the event loop reads and writes itself. An executor hands every job and result through
+two threads of its own (a manager and a queue feeder) and back with
+``call_soon_threadsafe``; at a few jobs per action those hops, the threads' fight for the
+GIL and the loop's wake-ups cost the bot process more CPU than pickling the jobs does.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import collections
 import contextlib
 import heapq
 import itertools
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 import threading
 import time
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
+
+from bot.runtime.heap import keep_freed_pages
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -137,11 +150,144 @@ def _watch_parent(parent: int, interval: float) -> None:
 
 
 def worker_start(parent: int, interval: float = PARENT_POLL_S) -> None:
-    """Run first in every worker process: exit when ``parent`` (the bot) is gone."""
+    """Run first in every worker process: exit when ``parent`` (the bot) is gone; keep
+    freed pages for the next job (bot.runtime.heap)."""
     if os.getppid() != parent:  # it died while this worker was starting
         os._exit(0)
+    keep_freed_pages()
     threading.Thread(target=_watch_parent, args=(parent, interval), daemon=True,
                      name="parent-watch").start()
+
+
+class WorkerDied(Exception):
+    """The worker process running a job ended before it answered."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker (its ``__cause__``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+#: a message between the bot and a worker: its length (8 bytes, big-endian), then a pickle
+HEADER = struct.Struct("!Q")
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes | None:
+    parts, got = [], 0
+    while got < n:
+        part = sock.recv(min(n - got, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _serve(sock: socket.socket, parent: int, interval: float) -> None:
+    """A worker process: run each job the bot sends, answer ``(True, result)`` or
+    ``(False, exception, traceback text)``; end when the bot closes its end (or is gone)."""
+    worker_start(parent, interval)
+    while True:
+        head = _read_exactly(sock, HEADER.size)
+        if head is None:
+            return
+        body = _read_exactly(sock, HEADER.unpack(head)[0])
+        if body is None:
+            return
+        try:
+            fn, args = pickle.loads(body)
+            answer = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:
+            text = traceback.format_exc()
+            try:
+                answer = pickle.dumps((False, exc, text), pickle.HIGHEST_PROTOCOL)
+            except Exception:  # an exception that does not pickle: its words do
+                answer = pickle.dumps((False, RuntimeError(repr(exc)), text),
+                                      pickle.HIGHEST_PROTOCOL)
+        try:
+            sock.sendall(HEADER.pack(len(answer)) + answer)
+        except OSError:
+            return  # the bot is gone
+
+
+class _Worker(asyncio.BufferedProtocol):
+    """One worker process and the bot's end of its socket, read by the event loop: each
+    answer is read straight into a buffer of its size (a board's picture is a few hundred
+    kB: gathering it from the loop's chunks cost more than unpickling it). The worker
+    answers its jobs in the order they were sent; a job whose caller gave up (cancelled)
+    still runs, and its answer is read and dropped."""
+
+    def __init__(self, process: BaseProcess, loop: asyncio.AbstractEventLoop) -> None:
+        self.process = process
+        self.loop = loop
+        self.transport: asyncio.Transport | None = None
+        #: the message being read: its header, then its body once the header is in
+        self._head = bytearray(HEADER.size)
+        self._body: bytearray | None = None
+        self._got = 0
+        self._answers: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.dead = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        target = self._head if self._body is None else self._body
+        return memoryview(target)[self._got:]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self._got += nbytes
+        if self._body is None:
+            if self._got == HEADER.size:
+                self._body, self._got = bytearray(HEADER.unpack(self._head)[0]), 0
+            else:
+                return
+        if self._got < len(self._body):
+            return
+        body, self._body, self._got = self._body, None, 0
+        try:
+            answer = pickle.loads(body)
+        except Exception as exc:
+            answer = (False, exc, traceback.format_exc())
+        if self._answers:
+            future = self._answers.popleft()
+            if not future.done():
+                future.set_result(answer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.dead = True
+        while self._answers:
+            future = self._answers.popleft()
+            if not future.done():
+                future.set_exception(WorkerDied(f"worker {self.process.pid} ended"))
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.dead or self.transport is None:
+            raise WorkerDied(f"worker {self.process.pid} ended")
+        job = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        future = self.loop.create_future()
+        self._answers.append(future)
+        self.transport.write(HEADER.pack(len(job)) + job)
+        answer = await future
+        if answer[0]:
+            return answer[1]
+        exc = answer[1]
+        exc.__cause__ = RemoteTraceback(answer[2])
+        raise exc
+
+    def close(self) -> None:
+        """The worker ends once its running job, if any, is done (it reads the end of
+        its socket)."""
+        self.dead = True
+        if self.transport is not None and not self.loop.is_closed():
+            self.transport.close()
 
 
 class Offloader:
@@ -152,21 +298,18 @@ class Offloader:
         self.workers = default_workers() if workers is None else max(0, workers)
         self.slots = slots or (self.workers if self.workers > 0 else THREAD_SLOTS)
         self._parent_poll = parent_poll
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        if self.workers > 0:
-            self._pool = self._new_pool()
+        #: the running workers, not busy ones first (made on first use, on the loop that
+        #: uses them)
+        self._idle: list[_Worker] = []
+        self._all: list[_Worker] = []
+        self._idle_changed: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._gate: _Gate | None = None
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._newest: dict[Hashable, int] = {}
         self._tickets = itertools.count(1)
         self.superseded = 0
         self.restarts = 0
-
-    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        ctx = multiprocessing.get_context("spawn")
-        return concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=ctx, initializer=worker_start,
-            initargs=(os.getpid(), self._parent_poll))
 
     def _slots(self) -> _Gate:
         loop = asyncio.get_running_loop()
@@ -219,39 +362,79 @@ class Offloader:
         return gate.promote(key, level)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        pool = self._pool
-        if pool is None:
+        if self.workers == 0:
             return await asyncio.to_thread(fn, *args)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(pool, fn, *args)
-        except BrokenProcessPool:
-            log.warning("a worker process died; starting new workers and trying again")
-            self._replace(pool)
-            if self._pool is None:
-                raise
-            return await loop.run_in_executor(self._pool, fn, *args)
+        for attempt in (1, 2):
+            worker = await self._take()
+            try:
+                return await worker.call(fn, *args)
+            except WorkerDied:
+                if attempt == 2:
+                    raise
+                log.warning("a worker process died; starting a new one and trying again")
+            finally:
+                self._give(worker)
+        raise AssertionError("unreachable")
 
-    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        if self._pool is not broken:  # another job already replaced it
-            return
-        broken.shutdown(wait=False, cancel_futures=True)
-        self._pool = self._new_pool()
-        self.restarts += 1
+    async def _take(self) -> _Worker:
+        """A worker that runs nothing (started if there are fewer than ``workers``)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # (a new event loop, as in tests: new workers)
+            self.close()
+            self._loop, self._idle_changed = loop, asyncio.Event()
+        assert self._idle_changed is not None
+        while True:
+            for worker in [w for w in self._all if w.dead]:
+                self._give(worker)  # (one that died between jobs)
+            self._idle = [w for w in self._idle if not w.dead]
+            if self._idle:
+                return self._idle.pop()
+            if len(self._all) < self.workers:
+                return await self._start(loop)
+            self._idle_changed.clear()
+            await self._idle_changed.wait()
+
+    def _give(self, worker: _Worker) -> None:
+        if worker.dead:
+            if worker in self._all:
+                self._all.remove(worker)
+                self.restarts += 1
+                worker.process.join(0)  # (reaped, not left a zombie)
+        elif worker not in self._idle:
+            self._idle.append(worker)
+        if self._idle_changed is not None:
+            self._idle_changed.set()
+
+    async def _start(self, loop: asyncio.AbstractEventLoop) -> _Worker:
+        ours, theirs = socket.socketpair()
+        ctx = multiprocessing.get_context("spawn")
+        process = ctx.Process(target=_serve, args=(theirs, os.getpid(), self._parent_poll),
+                              daemon=True, name="tempus-worker")
+        worker = _Worker(process, loop)
+        self._all.append(worker)
+        try:
+            process.start()
+        except BaseException:
+            self._all.remove(worker)
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        await loop.create_unix_connection(lambda: worker, sock=ours)
+        return worker
 
     async def warm_up(self, job: Callable[[], object]) -> None:
         """Start the worker processes before the first real job, each running ``job`` once
         (the caller's imports and caches: the pool knows nothing of what it runs)."""
-        if self._pool is not None:
+        if self.workers > 0:
             await asyncio.gather(*(self.run(job) for _ in range(self.workers)))
 
     def worker_pids(self) -> list[int]:
         """Process ids of the running workers (for diagnostics and tests)."""
-        pool = self._pool
-        procs = getattr(pool, "_processes", None) or {}
-        return sorted(procs)
+        return sorted(w.process.pid for w in self._all
+                      if not w.dead and w.process.pid is not None)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for worker in self._all:
+            worker.close()
+        self._all, self._idle = [], []

@@ -188,6 +188,12 @@ class SqliteStorage(SqlStorage):
         #: told once when the storage breaks (the players of the games in play are told)
         self.on_broken: Callable[[StorageUnavailable], None] | None = None
         self._loop = asyncio.get_running_loop()
+        #: records of what Discord shows (``_write_shown``) not written yet, by statement
+        #: and game (the newest of each): they ride with the next job on the connection's
+        #: thread, or go on their own after ``SHOWN_WAIT_S``
+        self._shown: dict[tuple[str, int], dict[str, Any]] = {}
+        self._shown_timer: asyncio.TimerHandle | None = None
+        self._shown_flush: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float = 5.0,
@@ -255,6 +261,10 @@ class SqliteStorage(SqlStorage):
             self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def close(self) -> None:
+        await self._flush_shown()
+        if self._shown_timer is not None:
+            self._shown_timer.cancel()
+            self._shown_timer = None
         moved = self._abspath is not None and _file_identity(self._abspath) != self._identity
         try:
             await self._db.close()
@@ -344,6 +354,7 @@ class SqliteStorage(SqlStorage):
         """One write transaction of several round trips (the migrations); failures of the
         store become :class:`StorageUnavailable` after a rollback, so nothing of it is
         kept."""
+        await self._flush_shown()
         async with self._lock:
             with _failures_mapped(self._break):
                 self._check_file()
@@ -357,27 +368,45 @@ class SqliteStorage(SqlStorage):
                     await self._rollback()
                     raise
 
-    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T], *,
+                            durable: bool = True) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
         it and back instead of one per statement. Under load the event loop is slow to
         take each result back, and a transaction of several round trips (:meth:`_tx`)
         waits for it at every statement while holding the one connection. Same
-        guarantees as :meth:`_tx` (nothing of a failed one is kept)."""
+        guarantees as :meth:`_tx` (nothing of a failed one is kept). ``durable=False``:
+        committed without an fsync (``synchronous=NORMAL`` for this transaction: in WAL
+        mode it survives a crash of the process, and the next durable commit's fsync
+        takes it to the disk with it; see ``SqlStorage._write_shown``)."""
+        shown = self._take_shown()
+
         def run(conn: sqlite3.Connection) -> T:
             self._check_file()
-            conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                result = body(conn)
-                self._check_file()
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, params in shown:
+                        conn.execute(sql, params)
+                    result = body(conn)
+                    self._check_file()
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
+            finally:
+                if not durable:
+                    conn.execute("PRAGMA synchronous=FULL")
             return result
 
-        result = await self._on_thread(run)
+        try:
+            result = await self._on_thread(run, shown=False)
+        except BaseException:
+            self._keep_shown(shown)
+            raise
         self._note_wal()
         return result
 
@@ -386,20 +415,108 @@ class SqliteStorage(SqlStorage):
         if self._wal_identity is None and self._abspath is not None:
             self._wal_identity = _file_identity(self._abspath + "-wal")
 
-    async def _on_thread(self, job: Callable[[sqlite3.Connection], T]) -> T:
+    async def _on_thread(self, job: Callable[[sqlite3.Connection], T], *,
+                         shown: bool = True) -> T:
         """Run ``job`` on the connection's thread as one hand-over, after every call handed
         over before it. It waits while a transaction of several round trips (:meth:`_tx`,
         :meth:`_reading`) holds the connection, but does not hold it itself: the thread
         runs the jobs one after another, so nothing can come between a job's statements,
         and the next job starts at once instead of after the event loop has taken this
         one's result back (under load the loop is slow to do so, and the connection
-        would sit idle while every other game queued for it)."""
+        would sit idle while every other game queued for it). ``shown``: records of what
+        Discord shows that wait (``_write_shown``) are written first, in a transaction of
+        their own, so the job reads them (a write transaction takes them in itself)."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        with _failures_mapped(self._break):
-            # aiosqlite (pinned) has no public "run this on the connection's thread"; its
-            # _execute queues the job before its first await, so jobs keep their order
-            return await self._db._execute(job, self._db._conn)
+        pending = self._take_shown() if shown else []
+        if pending:
+            inner = job
+
+            def job(conn: sqlite3.Connection) -> T:
+                self._write_shown_now(conn, pending)
+                return inner(conn)
+        try:
+            with _failures_mapped(self._break):
+                # aiosqlite (pinned) has no public "run this on the connection's thread";
+                # its _execute queues the job before its first await, so jobs keep their
+                # order
+                return await self._db._execute(job, self._db._conn)
+        except BaseException:
+            self._keep_shown(pending)
+            raise
+
+    # ------------------------------------------------------------------ what is shown
+    #: a record of what Discord shows waits at most this long for a job to take it along
+    SHOWN_WAIT_S = 0.05
+
+    async def _write_shown(self, sql: Sql, /, **params: Any) -> int:
+        """Keep the record for the next job on the connection's thread (any read or write
+        takes it along: no hand-over and no commit of its own) or ``SHOWN_WAIT_S`` from
+        now, whichever comes first; of several records of one game, the newest (with the
+        highest version shown). Until then the records are in memory only: a crash loses
+        at most that much, and the start-up then posts the position again (see
+        ``SqlStorage._write_shown``). Returns 1 (rows changed is not known yet)."""
+        self._keep_shown([(sql.sqlite, _bind(params))])
+        return 1
+
+    def _keep_shown(self, records: list[tuple[str, dict[str, Any]]]) -> None:
+        """Records to write with the next job (those given back by a failed job too);
+        a newer record of the same game wins, the highest version shown stays."""
+        for sql, params in records:
+            key = (sql, int(params["game_id"]))
+            old = self._shown.get(key)
+            if old is not None and "announced" in params:
+                shown = [v for v in (old.get("announced"), params["announced"])
+                         if v is not None]
+                params = {**params, "announced": max(shown) if shown else None}
+            self._shown[key] = params
+        if self._shown and self._shown_timer is None:
+            self._shown_timer = self._loop.call_later(self.SHOWN_WAIT_S, self._shown_due)
+
+    def _take_shown(self) -> list[tuple[str, dict[str, Any]]]:
+        """The waiting records, taken for a job about to be handed over."""
+        if self._shown_timer is not None:
+            self._shown_timer.cancel()
+            self._shown_timer = None
+        taken = [(sql, params) for (sql, _), params in self._shown.items()]
+        self._shown = {}
+        return taken
+
+    def _shown_due(self) -> None:
+        self._shown_timer = None
+        if self._shown and (self._shown_flush is None or self._shown_flush.done()):
+            self._shown_flush = asyncio.ensure_future(self._flush_shown())
+
+    async def flush_shown(self) -> None:
+        await self._flush_shown()
+
+    async def _flush_shown(self) -> None:
+        """Write the waiting records now (on their own: no other job came)."""
+        if not self._shown:
+            return
+        try:
+            await self._on_thread(lambda conn: None)
+        except Exception as exc:  # kept for the next job (_on_thread gave them back)
+            log.warning("could not record the turn messages shown: %s", exc)
+
+    def _write_shown_now(self, conn: sqlite3.Connection,
+                         records: list[tuple[str, dict[str, Any]]]) -> None:
+        """The records in a transaction of their own without an fsync (on the thread)."""
+        self._check_file()
+        conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in records:
+                    conn.execute(sql, params)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+        finally:
+            conn.execute("PRAGMA synchronous=FULL")
 
     async def _fetch(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
         """The rows of one query, read in one hand-over (:meth:`_on_thread`)."""
@@ -411,6 +528,7 @@ class SqliteStorage(SqlStorage):
     async def _write(self, body: Body[T]) -> T:
         return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))))
 
+
     async def _rollback(self) -> None:
         # some errors (SQLITE_FULL, SQLITE_IOERR ...) already rolled the transaction back
         if self._db.in_transaction:
@@ -419,6 +537,7 @@ class SqliteStorage(SqlStorage):
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        await self._flush_shown()
         async with self._lock:
             with _failures_mapped(self._break):
                 yield self._db

@@ -83,6 +83,15 @@ class SqlStorage:
             return await con.execute(sql, **params)
         return await self._write(body)
 
+    async def _write_shown(self, sql: Sql, /, **params: Any) -> int:
+        """One statement on its own that records what Discord shows of a game (its turn
+        message and the version it shows), never the game itself. A backend may commit it
+        without waiting for the disk (SQLite: ``synchronous=NORMAL``): a power cut in the
+        moment after it can lose it (a crash of the process cannot), and then the start-up
+        posts the game's position once more (``announced_version`` behind), which is what
+        happens anyway when the power goes between the post and this write."""
+        return await self._write_one(sql, **params)
+
     async def _bumped(self, con: Connection, game_id: int, version: int,
                       guild_id: int | None) -> None:
         """Called in the transaction that raised the game to ``version``."""
@@ -376,8 +385,12 @@ class SqlStorage:
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None:
         """The turn message, the turn it shows and the newest version it shows."""
-        await self._write_one(q.SET_TURN_MESSAGE, message_id=message_id, turn_key=turn_key,
-                              announced=announced, game_id=game_id)
+        await self._write_shown(q.SET_TURN_MESSAGE, message_id=message_id,
+                                turn_key=turn_key, announced=announced, game_id=game_id)
+
+    async def flush_shown(self) -> None:
+        """Write the records of what is shown that wait for a job to take them along
+        (``_write_shown``), now."""
 
     async def set_panel_message(self, game_id: int, message_id: int | None,
                                 announced: int | None = None) -> None:

@@ -68,9 +68,16 @@ class Refusing:
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
+        #: each method's wrapper, made once (several storage calls per action), with what
+        #: it wraps: a method replaced on the storage (tests do) gets a new one
+        self._calls: dict[str, tuple[Any, Any, Any]] = {}
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._storage, name)
+        target = getattr(attr, "__func__", attr), getattr(attr, "__self__", None)
+        known = self._calls.get(name)
+        if known is not None and known[:2] == target:
+            return known[2]
         if not inspect.iscoroutinefunction(attr):
             return attr
 
@@ -81,6 +88,7 @@ class Refusing:
             except StorageUnavailable as exc:
                 raise StorageRefusal(exc) from exc
 
+        self._calls[name] = (*target, call)
         return call
 
 

@@ -351,11 +351,13 @@ class TableService:
 
     # ------------------------------------------------------------------ the end
     async def idle(self) -> None:
-        """Wait until no computer player is thinking and every outcome is announced."""
+        """Wait until no computer player is thinking and every outcome is announced (and
+        the turn messages' records are stored)."""
         while True:
             await self.computers.wait()
             await self.announcer.drain()
             if not self.computers.running():
+                await self.storage.flush_shown()
                 return
 
     async def close(self) -> None:

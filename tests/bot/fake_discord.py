@@ -66,6 +66,7 @@ raw :attr:`writes` (every accepted write with its time and channel).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import itertools
@@ -337,6 +338,8 @@ class FakeDiscord:
         self.errors: list[str] = []
         #: every non-2xx answer: (method, path, status, JSON code)
         self.failures: list[tuple[str, str, int, int | None]] = []
+        #: REST requests received, by method and route (ids and tokens left out)
+        self.requests: collections.Counter[str] = collections.Counter()
         #: gateway events sent: (name, data)
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
         #: the newest gateway websocket (of any shard)
@@ -918,6 +921,7 @@ class FakeDiscord:
         parts = path.strip("/").split("/")
         now = self.now()
         interaction_route = parts[0] in ("interactions", "webhooks")
+        self.requests[route_name(method, parts)] += 1
         if not interaction_route:  # the global limit spares interaction endpoints
             refusal = self.limiter.check_global(now)
             if refusal is not None:
@@ -1428,6 +1432,14 @@ def _check_modal(data: dict[str, Any]) -> dict[str, Any]:
     if not 1 <= len(data.get("components") or []) <= MAX_ROWS:
         raise DiscordLimit("a modal needs 1-5 components")
     return data
+
+
+def route_name(method: str, parts: list[str]) -> str:
+    """A request's method and route with its ids and tokens left out (``PATCH
+    webhooks/{id}/{token}/messages/{id}``): for counting requests by kind."""
+    token = 2 if parts[0] in ("interactions", "webhooks") else -1
+    return method + " " + "/".join("{token}" if i == token else "{id}" if p.isdigit() else p
+                                   for i, p in enumerate(parts))
 
 
 def _bucket_of(method: str, parts: list[str]) -> tuple[str | None, int | str | None,

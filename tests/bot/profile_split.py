@@ -42,7 +42,9 @@ def _any(*rules: Callable[[str, str], bool]) -> Callable[[str, str], bool]:
     return lambda function, path: any(r(function, path) for r in rules)
 
 
-POOL = _under("multiprocessing/", "concurrent/futures/", "pickle.py", "copyreg.py")
+#: the bot's own worker processes (bot/runtime/worker_pool.py) pickle jobs and answers there
+POOL = _under("multiprocessing/", "concurrent/futures/", "pickle.py", "copyreg.py",
+              "bot/runtime/worker_pool.py")
 
 #: Kinds of work in the bot process, the first rule a frame matches naming its kind.
 BOT_RULES: list[Rule] = [
@@ -64,6 +66,7 @@ BOT_RULES: list[Rule] = [
     ("discord.py: gateway, parsing events, models", _under("discord/")),
     ("ours: messages, panels, components (bot/publish, bot/tempus, bot/client)",
      _under("bot/publish/", "bot/tempus/", "bot/client/")),
+    ("worker pool: passing jobs (pickle, multiprocessing)", _under("bot/runtime/worker_pool.py")),
     ("ours: the table service, timing, runtime (bot/table, bot/timing, bot/runtime)",
      _under("bot/table/", "bot/timing/", "bot/runtime/", "bot/cluster/")),
     ("ours: other", _under("bot/")),

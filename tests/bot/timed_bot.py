@@ -31,10 +31,12 @@ For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collec
 100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
 ``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
 ``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
-its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_STAGES`` where a
-board's time goes, over each 10 s (:func:`_trace_stages`: from the commit to the outbox
-running the game's item, to the drawn board, to the write answered, and the write's
-route; the render slot's wait; each job's time in the worker pool).
+its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_CPROFILE``
+cProfile's statistics of the event loop's thread (:func:`_cprofile`),
+``$TEMPUS_BENCH_STAGES`` where a board's time goes, over each 10 s
+(:func:`_trace_stages`: from the commit to the outbox running the game's item, to the
+drawn board, to the write answered, and the write's route; the render slot's wait; each
+job's time in the worker pool).
 
 Nothing in ``bot/`` changes: the timers wrap ``aiosqlite.Connection._execute``,
 ``SqliteStorage`` (its lock), ``PgStorage._con`` and ``Offloader._call`` before the bot
@@ -172,6 +174,9 @@ def install() -> None:
         await original_hook(self)
         threading.Thread(target=_lag_sampler, args=(asyncio.get_running_loop(),),
                          daemon=True, name="loop-lag").start()
+        spec = os.environ.get("TEMPUS_BENCH_CPROFILE")
+        if spec:
+            _cprofile(asyncio.get_running_loop(), spec)
     app.TempusBot.setup_hook = setup_hook  # type: ignore[method-assign]
     gc.callbacks.append(_gc_timer)
 
@@ -257,6 +262,23 @@ def _trace_stages(path: str, every_s: float = 10.0) -> None:
             with open(path, "a") as f:
                 print(json.dumps({"t": time.time(), **out}), file=f)
     threading.Thread(target=dump, daemon=True, name="stages").start()
+
+
+def _cprofile(loop: asyncio.AbstractEventLoop, spec: str) -> None:
+    """Diagnosis only ($TEMPUS_BENCH_CPROFILE = ``path,delay,seconds``): cProfile over the
+    event loop's thread from ``delay`` seconds after start-up for ``seconds``, its
+    statistics dumped to ``path`` (exact call counts; the times are cProfile's, inflated
+    by its own cost)."""
+    import cProfile
+
+    path, delay, seconds = spec.split(",")
+    profiler = cProfile.Profile()
+
+    def stop() -> None:
+        profiler.disable()
+        profiler.dump_stats(path)
+    loop.call_later(float(delay), profiler.enable)
+    loop.call_later(float(delay) + float(seconds), stop)
 
 
 def _lag_sampler(loop: asyncio.AbstractEventLoop) -> None:

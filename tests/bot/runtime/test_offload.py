@@ -315,3 +315,35 @@ def test_the_publisher_promotes_a_games_waiting_board_when_a_person_comes_to_wai
         await blocker
 
     asyncio.run(main())
+
+
+def test_a_cancelled_jobs_answer_never_reaches_the_next_job() -> None:
+    """A job whose caller gave up still runs in its worker; its answer is read and dropped,
+    and the next job sent to that worker gets its own answer."""
+    async def main() -> None:
+        off = Offloader(1)
+        try:
+            slow = asyncio.create_task(off.run(time.sleep, 0.3))
+            await asyncio.sleep(0.1)  # running in the worker
+            slow.cancel()
+            assert await off.run(operator.add, 2, 2) == 4
+            assert await off.run(operator.mul, 3, 3) == 9
+        finally:
+            off.close()
+
+    asyncio.run(main())
+
+
+def test_a_workers_exception_comes_back_with_its_traceback() -> None:
+    async def main() -> None:
+        off = Offloader(1)
+        try:
+            with pytest.raises(ZeroDivisionError) as caught:
+                await off.run(operator.truediv, 1, 0)
+            assert isinstance(caught.value.__cause__, offload.RemoteTraceback)
+            assert "ZeroDivisionError" in str(caught.value.__cause__)
+            assert await off.run(operator.add, 1, 1) == 2  # the worker goes on
+        finally:
+            off.close()
+
+    asyncio.run(main())
