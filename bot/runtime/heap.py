@@ -22,6 +22,9 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+from collections.abc import Callable
+from functools import cache
+from typing import Any, cast
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +37,28 @@ TRIM_THRESHOLD = 64 << 20
 MMAP_THRESHOLD = 4 << 20
 
 
+@cache
+def libc_function(name: str, *argtypes: type[Any]) -> Callable[..., int] | None:
+    """The C library's function ``name`` taking ``argtypes`` and returning an int, or
+    None on a C library without it (musl, macOS: no ``mallopt``, no ``malloc_trim``)."""
+    lib = ctypes.util.find_library("c")
+    if lib is None:
+        return None
+    try:
+        fn = getattr(ctypes.CDLL(lib), name)
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = list(argtypes)
+    fn.restype = ctypes.c_int
+    return cast("Callable[..., int]", fn)
+
+
 def keep_freed_pages() -> bool:
     """Raise glibc's trim and mmap thresholds (see the module docstring); whether it
     could (False on a C library without ``mallopt``, e.g. musl or macOS)."""
-    name = ctypes.util.find_library("c")
-    if name is None:
+    mallopt = libc_function("mallopt", ctypes.c_int, ctypes.c_int)
+    if mallopt is None:
         return False
-    try:
-        mallopt = ctypes.CDLL(name).mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
     ok = bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)) and bool(
         mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
     if not ok:

@@ -38,13 +38,12 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import ctypes.util
 import gc
 import logging
 import time
 from collections.abc import Callable
-from functools import cache
 
+from bot.runtime.heap import libc_function
 from bot.runtime.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
@@ -60,19 +59,9 @@ COLLECT_EVERY_S = 60.0
 NEVER = 2**30
 
 
-@cache
 def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, or None on a C library without it (musl, macOS)."""
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        fn = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):
-        return None
-    fn.argtypes = [ctypes.c_size_t]
-    fn.restype = ctypes.c_int
-    return fn
+    return libc_function("malloc_trim", ctypes.c_size_t)
 
 
 def trim() -> bool:

@@ -132,6 +132,35 @@ def _bind(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+
+def _transaction(conn: sqlite3.Connection, records: list[tuple[str, dict[str, Any]]],
+                 body: Callable[[sqlite3.Connection], T], *, durable: bool,
+                 check: Callable[[], None]) -> T:
+    """One write transaction on the connection's thread: ``records``, then ``body``,
+    committed whole (``check`` before and before the commit: the file is still there) or
+    rolled back whole. ``durable=False``: committed without an fsync
+    (``synchronous=NORMAL`` for this transaction only)."""
+    check()
+    if not durable:
+        conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in records:
+                conn.execute(sql, params)
+            result = body(conn)
+            check()
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+    finally:
+        if not durable:
+            conn.execute("PRAGMA synchronous=FULL")
+    return result
+
 class _OnThread:
     """:class:`~bot.store.storage.Connection` on the sqlite3 connection itself, used on its
     thread: each call runs at once and never suspends, so a whole transaction body runs
@@ -381,26 +410,7 @@ class SqliteStorage(SqlStorage):
         shown = self._take_shown()
 
         def run(conn: sqlite3.Connection) -> T:
-            self._check_file()
-            if not durable:
-                conn.execute("PRAGMA synchronous=NORMAL")
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for sql, params in shown:
-                        conn.execute(sql, params)
-                    result = body(conn)
-                    self._check_file()
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        with contextlib.suppress(sqlite3.Error):
-                            conn.execute("ROLLBACK")
-                    raise
-            finally:
-                if not durable:
-                    conn.execute("PRAGMA synchronous=FULL")
-            return result
+            return _transaction(conn, shown, body, durable=durable, check=self._check_file)
 
         try:
             result = await self._on_thread(run, shown=False)
@@ -502,21 +512,7 @@ class SqliteStorage(SqlStorage):
     def _write_shown_now(self, conn: sqlite3.Connection,
                          records: list[tuple[str, dict[str, Any]]]) -> None:
         """The records in a transaction of their own without an fsync (on the thread)."""
-        self._check_file()
-        conn.execute("PRAGMA synchronous=NORMAL")
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in records:
-                    conn.execute(sql, params)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                raise
-        finally:
-            conn.execute("PRAGMA synchronous=FULL")
+        _transaction(conn, records, lambda _conn: None, durable=False, check=self._check_file)
 
     async def _fetch(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
         """The rows of one query, read in one hand-over (:meth:`_on_thread`)."""
