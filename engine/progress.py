@@ -130,14 +130,22 @@ def end_era(state: State, events: list[Event]) -> None:
 
 def victory_points(state: State, seat: int) -> int:
     """R-END-2: occupied non-mountain hexes, city values, 3 for Flight."""
-    vp = 0
-    for h in range(NUM_HEXES):
-        if state.owner[h] == seat and state.terrain[h] != "M":
-            vp += 1
-        if state.city_owner[h] == seat:
-            vp += state.city_value[h]
-    if state.players[seat].era >= CONTENT.flight:
-        vp += CONTENT.flight_victory_points
+    return all_victory_points(state)[seat]
+
+
+def all_victory_points(state: State) -> list[int]:
+    """:func:`victory_points` of every seat, in one pass over the board."""
+    vp = [0] * state.num_players
+    terrain, city_value = state.terrain, state.city_value
+    for h, o in enumerate(state.owner):
+        if o >= 0 and terrain[h] != "M":
+            vp[o] += 1
+    for h, o in enumerate(state.city_owner):
+        if o >= 0:
+            vp[o] += city_value[h]
+    for seat, p in enumerate(state.players):
+        if p.era >= CONTENT.flight:
+            vp[seat] += CONTENT.flight_victory_points
     return vp
 
 
@@ -149,7 +157,7 @@ def rank_key(state: State, seat: int) -> tuple[int, int, int]:
 
 def finish_game(state: State, events: list[Event]) -> None:
     state.phase = OVER
-    state.scores = [victory_points(state, s) for s in range(state.num_players)]
+    state.scores = all_victory_points(state)
     keys = [rank_key(state, s) for s in range(state.num_players)]
     best = max(keys)
     state.winners = [s for s in range(state.num_players) if keys[s] == best]

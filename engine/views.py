@@ -26,7 +26,7 @@ from typing import Any
 from .content import CONTENT
 from .game import decisions
 from .hexgrid import label
-from .progress import victory_points
+from .progress import all_victory_points
 from .state import SEEN_BY_ALL, State
 
 VIEW_FORMAT = 2
@@ -48,10 +48,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     stack = d.pop("tile_stack")
     d["current_tile"] = stack[0] if stack and state.phase == "tiles" else None
     d["tiles_left"] = len(stack)
+    points = all_victory_points(state)
     for i, p in enumerate(d["players"]):
         p["hand_size"] = len(p["hand"])
         p["colour"] = CONTENT.colours[i]
-        p["victory_points"] = victory_points(state, i)
+        p["victory_points"] = points[i]
         p["tokens_on_board"] = CONTENT.tokens_per_player - p["supply"]
         if i != seat:
             del p["hand"]

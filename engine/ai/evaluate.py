@@ -26,7 +26,7 @@ from functools import lru_cache
 from ..content import CONTENT
 from ..geography import geography
 from ..hexgrid import NEIGHBOURS, NUM_HEXES
-from ..progress import victory_points
+from ..progress import all_victory_points
 from ..state import ACTIONS, OVER, PROGRESS, TOKENS, State
 
 FLIGHT = CONTENT.flight
@@ -556,4 +556,4 @@ class Evaluator:
 
 
 def final_points(state: State) -> list[int]:
-    return [victory_points(state, s) for s in range(state.num_players)]
+    return all_victory_points(state)

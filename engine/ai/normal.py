@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 
 from .. import actions as A
 from ..combat import attack_targets, leader_cards, max_occupy
@@ -50,13 +51,38 @@ CARD_TYPE_EXTRA = {"LEA": 0.3, "REL": 0.25, "FOR": 0.15, "WEA": 0.15, "HEA": 0.0
                    "TRA": 0.0, "SAN": 0.0, "EDU": -0.05, "GOV": -0.1}
 
 
+@dataclass(frozen=True, slots=True)
+class Tactics:
+    """The numbers ``normal``'s choices use besides the position's evaluation."""
+
+    #: what a card of each type is worth on top of an ordinary card
+    card_type_extra: dict[str, float] = field(default_factory=lambda: dict(CARD_TYPE_EXTRA))
+    #: extra worth of a card whose background is the next era's terrain (R-PROG-3)
+    next_terrain_card: float = 0.1
+    #: Idea (R-DRAW): worth of each card drawn beyond its keep (a choice of cards to keep)
+    draw_choice: float = 0.05
+    #: per token a city takes beyond its value (R-CITY: keep big cities for big stacks)
+    city_waste: float = 0.35
+    #: starting sites (R-SETUP-5): weight of the neighbours' terrain
+    site_neighbour: float = 0.5
+    #: starting sites: cost of a rival's hex at distance 2, 3 and 4
+    site_rival: tuple[float, float, float] = (1.2, 0.5, 0.15)
+    #: starting sites: cost of a second start token on a hex already chosen
+    site_stack: float = 2.0
+
+
+DEFAULT_TACTICS = Tactics()
+
+
 class NormalPlayer:
     """Heuristic player; ``samples`` sets how many random hands card estimates use."""
 
     def __init__(self, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS,
-                 samples: int = 32, move_width: int = 8) -> None:
+                 samples: int = 32, move_width: int = 8,
+                 tactics: Tactics = DEFAULT_TACTICS) -> None:
         self.rng = rng
         self.w = weights
+        self.t = tactics
         self.samples = samples
         self.move_width = move_width
         self._ev: Evaluator | None = None
@@ -132,9 +158,9 @@ class NormalPlayer:
 
     def card_worth(self, state: State, seat: int, ev: Evaluator, card: int) -> float:
         info = CARDS[card]
-        w = ev.card + CARD_TYPE_EXTRA.get(info.type, 0.0)
+        w = ev.card + self.t.card_type_extra.get(info.type, 0.0)
         if info.terrain == ev.next_terrain:
-            w += 0.1
+            w += self.t.next_terrain_card
         if info.type == "REL" and state.players[seat].supply <= 0:
             w -= 0.2
         return max(0.05, w)
@@ -182,7 +208,7 @@ class NormalPlayer:
             if t is None:
                 continue
             free = state.owner[n] < 0
-            s += 0.5 * SITE_TERRAIN[t] * (1.0 if free else 0.2)
+            s += self.t.site_neighbour * SITE_TERRAIN[t] * (1.0 if free else 0.2)
             for m in NEIGHBOURS[n]:
                 tm = terrain[m]
                 if tm is not None and m != h:
@@ -191,12 +217,8 @@ class NormalPlayer:
             o = state.owner[x]
             if o >= 0 and o != seat:
                 dd = distance(h, x)
-                if dd <= 2:
-                    s -= 1.2
-                elif dd <= 3:
-                    s -= 0.5
-                elif dd <= 4:
-                    s -= 0.15
+                if dd <= 4:
+                    s -= self.t.site_rival[dd - 2] if dd >= 2 else self.t.site_rival[0]
         return s
 
     def _start_token(self, state: State, seat: int) -> Scored:
@@ -205,7 +227,7 @@ class NormalPlayer:
         for h in start_token_hexes(state, seat):
             s = self._site_score(state, seat, h)
             if h in placed:
-                s -= 2.0  # three hexes beat a stack: more points and growth spots
+                s -= self.t.site_stack  # three hexes beat a stack: more points and growth spots
             s += self.rng.random() * 0.05
             out.append((s, A.PlaceStartToken(h)))
         return out
@@ -224,7 +246,7 @@ class NormalPlayer:
             # Idea (R-DRAW): cards up to the hand limit are worth their keep
             k = len(p.hand)
             draw_v = base + ev.hand_value(k + era.draw, era.limit) - ev.hand_value(k, era.limit)
-            draw_v += 0.05 * era.draw  # a choice of cards to keep is worth a little
+            draw_v += self.t.draw_choice * era.draw  # a choice of cards to keep is worth a little
             out.append((draw_v, A.DrawCards()))
             grow_v, grow_steps = self._grow_plan(state, seat, ev, era.growth)
             if grow_v is not None:
@@ -315,7 +337,7 @@ class NormalPlayer:
         s.city_value[h] = v
         val = ev.relative(s, seat)
         # keep the big cities for big stacks: a value below the tokens spent wastes some
-        return val - 0.35 * (n - v)
+        return val - self.t.city_waste * (n - v)
 
     # ------------------------------------------------------------------ move / grow plans
     def _best_move(self, state: State, seat: int, ev: Evaluator,

@@ -28,7 +28,7 @@ from typing import Any
 from ..content import CONTENT
 from ..state import State
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
-from .normal import NormalPlayer
+from .normal import DEFAULT_TACTICS, NormalPlayer, Tactics
 from .tactics import CARDS
 
 
@@ -53,6 +53,8 @@ class PlannerSettings:
     flight_card_bonus: float = 1.0
     #: from this era on, a card that scores in the last progress phase is kept
     keep_for_flight_from: int = 6
+    #: the numbers of ``normal``'s choices besides the evaluation
+    tactics: Tactics = DEFAULT_TACTICS
 
 
 #: the hand-set numbers the tuning starts from
@@ -67,9 +69,14 @@ def settings_from(data: dict[str, Any]) -> PlannerSettings:
     for k, v in weights.items():
         if isinstance(v, list):
             weights[k] = tuple(float(x) for x in v)
-    rest = {k: v for k, v in data.items() if k not in ("weights", "about")}
+    tactics = dict(data.get("tactics", {}))
+    for k, v in tactics.items():
+        if isinstance(v, list):
+            tactics[k] = tuple(float(x) for x in v)
+    rest = {k: v for k, v in data.items() if k not in ("weights", "tactics", "about")}
     return dataclasses.replace(
-        BASE_SETTINGS, weights=dataclasses.replace(BASE_SETTINGS.weights, **weights), **rest)
+        BASE_SETTINGS, weights=dataclasses.replace(BASE_SETTINGS.weights, **weights),
+        tactics=dataclasses.replace(BASE_SETTINGS.tactics, **tactics), **rest)
 
 
 def load_settings(path: Path = SETTINGS_FILE) -> PlannerSettings:
@@ -90,7 +97,8 @@ class PlannerPlayer(NormalPlayer):
 
     def __init__(self, rng: random.Random, settings: PlannerSettings = SETTINGS,
                  samples: int = 32, move_width: int = 8) -> None:
-        super().__init__(rng, settings.weights, samples=samples, move_width=move_width)
+        super().__init__(rng, settings.weights, samples=samples, move_width=move_width,
+                         tactics=settings.tactics)
         self.settings = settings
 
     def card_worth(self, state: State, seat: int, ev: Evaluator, card: int) -> float:

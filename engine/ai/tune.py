@@ -46,6 +46,13 @@ SCHEDULES = ("hex", "token", "supply", "grow", "reach", "room", "city_each", "ci
 #: scalars of :class:`Weights` (and of the planner) that get one log-multiplier
 SCALARS = ("hex_mountain", "progress", "progress_scale", "card_strength", "rival",
            "flight_card_bonus")
+#: scalars of :class:`.normal.Tactics` that get one log-multiplier (a tuple as a whole)
+TACTICS_SCALARS = ("next_terrain_card", "draw_choice", "city_waste", "site_neighbour",
+                   "site_rival", "site_stack")
+#: card types whose extra worth moves by ``CARD_TYPE_STEP`` points per unit of parameter
+#: (additive: some are zero or negative)
+CARD_TYPES = ("LEA", "REL", "FOR", "WEA", "HEA", "TRA", "SAN", "EDU", "GOV")
+CARD_TYPE_STEP = 0.3
 CLIP = 8.0
 WIN = 4.0
 
@@ -54,7 +61,9 @@ def parameter_names() -> list[str]:
     names = []
     for s in SCHEDULES:
         names += [f"{s}.level", f"{s}.tilt"]
-    return names + [f"{s}.level" for s in SCALARS]
+    names += [f"{s}.level" for s in SCALARS]
+    names += [f"tactics.{s}.level" for s in TACTICS_SCALARS]
+    return names + [f"card_type.{t}" for t in CARD_TYPES]
 
 
 def apply_parameters(theta: dict[str, float], base: PlannerSettings) -> PlannerSettings:
@@ -72,8 +81,19 @@ def apply_parameters(theta: dict[str, float], base: PlannerSettings) -> PlannerS
         changes[s] = round(getattr(w, s) * math.exp(theta.get(f"{s}.level", 0.0)), 4)
     bonus = round(base.flight_card_bonus * math.exp(theta.get("flight_card_bonus.level", 0.0)),
                   4)
+    t = base.tactics
+    tactics: dict[str, Any] = {}
+    for s in TACTICS_SCALARS:
+        m = math.exp(theta.get(f"tactics.{s}.level", 0.0))
+        old_t = getattr(t, s)
+        tactics[s] = (tuple(round(v * m, 4) for v in old_t) if isinstance(old_t, tuple)
+                      else round(old_t * m, 4))
+    tactics["card_type_extra"] = {
+        k: round(v + CARD_TYPE_STEP * theta.get(f"card_type.{k}", 0.0), 4)
+        for k, v in t.card_type_extra.items()}
     return dataclasses.replace(base, weights=dataclasses.replace(w, **changes),
-                               flight_card_bonus=bonus)
+                               flight_card_bonus=bonus,
+                               tactics=dataclasses.replace(t, **tactics))
 
 
 def play_tuned(args: tuple[int, int, dict[str, Any]]) -> tuple[float, float]:

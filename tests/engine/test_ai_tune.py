@@ -40,8 +40,45 @@ def test_level_and_tilt_multiply_a_schedule():
     assert s.weights.hex == BASE_SETTINGS.weights.hex  # untouched
 
 
+def test_tactics_parameters_move_normal_s_other_numbers():
+    """Card-type extras move additively (some are zero or negative); the other tactics
+    are multiplied, a tuple as a whole."""
+    s = tune.apply_parameters({"card_type.GOV": 0.5, "tactics.site_rival.level": 0.1,
+                               "tactics.city_waste.level": -0.2}, BASE_SETTINGS)
+    old, new = BASE_SETTINGS.tactics, s.tactics
+    assert new.card_type_extra["GOV"] == pytest.approx(
+        old.card_type_extra["GOV"] + 0.5 * tune.CARD_TYPE_STEP)
+    assert new.card_type_extra["LEA"] == old.card_type_extra["LEA"]
+    assert new.site_rival == pytest.approx(tuple(v * math.exp(0.1) for v in old.site_rival),
+                                           abs=1e-4)
+    assert new.city_waste == pytest.approx(old.city_waste * math.exp(-0.2), abs=1e-4)
+    assert new.draw_choice == old.draw_choice
+
+
+def test_tactics_reach_the_player():
+    """A card's worth to the planner moves with its type's extra: the tactics reach the
+    player's choices, not only the file."""
+    import random
+
+    from engine.ai.evaluate import Evaluator
+    from engine.ai.planner import PlannerPlayer
+    from engine.ai.tactics import CARDS
+    from engine.setup import new_game
+
+    state, _ = new_game(4, 7, random_map=True)
+    seat, kind = 0, "LEA"
+    card = next(c for c in range(len(CARDS)) if CARDS[c].type == kind)
+    more = tune.apply_parameters({f"card_type.{kind}": 1.0}, BASE_SETTINGS)
+    base_player = PlannerPlayer(random.Random(1), settings=BASE_SETTINGS)
+    more_player = PlannerPlayer(random.Random(1), settings=more)
+    ev = Evaluator(state, BASE_SETTINGS.weights)
+    assert more_player.card_worth(state, seat, ev, card) == pytest.approx(
+        base_player.card_worth(state, seat, ev, card) + tune.CARD_TYPE_STEP)
+
+
 def test_settings_round_trip_through_json(tmp_path):
-    s = tune.apply_parameters({"card.level": 0.3, "flight_card_bonus.level": -0.2},
+    s = tune.apply_parameters({"card.level": 0.3, "flight_card_bonus.level": -0.2,
+                               "card_type.EDU": 0.4, "tactics.site_rival.level": 0.2},
                               BASE_SETTINGS)
     path = tmp_path / "planner.json"
     path.write_text(json.dumps({"about": "test", **dataclasses.asdict(s)}))
