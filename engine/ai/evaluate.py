@@ -77,6 +77,9 @@ class Weights:
     progress_scale: float = 1.6
     card_strength: float = 0.7  # expected combat strength one unknown card adds
     rival: float = 0.35  # weight of the rivals' mean in a seat's relative worth
+    #: weight of the best rival's worth on top of the mean's (a win needs to beat the
+    #: leader, not the average)
+    rival_best: float = 0.0
 
 
 #: the first, hand-set weights (kept for comparison runs)
@@ -497,7 +500,7 @@ class Evaluator:
         ``actions_left``: markers still to use this era; ``supply``: tokens in supply;
         ``flight``: Flight's victory points; ``progress_race``: the chance of winning
         the coming progress phase times its prize; ``rivals``: minus a share of the
-        rivals' mean worth."""
+        rivals' mean worth (and of the best rival's)."""
         if state.phase == OVER:
             v = [float(x) for x in state.scores]
             return {"score": v[seat], "rivals": self.rel(v, seat) - v[seat]}
@@ -538,12 +541,16 @@ class Evaluator:
         return out
 
     def relative(self, state: State, seat: int) -> float:
-        """``seat``'s worth minus a share of the rivals' mean worth."""
+        """``seat``'s worth minus a share of the rivals' mean worth (and of the best
+        rival's)."""
         return self.rel(self.values(state), seat)
 
     def rel(self, v: list[float], seat: int) -> float:
         others = sum(v) - v[seat]
-        return v[seat] - self.w.rival * others / (len(v) - 1)
+        out = v[seat] - self.w.rival * others / (len(v) - 1)
+        if self.w.rival_best:
+            out -= self.w.rival_best * max(x for i, x in enumerate(v) if i != seat)
+        return out
 
     def utility(self, state: State) -> list[float]:
         """Per seat: worth minus the best rival's worth (what winning is about)."""

@@ -53,6 +53,8 @@ TACTICS_SCALARS = ("next_terrain_card", "draw_choice", "city_waste", "site_neigh
 #: (additive: some are zero or negative)
 CARD_TYPES = ("LEA", "REL", "FOR", "WEA", "HEA", "TRA", "SAN", "EDU", "GOV")
 CARD_TYPE_STEP = 0.3
+#: additive parameters of :class:`Weights` whose hand-set value is zero (name: step)
+ADDITIVE = {"rival_best": 0.2}
 CLIP = 8.0
 WIN = 4.0
 
@@ -63,6 +65,7 @@ def parameter_names() -> list[str]:
         names += [f"{s}.level", f"{s}.tilt"]
     names += [f"{s}.level" for s in SCALARS]
     names += [f"tactics.{s}.level" for s in TACTICS_SCALARS]
+    names += list(ADDITIVE)
     return names + [f"card_type.{t}" for t in CARD_TYPES]
 
 
@@ -79,6 +82,8 @@ def apply_parameters(theta: dict[str, float], base: PlannerSettings) -> PlannerS
                            for i, v in enumerate(old))
     for s in SCALARS[:-1]:
         changes[s] = round(getattr(w, s) * math.exp(theta.get(f"{s}.level", 0.0)), 4)
+    for s, step in ADDITIVE.items():
+        changes[s] = round(getattr(w, s) + step * theta.get(s, 0.0), 4)
     bonus = round(base.flight_card_bonus * math.exp(theta.get("flight_card_bonus.level", 0.0)),
                   4)
     t = base.tactics

@@ -123,3 +123,20 @@ def test_one_tuning_iteration_is_logged_and_repeatable(tmp_path):
     # a game ends with a margin within the clip and a win share in [0, 1]
     margin, win = tune.play_tuned((0, 123_000, dataclasses.asdict(BASE_SETTINGS)))
     assert -tune.CLIP <= margin <= tune.CLIP and 0.0 <= win <= 1.0
+
+
+def test_best_rival_weight_is_additive_and_reaches_the_evaluation():
+    """``rival_best`` is zero by hand (``normal`` weighs only the rivals' mean); the
+    tuning moves it by steps, and the relative worth subtracts it times the leader."""
+    from engine.ai.evaluate import Evaluator
+    from engine.setup import new_game
+
+    s = tune.apply_parameters({"rival_best": 1.5}, BASE_SETTINGS)
+    assert BASE_SETTINGS.weights.rival_best == 0.0
+    assert s.weights.rival_best == pytest.approx(1.5 * tune.ADDITIVE["rival_best"])
+    state, _ = new_game(4, 7, random_map=True)
+    ev = Evaluator(state, s.weights)
+    plain = Evaluator(state, BASE_SETTINGS.weights)
+    v = [3.0, 1.0, 7.0, 2.0]
+    assert ev.rel(v, 0) == pytest.approx(plain.rel(v, 0) - s.weights.rival_best * 7.0)
+    assert ev.rel(v, 2) == pytest.approx(plain.rel(v, 2) - s.weights.rival_best * 3.0)
