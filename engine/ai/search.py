@@ -205,18 +205,30 @@ class Rollout:
             return None
 
 
+def same_choice(action: A.Action) -> Any:
+    """What an action chooses, whatever the order of its cards: a set of cards (to
+    attack, defend, advance or discard with) is listed by the rules in hand order and by
+    the players sorted, and both are the same choice."""
+    cards = getattr(action, "cards", None)
+    if isinstance(cards, tuple):
+        return (type(action), tuple(sorted(cards)))
+    return action
+
+
 def _candidates(ranked: list[tuple[float, A.Action]], kind: DecisionKind,
-                legal: set[A.Action]) -> list[tuple[float, A.Action]]:
+                legal: list[A.Action]) -> list[tuple[float, A.Action]]:
     width = WIDTH.get(kind, 1)
+    allowed = {same_choice(a) for a in legal}
     out: list[tuple[float, A.Action]] = []
-    seen: set[A.Action] = set()
+    seen: set[Any] = set()
     top = ranked[0][0]
     for score, action in ranked:
-        if action in seen or action not in legal:
+        key = same_choice(action)
+        if key in seen or key not in allowed:
             continue
         if out and score < top - MAX_GAP:
             break
-        seen.add(action)
+        seen.add(key)
         out.append((score, action))
         if len(out) >= width:
             break
@@ -256,7 +268,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     if root.era_number < first_era or cap <= 0:
         return PlannerPlayer(random.Random(rng.random())).act(root, seat)
     ranked = PlannerPlayer(random.Random(rng.random())).ranked(root, seat)
-    cands = _candidates(ranked, decision.kind, set(legal))
+    cands = _candidates(ranked, decision.kind, legal)
     if len(cands) <= 1:
         return cands[0][1] if cands else ranked[0][1]
     n = len(cands)

@@ -212,3 +212,49 @@ def test_a_tournament_shared_out_between_processes_is_summarised_as_one():
     assert out["think_cpu_time"]["hard"]["decisions"] == 2
     with pytest.raises(ValueError, match="ended differently"):
         merge_progress([line(1, [0]), line(1, [2])])
+
+
+def test_a_set_of_cards_is_the_same_choice_in_any_order():
+    """The rules list a set of cards in hand order, the players sorted: the search must
+    not take the planner's best set of attack cards for an illegal one and play its
+    second choice (it did, and committed no cards to its attacks)."""
+    from engine import actions as A
+    from engine.game import ATTACK_CARDS
+
+    ranked = [(5.0, A.CommitAttackCards((36, 39))), (1.0, A.CommitAttackCards(()))]
+    legal = [A.CommitAttackCards(s) for s in ((), (39,), (36,), (39, 36))]
+    assert search._candidates(ranked, ATTACK_CARDS, legal)[0][1] == A.CommitAttackCards(
+        (36, 39))
+    assert search.same_choice(A.Discard((6, 2))) == search.same_choice(A.Discard((2, 6)))
+    assert search.same_choice(A.Discard((6,))) != search.same_choice(
+        A.CommitAttackCards((6,)))
+
+
+def test_hard_without_its_search_is_the_planner(monkeypatch):
+    """With no decision searched, ``hard`` plays every decision of a game as the planner
+    would on the same sample of the view, card sets included."""
+    from engine.game import ATTACK_CARDS, DEFEND_CARDS, NAME_CITY_TERRAIN, PROGRESS_CARDS
+
+    monkeypatch.setattr(search, "SEARCH_FROM_ERA_BY_KIND", {TURN: FLIGHT + 1})
+    monkeypatch.setattr(search, "WIDTH", {**search.WIDTH, **dict.fromkeys(
+        (ATTACK_CARDS, DEFEND_CARDS, PROGRESS_CARDS, NAME_CITY_TERRAIN), 1)})
+    state, _ = new_game(4, 701, random_map=True)
+    step, card_sets = 0, 0
+    while decisions(state):
+        for d in decisions(state):
+            v = view(state, d.seat)
+            if d.seat == 0:
+                hard = choose_action(v, "hard", seed=step, budget_s=100.0)
+                rng = random.Random(f"tempus-ai/hard/{step}")
+                root = determinise(v, rng)
+                legal = legal_actions(root, 0)
+                mine = legal[0] if len(legal) == 1 else PlannerPlayer(
+                    random.Random(rng.random())).act(root, 0)
+                assert hard == mine, (d.kind, hard, mine)
+                card_sets += len(getattr(mine, "cards", ())) > 1
+                action = mine
+            else:
+                action = choose_action(v, "normal", seed=step)
+            apply_in_place(state, d.seat, action)
+            step += 1
+    assert card_sets > 0  # the game had decisions where the order could differ
