@@ -81,7 +81,7 @@ def test_no_english_is_drawn_outside_the_words_module(marker_language: str) -> N
         return original(self, xy, text, *args, **kwargs)
 
     board.palette()  # built from an English sample image, never shown: not recorded
-    for cache in (panel.static_panel, hand.card_image, sprites.chip, sprites.cube,
+    for cache in (panel.static_panel, hand.card_face, sprites.chip, sprites.cube,
                   sprites.badge, sprites.stack_bonus, sprites.swords):
         cache.cache_clear()
     ImageDraw.ImageDraw.text = spy  # type: ignore[method-assign]
