@@ -58,6 +58,7 @@ def hand_size(cards: int, notes: int = 0) -> tuple[int, int]:
     return WIDTH, HEADER_H + notes * NOTE_H + body + MARGIN
 
 
+@lru_cache(maxsize=2)
 def _rounded_mask(size: tuple[int, int], radius: int) -> Image.Image:
     ss = 4
     m = Image.new("L", (size[0] * ss, size[1] * ss), 0)
