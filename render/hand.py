@@ -308,6 +308,13 @@ def _background_index() -> int:
     return index
 
 
+def prepare(lang: str = DEFAULT_LANG) -> None:
+    """Map every card look's tile in ``lang`` now (a worker process's start: its first
+    hands then cost what every later one does, a few hundred microseconds)."""
+    for kind, background in dict.fromkeys((c.type, c.terrain) for c in CONTENT.cards):
+        _card_tile(kind, background, lang)
+
+
 @lru_cache(maxsize=96)
 def _card_tile(kind: str, background: str, lang: str) -> Image.Image:
     """A card's face on the hand's background, mapped to the palette (83 kB a look:

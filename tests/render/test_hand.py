@@ -20,10 +20,12 @@ from render.hand import (
     MARGIN,
     PLATE,
     TEXT_SIZE,
+    card_face,
     card_image,
     hand_image,
     hand_palette,
     hand_size,
+    prepare,
     render_hand,
 )
 from tests.render.helpers import close, open_png, quiet_state, rgb_at
@@ -158,3 +160,13 @@ def test_cards_of_one_look_share_their_picture() -> None:
         looks.setdefault((c.type, c.terrain), []).append(c.id)
     twins = next(ids for ids in looks.values() if len(ids) > 1)
     assert card_image(twins[0]) is card_image(twins[1])
+
+
+def test_a_prepared_worker_draws_no_card_face_for_a_hand() -> None:
+    """The worker's warm-up maps every card look (render.hand.prepare): hands drawn
+    afterwards only put the kept tiles together."""
+    prepare()
+    drawn = card_face.cache_info().misses
+    for cards in ([0, 10, 20, 30, 40, 50], list(range(1, 54, 9))):
+        render_hand(_with_hand(cards))
+    assert card_face.cache_info().misses == drawn
