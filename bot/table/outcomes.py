@@ -69,7 +69,7 @@ class Outcomes:
         with (merged: the newer part's position wins), so the position (turn panel,
         public view, turn and round) is left to :meth:`position`, called only if it is
         announced alone after all (``Outcome.fill``). Most of a computer's steps are
-        such, and the panel and view were most of the cost of building them."""
+        such, and the panel and view are most of the cost of building one."""
         state = table.state
         assert state is not None
         seats = table.seats
