@@ -21,11 +21,13 @@ SIGTERM and SIGINT stop the bot cleanly (``bot/runtime/shutdown.py``).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
+from collections.abc import Callable
 
-from bot.runtime.config import Settings
+from bot.runtime.config import EventLoop, Settings
 from bot.store import StorageUnavailable
 from bot.store.file_lock import StoreInUse, holder
 from bot.store.opening import is_postgres_url, without_password
@@ -60,6 +62,19 @@ def store_refusal(exc: StoreInUse | StorageUnavailable, path: str) -> str:
     return t("error.store_in_use", path=path, who=who)
 
 
+def loop_factory(kind: EventLoop) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """What makes the bot's event loop (None: asyncio's own). uvloop's does the loop's own
+    work in C: scheduling was a sixth of the bot's CPU on asyncio's, under load."""
+    if kind == EventLoop.UVLOOP:
+        try:
+            import uvloop
+        except ImportError:  # no wheel for this platform: asyncio's loop does the same
+            logging.getLogger(__name__).warning("uvloop is not installed: asyncio's loop")
+            return None
+        return uvloop.new_event_loop
+    return None
+
+
 def run_online(settings: Settings) -> int:
     if not settings.token:
         print(t("error.no_token"), file=sys.stderr)
@@ -70,8 +85,6 @@ def run_online(settings: Settings) -> int:
     if busy is not None:
         print(store_refusal(busy, settings.db), file=sys.stderr)
         return EXIT_STORE
-    import asyncio
-
     import discord.utils
 
     from bot.client.app import TempusBot
@@ -98,7 +111,8 @@ def run_online(settings: Settings) -> int:
             stop.disarm()
 
     try:
-        asyncio.run(run())
+        with asyncio.Runner(loop_factory=loop_factory(settings.event_loop)) as runner:
+            runner.run(run())
     except (StoreInUse, StorageUnavailable) as exc:
         print(store_refusal(exc, without_password(settings.db)), file=sys.stderr)
         return EXIT_STORE

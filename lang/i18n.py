@@ -188,7 +188,11 @@ def render(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     """The message ``key`` in ``lang`` (default: current) with ``kwargs`` filled in."""
     lg = language(lang)
     template = lookup(key, lg.code)
-    return _Formatter(lg).format(template, **kwargs) if kwargs else template
+    if not kwargs:
+        return template
+    if "|" not in template:  # no plural form: Python's own formatting, the same in C
+        return template.format(**kwargs)
+    return _Formatter(lg).format(template, **kwargs)
 
 
 def fields(template: str) -> set[str]:

@@ -124,7 +124,11 @@ def word(key: str, lang: str = DEFAULT_LANG, count: int | None = None, **fields:
         fields.setdefault("n", count)
     if "|" in value and _plural_fields(value) - set(fields):  # (a plural form has a "|")
         raise ValueError(f"word {key!r} needs a count")
-    return _Formatter(lang).format(value, **fields) if fields else value
+    if not fields:
+        return value
+    if "|" not in value:  # no plural form: Python's own formatting, the same in C
+        return value.format(**fields)
+    return _Formatter(lang).format(value, **fields)
 
 
 def colour_name(seat: int, lang: str = DEFAULT_LANG) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.cluster.ownership import Ownership, parse_shards
 from bot.runtime.worker_pool import default_workers
@@ -12,6 +13,16 @@ from bot.store.backup import seconds
 from bot.store.opening import is_postgres_url
 from bot.timing.presence import AT_TABLE_S
 from lang.messages import t
+
+
+class EventLoop(StrEnum):
+    """The event loop the bot runs on (``TEMPUS_EVENT_LOOP``)."""
+
+    #: libuv's (the ``uvloop`` package, requirements.txt): the loop's own work (ready
+    #: callbacks, timers, sockets) in C; asyncio's where it is not installed
+    UVLOOP = "uvloop"
+    #: the standard library's selector loop
+    ASYNCIO = "asyncio"
 
 
 @dataclass
@@ -54,6 +65,8 @@ class Settings:
     #: seconds after a click that a person counts as at the table: no ping and no DM for
     #: a secret choice while they are (0: everyone counts as away; bot.timing.presence)
     at_table_s: float = AT_TABLE_S
+    #: the event loop (uvloop's unless told otherwise)
+    event_loop: EventLoop = EventLoop.UVLOOP
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -94,6 +107,7 @@ class Settings:
             health_file=e.get("TEMPUS_HEALTH_FILE") or None,
             health_every=seconds(e.get("TEMPUS_HEALTH_EVERY") or "15"),
             at_table_s=_seconds(e, "TEMPUS_AT_TABLE_S", AT_TABLE_S),
+            event_loop=_event_loop(e.get("TEMPUS_EVENT_LOOP") or EventLoop.UVLOOP),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
@@ -116,3 +130,11 @@ def _seconds(e: Mapping[str, str], name: str, default: float) -> float:
     if not value >= 0 or value == float("inf"):
         raise ValueError(f"{name}={raw!r} must be 0 or more seconds")
     return value
+
+
+def _event_loop(raw: str) -> EventLoop:
+    try:
+        return EventLoop(raw)
+    except ValueError:
+        names = ", ".join(x.value for x in EventLoop)
+        raise ValueError(f"TEMPUS_EVENT_LOOP={raw!r} is not one of {names}") from None

@@ -54,7 +54,7 @@ import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from multiprocessing.process import BaseProcess
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from bot.runtime.heap import keep_freed_pages
 
@@ -235,8 +235,8 @@ class _Worker(asyncio.BufferedProtocol):
         self.dead = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # a stream's transport (uvloop's do not derive from asyncio's classes: no check)
+        self.transport = cast(asyncio.Transport, transport)
 
     def get_buffer(self, sizehint: int) -> memoryview:
         target = self._head if self._body is None else self._body

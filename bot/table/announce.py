@@ -74,11 +74,16 @@ class Announcer:
         self.queue(outcome)
 
     def queue(self, outcome: Outcome) -> None:
-        """Queue an outcome as it is (a reminder or notice: never merged into a move)."""
+        """Queue an outcome as it is (a reminder or notice: never merged into a move).
+        A computer's step held back to go out merged with the next one goes out here
+        alone only if that next one never came (the computers stopped, a notice came
+        first): its position is filled in now, from the table, which no other change
+        has moved on since (that change's outcome would have taken it in)."""
         if self.sink is None or not self.owns(outcome.guild_id):
             return  # another process owns the game: storage notified it, it announces
         if self._closing:
             return  # shutting down: it is stored, and announced after the restart
+        outcome = outcome.filled()
         queue = self.outboxes.get(outcome.game_id)
         if queue is None:
             queue = self.outboxes[outcome.game_id] = asyncio.Queue()

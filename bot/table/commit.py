@@ -33,7 +33,7 @@ from bot.table.outcomes import Outcomes
 from bot.tempus.refusal_text import Reason
 from engine.actions import Action
 from engine.errors import IllegalAction
-from engine.state import OVER
+from engine.state import OVER, State
 from render.positions import last_move_of
 
 
@@ -97,9 +97,12 @@ class Commits:
         return outcome(table)
 
     async def apply(self, table: Table, seat: int, action: Action, *,
-                    person: bool = True) -> Outcome:
+                    person: bool = True, draft: Callable[[State], bool] | None = None
+                    ) -> Outcome:
         """A move: validated by the engine, then committed. ``person``: the seat's person
-        decided (not a computer), so their missed deadlines no longer count."""
+        decided (not a computer), so their missed deadlines no longer count. ``draft``:
+        whether, in the position after the move, its outcome will only be announced
+        merged with a later one (:meth:`bot.table.outcomes.Outcomes.play`)."""
         before = table.state
         assert before is not None
         try:
@@ -120,7 +123,8 @@ class Commits:
             table.moves.append((seat, action))
 
         def told(table: Table) -> Outcome:
-            outcome = self.outcomes.play(table, before, events, actor=seat)
+            outcome = self.outcomes.play(table, before, events, actor=seat,
+                                         draft=draft is not None and draft(new))
             outcome.last_move = last_move_of(action)
             return outcome
 

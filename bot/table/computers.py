@@ -12,6 +12,7 @@ that move's announcement) and in its task for the rest (an undo, a seat changing
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 from collections.abc import Callable
@@ -42,6 +43,12 @@ log = logging.getLogger(__name__)
 #: forced answers in a row at most (each is a move: the game moves on, so this is only a
 #: guard against a loop)
 MAX_FORCED = 64
+
+
+def acts_on(state: State, seat: int) -> bool:
+    """Whether ``seat`` alone acts next: its outcome so far is held back and announced
+    with its next (:meth:`bot.table.announce.Announcer.hold`)."""
+    return set(to_act(state)) == {seat}
 
 
 class Computers:
@@ -153,8 +160,9 @@ class Computers:
                         if table.since.get(seat, version + 1) > version:
                             continue  # the position changed under us: think again
                         try:
-                            outcome = await self.commits.apply(table, seat, action,
-                                                               person=False)
+                            outcome = await self.commits.apply(
+                                table, seat, action, person=False,
+                                draft=functools.partial(acts_on, seat=seat))
                         except StorageRefusal:
                             raise
                         except TableError as exc:
@@ -173,7 +181,7 @@ class Computers:
                         merged = await self.answer_forced(table, outcome)
                         assert table.state is not None and merged is not None
                         outcome = merged
-                        self.announcer.hold(outcome, more=set(to_act(table.state)) == {seat})
+                        self.announcer.hold(outcome, more=acts_on(table.state, seat))
                     failures = 0
                     waits = 0
                 except StorageRefusal as exc:

@@ -185,6 +185,11 @@ class Outcome:
     since: dict[int, int] = field(default_factory=dict)
     #: kind "remind": who to remind (by DM, else in the game's thread)
     reminders: list[Reminder] = field(default_factory=list)
+    #: a computer's step that will be announced merged with the same seat's next one
+    #: (bot.table.announce.Announcer.hold) leaves out what only the newest part of a merge
+    #: shows (the position: panel, public view, turn and round): this fills them in, from
+    #: the table as it stands, if it is announced alone after all (None: filled in)
+    fill: Callable[[Outcome], None] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # a plain string from an older caller becomes the enum; an unknown kind fails here,
@@ -207,8 +212,15 @@ class Outcome:
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
             committed_at=self.committed_at, locale=later.locale, since=later.since,
-            reminders=[*self.reminders, *later.reminders],
+            reminders=[*self.reminders, *later.reminders], fill=later.fill,
         )
+
+    def filled(self) -> Outcome:
+        """This outcome with its position filled in (see ``fill``)."""
+        fill, self.fill = self.fill, None
+        if fill is not None:
+            fill(self)
+        return self
 
 
     def _pinged(self, later: Outcome) -> list[int]:

@@ -60,9 +60,16 @@ class Outcomes:
 
     # ------------------------------------------------------------------ a running game
     def play(self, table: Table, before: State | None, events: list[Event], *,
-             actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY) -> Outcome:
+             actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY,
+             draft: bool = False) -> Outcome:
         """The game as it stands after a change: ``events`` (made from ``before``) told
-        publicly and privately, new hands, secret choices for those who owe one now."""
+        publicly and privately, new hands, secret choices for those who owe one now.
+
+        ``draft``: a computer's step that the same seat's next one will be announced
+        with (merged: the newer part's position wins), so the position (turn panel,
+        public view, turn and round) is left to :meth:`position`, called only if it is
+        announced alone after all (``Outcome.fill``). Most of a computer's steps are
+        such, and the panel and view are most of the cost of building one."""
         state = table.state
         assert state is not None
         seats = table.seats
@@ -89,8 +96,27 @@ class Outcomes:
                     secret[s] = panels.secret_panel(state, s)
         mention = [u for s in told if s not in secret and (u := seats[s].user_id) is not None]
         with public(table):
-            return self._public(table, state, events, actor, kind, private, hand_views,
-                                secret, mention)
+            outcome = self._public(table, state, events, actor, kind, private, hand_views,
+                                   secret, mention)
+        if draft:
+            outcome.fill = lambda o: self.position(table, o)
+        else:
+            self.position(table, outcome)
+        return outcome
+
+    def position(self, table: Table, outcome: Outcome) -> None:
+        """Fill in ``outcome``'s position from the table: whose turn and round, whether
+        a person is asked, the turn panel and the public view."""
+        state, seats = table.state, table.seats
+        assert state is not None
+        with public(table):
+            turn = key_text(state)
+            outcome.turn_key, outcome.round_key = turn, round_text(state)
+            outcome.waits_for_person = any(
+                not seats[s].is_ai and seats[s].user_id is not None
+                and table.covering.get(s) != turn for s in table.since)
+            outcome.panel = self.turn_panel(table)
+            outcome.public_view = view(state, None)
 
     def to_notify(self, table: Table, seats: list[int], turn: str) -> list[int]:
         """Of ``seats`` (owing a decision in ``turn``), the ones whose person must be told:
@@ -110,13 +136,8 @@ class Outcomes:
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
             lines=[event_text(e) for e in visible(events, None)],
-            play_channel_id=table.game.play_channel_id, turn_key=key_text(state),
-            round_key=round_text(state),
-            waits_for_person=any(not seats[s].is_ai and seats[s].user_id is not None
-                                 and table.covering.get(s) != key_text(state)
-                                 for s in table.since),
-            panel=self.turn_panel(table), seats=list(seats),
-            public_view=view(state, None), private_lines=private, hand_views=hand_views,
+            play_channel_id=table.game.play_channel_id, seats=list(seats),
+            private_lines=private, hand_views=hand_views,
             secret_panels=secret,
             mention=mention,
             highlight=event_hexes(events), actor=actor, locale=locale_of(table),

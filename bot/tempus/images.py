@@ -146,4 +146,5 @@ def warm() -> bool:
     # the shared palettes and fonts: most of the first render's cost
     render.board.palette()
     render.hand.hand_palette()
+    render.hand.prepare()  # each card look once, mapped to the hand palette
     return True

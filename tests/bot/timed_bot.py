@@ -268,11 +268,12 @@ def _cprofile(loop: asyncio.AbstractEventLoop, spec: str) -> None:
     """Diagnosis only ($TEMPUS_BENCH_CPROFILE = ``path,delay,seconds``): cProfile over the
     event loop's thread from ``delay`` seconds after start-up for ``seconds``, its
     statistics dumped to ``path`` (exact call counts; the times are cProfile's, inflated
-    by its own cost)."""
+    by its own cost, and are the thread's CPU time: on a core shared with the workers,
+    wall time would also count the moments the core was theirs)."""
     import cProfile
 
     path, delay, seconds = spec.split(",")
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.thread_time)
 
     def stop() -> None:
         profiler.disable()

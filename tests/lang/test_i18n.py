@@ -353,3 +353,29 @@ def test_buttons_carry_the_same_icon_in_every_language() -> None:
         if key.startswith("btn."):
             for lang in LANGS:
                 assert len(t_in(lang, key, n=99, colour="Fioletowy", terrain="wzgórza")) <= 80
+
+
+@pytest.mark.parametrize("lang", i18n.languages())
+def test_every_text_fills_in_as_the_plural_aware_formatter_does(lang: str) -> None:
+    """Texts without a plural form are filled in by Python's own formatting (the quick
+    way), those with one by the catalogue's formatter: both give what the formatter alone
+    would, for every text of the catalogue, with numbers and with words."""
+    slow = i18n._Formatter(i18n.language(lang))
+    plain = plural = 0
+    for key in i18n.message_keys():
+        template = i18n.lookup(key, lang)
+        names = i18n.fields(template)
+        if not names:
+            continue
+        for value in (7, 1, "Ann"):
+            kwargs = {n: value for n in names}
+            try:
+                expected = slow.format(template, **kwargs)
+            except (ValueError, TypeError):  # a word where a number is wanted
+                continue
+            assert i18n.render(key, lang, **kwargs) == expected, key
+        if "|" in template:
+            plural += 1
+        else:
+            plain += 1
+    assert plain > 100 and plural > 10

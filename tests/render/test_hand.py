@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from PIL import ImageChops, ImageStat
+import random
+
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from engine import view
 from engine.content import CONTENT
-from render.fonts import wrap
+from render.encode import to_png
+from render.fonts import draw_text, font, wrap
 from render.hand import (
     BG,
     CARD_H,
@@ -17,10 +20,12 @@ from render.hand import (
     MARGIN,
     PLATE,
     TEXT_SIZE,
+    card_face,
     card_image,
     hand_image,
     hand_palette,
     hand_size,
+    prepare,
     render_hand,
 )
 from tests.render.helpers import close, open_png, quiet_state, rgb_at
@@ -105,3 +110,63 @@ def test_every_hand_is_mapped_to_the_one_hand_palette() -> None:
             assert close(rgb_at(img, (MARGIN + CARD_W - 16, HEADER_H + 132)), PLATE, 3)
         error = ImageStat.Stat(ImageChops.difference(img.convert("RGB"), drawn)).mean
         assert max(error) < 1.5, error
+
+
+def _hands() -> list[tuple[dict, str]]:
+    """Hands of every size, seat and era, with and without notes, in both languages."""
+    rng = random.Random(3)
+    state = quiet_state()
+    out = []
+    for k in range(24):
+        seat = k % len(state.players)
+        cards = rng.sample(range(len(CONTENT.cards)), rng.randrange(0, 9))
+        state.players[seat].hand = cards
+        state.players[seat].era = k % CONTENT.flight
+        v = view(state, seat)
+        if k % 3 == 0 and cards:
+            v["my_progress_choice"] = cards[:2]
+        out.append((v, "pl" if k % 4 == 1 else "en"))
+    out.append((view(state, None), "en"))
+    return out
+
+
+def test_a_hand_put_together_from_mapped_parts_is_the_whole_hand_mapped() -> None:
+    """render_hand maps each card's face once and draws only the header per hand: the
+    bytes are those of the whole drawing mapped to the palette at once."""
+    for v, lang in _hands():
+        assert render_hand(v, lang) == to_png(hand_image(v, lang), hand_palette())
+        again = render_hand(v, lang)  # from the kept parts
+        assert again == to_png(hand_image(v, lang), hand_palette())
+
+
+def test_the_header_text_is_drawn_as_pillow_draws_it() -> None:
+    """The header's words come from the glyph masks kept by render.fonts: the same
+    pixels as ImageDraw.text."""
+    for text, size, bold, anchor in (("Blue's hand", 28, True, "lm"), ("5 / 7", 22, True, "rm"),
+                                     ("Era II: draw 2, at most 7", 17, False, "lm"),
+                                     ("Zagrane w postępie: Edukacja", 16, True, "lm")):
+        a = Image.new("RGB", (400, 60), BG)
+        ImageDraw.Draw(a).text((14, 30), text, font=font(size, bold), fill=(255, 255, 255),
+                               anchor=anchor)
+        b = Image.new("RGB", (400, 60), BG)
+        draw_text(b, (14, 30), text, size, (255, 255, 255), bold=bold, anchor=anchor)
+        assert a.tobytes() == b.tobytes(), text
+
+
+def test_cards_of_one_look_share_their_picture() -> None:
+    """Two cards of the same type on the same terrain are drawn once."""
+    looks: dict[tuple[str, str], list[int]] = {}
+    for c in CONTENT.cards:
+        looks.setdefault((c.type, c.terrain), []).append(c.id)
+    twins = next(ids for ids in looks.values() if len(ids) > 1)
+    assert card_image(twins[0]) is card_image(twins[1])
+
+
+def test_a_prepared_worker_draws_no_card_face_for_a_hand() -> None:
+    """The worker's warm-up maps every card look (render.hand.prepare): hands drawn
+    afterwards only put the kept tiles together."""
+    prepare()
+    drawn = card_face.cache_info().misses
+    for cards in ([0, 10, 20, 30, 40, 50], list(range(1, 54, 9))):
+        render_hand(_with_hand(cards))
+    assert card_face.cache_info().misses == drawn

@@ -81,7 +81,7 @@ def test_no_english_is_drawn_outside_the_words_module(marker_language: str) -> N
         return original(self, xy, text, *args, **kwargs)
 
     board.palette()  # built from an English sample image, never shown: not recorded
-    for cache in (panel.static_panel, hand.card_image, sprites.chip, sprites.cube,
+    for cache in (panel.static_panel, hand.card_face, sprites.chip, sprites.cube,
                   sprites.badge, sprites.stack_bonus, sprites.swords):
         cache.cache_clear()
     ImageDraw.ImageDraw.text = spy  # type: ignore[method-assign]
@@ -209,3 +209,25 @@ def test_owners_letters_cannot_be_read_as_digits(lang: str) -> None:
     assert len(set(marks)) == len(marks), marks
     for mark in marks:
         assert len(mark) == 1 and mark not in confusable, (lang, mark)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_every_word_fills_in_as_the_plural_aware_formatter_does(lang: str) -> None:
+    """Words without a plural form are filled in by Python's own formatting (the quick
+    way): the same text as the plural-aware formatter gives, for every word."""
+    from render.words import WORDS, _Formatter, word
+
+    checked = 0
+    for key, template in WORDS[lang].items():
+        if not isinstance(template, str):
+            continue
+        names = {n for _, n, _, _ in string.Formatter().parse(template) if n}
+        for value in (7, 1, "Ann"):
+            kwargs = {n: value for n in names}
+            try:
+                expected = _Formatter(lang).format(template, **kwargs)
+            except (ValueError, TypeError):  # a word where a number is wanted
+                continue
+            assert word(key, lang, **kwargs) == expected, key
+            checked += 1
+    assert checked > 50

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import loop_factory
 from bot.runtime import worker_pool as offload
-from bot.runtime.config import Settings
+from bot.runtime.config import EventLoop, Settings
 from bot.runtime.worker_pool import Offloader, Superseded, default_workers
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -136,7 +137,10 @@ def test_a_started_job_finishes_even_if_superseded() -> None:
     asyncio.run(main())
 
 
-def test_newest_wins_and_dead_workers_are_replaced_in_processes() -> None:
+@pytest.mark.parametrize("event_loop", list(EventLoop))
+def test_newest_wins_and_dead_workers_are_replaced_in_processes(event_loop: EventLoop) -> None:
+    """On either event loop the bot may run on (uvloop's transports are not asyncio's
+    classes: the pool's protocol must not insist on them)."""
     async def main() -> None:
         off = Offloader(1)
         try:
@@ -158,7 +162,17 @@ def test_newest_wins_and_dead_workers_are_replaced_in_processes() -> None:
         finally:
             off.close()
 
-    asyncio.run(main())
+    factory = loop_factory(event_loop)
+    assert (factory is None) == (event_loop == EventLoop.ASYNCIO)
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main())
+
+
+def test_the_event_loop_is_uvloops_unless_told() -> None:
+    assert Settings().event_loop == Settings.from_env({}).event_loop == EventLoop.UVLOOP
+    assert Settings.from_env({"TEMPUS_EVENT_LOOP": "asyncio"}).event_loop == EventLoop.ASYNCIO
+    with pytest.raises(ValueError, match="TEMPUS_EVENT_LOOP"):
+        Settings.from_env({"TEMPUS_EVENT_LOOP": "tokio"})
 
 
 def test_render_workers_default_to_the_number_of_cores() -> None:
