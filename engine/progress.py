@@ -149,16 +149,20 @@ def all_victory_points(state: State) -> list[int]:
     return vp
 
 
-def rank_key(state: State, seat: int) -> tuple[int, int, int]:
-    """R-END-3: points, then cards in hand, then cities on the board."""
-    cities = sum(1 for o in state.city_owner if o == seat)
-    return (victory_points(state, seat), len(state.players[seat].hand), cities)
+def rank_keys(state: State) -> list[tuple[int, int, int]]:
+    """Every seat's R-END-3 key: points, then cards in hand, then cities on the board."""
+    cities = [0] * state.num_players
+    for o in state.city_owner:
+        if o >= 0:
+            cities[o] += 1
+    return [(vp, len(p.hand), c)
+            for vp, p, c in zip(all_victory_points(state), state.players, cities)]
 
 
 def finish_game(state: State, events: list[Event]) -> None:
     state.phase = OVER
-    state.scores = all_victory_points(state)
-    keys = [rank_key(state, s) for s in range(state.num_players)]
+    keys = rank_keys(state)
+    state.scores = [k[0] for k in keys]
     best = max(keys)
     state.winners = [s for s in range(state.num_players) if keys[s] == best]
     names = " and ".join(colour(s) for s in state.winners)

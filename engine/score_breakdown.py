@@ -3,7 +3,7 @@
 Built from a **view** (the public one is enough: tokens, cities, era cubes and hand sizes
 are public, R-INFO-1), so the bot can explain a result without touching the raw state.
 The rules are the ones of :func:`engine.progress.victory_points` and
-:func:`engine.progress.rank_key`; tests check that the totals equal the engine's final
+:func:`engine.progress.rank_keys`; tests check that the totals equal the engine's final
 scores and that the winners equal the engine's winners, for random finished games.
 """
 

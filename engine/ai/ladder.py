@@ -33,7 +33,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from ..game import apply_in_place, decisions
-from ..progress import rank_key
+from ..progress import rank_keys
 from ..setup import new_game
 from ..views import view
 from . import choose_action
@@ -96,7 +96,7 @@ def play_ladder_game(args: tuple[int, int, int, tuple[str, ...], float | None, i
             times[lv].append(time.perf_counter() - t0)
             apply_in_place(state, d.seat, action)
             step += 1
-    keys = [rank_key(state, s) for s in range(n)]
+    keys = rank_keys(state)
     places = []
     for s in range(n):
         if s in state.winners:

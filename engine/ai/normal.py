@@ -218,7 +218,7 @@ class NormalPlayer:
             if o >= 0 and o != seat:
                 dd = distance(h, x)
                 if dd <= 4:
-                    s -= self.t.site_rival[dd - 2] if dd >= 2 else self.t.site_rival[0]
+                    s -= self.t.site_rival[max(dd, 2) - 2]
         return s
 
     def _start_token(self, state: State, seat: int) -> Scored:
