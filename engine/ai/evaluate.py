@@ -160,7 +160,7 @@ class Snapshot:
     """Per-hex and per-seat sums behind one evaluation (see :meth:`Evaluator.snapshot`)."""
 
     __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
-                 "ready", "frontier", "fgrass", "protected", "extra")
+                 "ready", "frontier", "fgrass", "protected", "extra", "att_bonus")
 
     def __init__(self, n: int, per_hex: bool = True) -> None:
         self.base = [0.0] * n
@@ -177,6 +177,29 @@ class Snapshot:
         self.fgrass = [0] * n
         self.protected: list[bool] = []
         self.extra: list[float] = []
+        #: each seat's expected attack bonus from its cards (fixed while cards are)
+        self.att_bonus: list[float] = []
+
+    def derived(self) -> Snapshot:
+        """A copy of the per-seat sums for :meth:`Evaluator.changed` to adjust (the
+        per-hex lists are not needed there; ``ready`` is copied by the caller, per seat
+        it changes)."""
+        new = Snapshot.__new__(Snapshot)
+        new.base = self.base[:]
+        new.hv = []
+        new.hs = []
+        new.fs = {}
+        new.presence = self.presence
+        new.prog = self.prog[:]
+        new.grass = self.grass[:]
+        new.grass_room = self.grass_room[:]
+        new.ready = self.ready[:]
+        new.frontier = self.frontier[:]
+        new.fgrass = self.fgrass[:]
+        new.protected = self.protected
+        new.extra = []
+        new.att_bonus = self.att_bonus
+        return new
 
 
 class Evaluator:
@@ -190,11 +213,13 @@ class Evaluator:
         self.w = weights
         self._key: tuple | None = None
         self._loss: dict[tuple[float, float], float] = {}
+        self._race: dict[tuple[int, ...], tuple[float, ...]] = {}
         self.refresh(state)
 
     def refresh(self, state: State) -> None:
         """Recompute the era-dependent constants."""
         w = self.w
+        self._race.clear()  # its numbers depend on the coming era's prize
         # the map list itself is kept so that its id cannot be reused by another map
         self._terrain = state.terrain
         self._key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
@@ -303,7 +328,7 @@ class Evaluator:
                     snap.presence[city_owner[h]] += 1
                 snap.prog[city_owner[h]] += CONTENT.city_progress
         protected = [p <= CONTENT.protected_max_hexes for p in snap.presence]
-        att_bonus = self._att_bonus(state)
+        att_bonus = snap.att_bonus = self._att_bonus(state)
         land_nb, buildable, is_grass = self.map.land_nb, self.buildable, self.is_grass
         hs, hv, base, sfs = snap.hs, snap.hv, snap.base, snap.fs
         frontier, fgrass = snap.frontier, snap.fgrass
@@ -377,15 +402,31 @@ class Evaluator:
                 snap.extra[s] = self._seat_extra(state, snap, s)
         val = [snap.base[s] + snap.extra[s] for s in range(n)]
         if state.phase in (ACTIONS, PROGRESS, TOKENS):
+            race = self.progress_race(snap.prog, [min(len(p.hand), 3) for p in players])
+            for s in range(n):
+                val[s] += race[s]
+        return val
+
+    def progress_race(self, prog: list[int], cards: list[int]) -> tuple[float, ...]:
+        """Per seat: the coming progress phase's prize times the chance of winning it,
+        from the seats' points on its terrain and their cards (up to three). Most
+        positions scored in one decision share these numbers, so they are kept by
+        their inputs (until the era's constants change)."""
+        key = (*prog, *cards)
+        race = self._race.get(key)
+        if race is None:
+            n = len(prog)
             scale = self.w.progress_scale
             prize = self.w.progress * self.prize
-            score = [snap.prog[s] + 0.5 * min(len(players[s].hand), 3) for s in range(n)]
+            score = [prog[s] + 0.5 * cards[s] for s in range(n)]
             first = max(range(n), key=score.__getitem__)
             second = max((s for s in range(n) if s != first), key=score.__getitem__)
+            out = []
             for s in range(n):
                 rival = score[first] if first != s else score[second]
-                val[s] += prize * win_chance(score[s] - rival + 0.3, scale)
-        return val
+                out.append(prize * win_chance(score[s] - rival + 0.3, scale))
+            race = self._race[key] = tuple(out)
+        return race
 
     def _seat_extra(self, state: State, snap: Snapshot, s: int) -> float:
         """The per-seat terms (supply, growth, cities, room, cards, Flight)."""
@@ -437,55 +478,60 @@ class Evaluator:
         protected = [p <= pm for p in presence]
         if protected != snap.protected:
             return self.values(state)
+        # the area whose per-hex terms can change: the hexes and their land neighbours
+        # (built as a set in this order: its iteration order fixes the order of the
+        # float sums below, and with it the last bit of every worth)
         area: set[int] = set(hexes)
         nb = self.map.land_nb
         for h in hexes:
             area.update(nb[h])
-        new = Snapshot(n, per_hex=False)
-        new.base = snap.base[:]
-        new.prog = snap.prog[:]
-        new.grass = snap.grass[:]
-        new.grass_room = snap.grass_room[:]
-        new.ready = [dict(r) for r in snap.ready]
-        new.frontier = snap.frontier[:]
-        new.fgrass = snap.fgrass[:]
+        new = snap.derived()
+        base, frontier, fgrass = new.base, new.frontier, new.fgrass
+        # the seats whose token aggregates change get their own copy of ``ready``
+        seats = {o for o, _ in before}
+        seats.update(owner[h] for h in hexes)
+        seats.discard(-1)
+        ready = new.ready
+        for o in seats:
+            ready[o] = dict(ready[o])
         # take out the old per-hex terms of the area, using the old owners and counts
-        old = dict(zip(hexes, before))
-        saved = []
-        for h in hexes:
-            saved.append((h, owner[h], state.count[h]))
-            state.owner[h], state.count[h] = old[h]
+        count = state.count
+        saved = [(h, owner[h], count[h]) for h in hexes]
+        for h, (o0, c0) in zip(hexes, before):
+            owner[h], count[h] = o0, c0
         for h in hexes:
             self._add_aggregates(state, new, h, -1)
+        hs, hv, sfs, is_grass = snap.hs, snap.hv, snap.fs, self.is_grass
         for h in area:
-            d = snap.hs[h]
+            d = hs[h]
             if d >= 0:
-                new.base[d] -= snap.hv[h]
-            for o in snap.fs.get(h, ()):
-                new.frontier[o] -= 1
-                if self.is_grass[h]:
-                    new.fgrass[o] -= 1
+                base[d] -= hv[h]
+            for o in sfs.get(h, ()):
+                frontier[o] -= 1
+                if is_grass[h]:
+                    fgrass[o] -= 1
         for h, o1, c1 in saved:
-            state.owner[h], state.count[h] = o1, c1
+            owner[h], count[h] = o1, c1
         # and put the new ones in
         for h in hexes:
             self._add_aggregates(state, new, h, 1)
-        att_bonus = self._att_bonus(state)
-        seats = {o for o, _ in before}
-        seats.update(owner[h] for h in hexes)
+        att_bonus = snap.att_bonus
+        buildable = self.buildable
         for h in area:
             if owner[h] >= 0 or city_owner[h] >= 0:
                 d, v = self._hex_value(state, h, protected, att_bonus)
-                new.base[d] += v
-            else:
-                for o in self._frontier_seats(state, h):
-                    new.frontier[o] += 1
-                    if self.is_grass[h]:
-                        new.fgrass[o] += 1
+                base[d] += v
+            elif buildable[h]:
+                # the seats with tokens next to this empty land (_frontier_seats)
+                g = is_grass[h]
+                for o in {owner[x] for x in nb[h] if owner[x] >= 0}:
+                    frontier[o] += 1
+                    if g:
+                        fgrass[o] += 1
+        old_frontier, old_fgrass = snap.frontier, snap.fgrass
         for o in range(n):
-            if new.frontier[o] != snap.frontier[o] or new.fgrass[o] != snap.fgrass[o]:
+            if frontier[o] != old_frontier[o] or fgrass[o] != old_fgrass[o]:
                 seats.add(o)
-        seats.discard(-1)
         return self.finish(state, new, seats, snap)
 
     def terms(self, state: State, seat: int) -> dict[str, float]:
