@@ -13,7 +13,7 @@ from .combat import attack_targets, leader_cards, max_occupy
 from .content import TERRAINS
 from .game import DecisionKind as K
 from .game import decision_for
-from .movement import destinations, movable_sources
+from .movement import Reach, movable_sources
 from .pieces import card_type
 from .setup import legal_tile_centres, start_token_hexes
 from .state import State
@@ -81,8 +81,9 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     if kind == K.MOVING:
         out = [A.EndMove()]
         if state.steps_left > 0:
+            reach = Reach(state, seat)
             for src in movable_sources(state, seat):
-                out += [A.MoveToken(src, dst) for dst in sorted(destinations(state, seat, src))]
+                out += [A.MoveToken(src, dst) for dst in sorted(reach.destinations(src))]
         out += [A.PlayTransport(c) for c in cards_of(state, seat, "TRA")]
         return out + card_plays(state, seat)
     if kind == K.GROWING:

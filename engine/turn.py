@@ -19,7 +19,7 @@ from .combat import _use_marker, attack_targets, leader_cards
 from .errors import IllegalAction
 from .events import Event, colour
 from .hexgrid import NEIGHBOURS, NUM_HEXES, label
-from .movement import destinations, movable_sources
+from .movement import Reach, destinations, movable_sources
 from .pieces import (
     add_tokens,
     card_type,
@@ -294,8 +294,9 @@ def sanitation_hexes(state: State, seat: int) -> list[int]:
         sources = sorted(out)
     else:
         sources = []
+    reach = Reach(state, seat)
     for src in sources:
-        out.update(h for h in destinations(state, seat, src) if owner[h] < 0)
+        out.update(h for h in reach.destinations(src) if owner[h] < 0)
     return sorted(out)
 
 

@@ -27,7 +27,7 @@ from ..game import DecisionKind as K
 from ..game import decision_for
 from ..hexgrid import NEIGHBOURS, NUM_HEXES, distance, neighbour
 from ..legal import legal_actions
-from ..movement import destinations
+from ..movement import Reach, destinations
 from ..progress import new_era_index
 from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
@@ -356,12 +356,22 @@ class NormalPlayer:
         owner, count = state.owner, state.count
         snap = ev.snapshot(state)
         width = self.move_width
+        reach = Reach(state, seat)
+        # a destination's guess does not depend on the source: one per hex and call
+        guesses: dict[int, float] = {}
+
+        def minus_guess(d: int) -> float:
+            g = guesses.get(d)
+            if g is None:
+                g = guesses[d] = -self._guess(state, ev, seat, d)
+            return g
+
         for src in range(NUM_HEXES):
             if owner[src] != seat or count[src] - touched.get(src, 0) <= 0:
                 continue
-            dsts: Collection[int] = destinations(state, seat, src)
+            dsts: Collection[int] = reach.destinations(src)
             if len(dsts) > width:
-                dsts = sorted(dsts, key=lambda d: -self._guess(state, ev, seat, d))[:width]
+                dsts = sorted(dsts, key=minus_guess)[:width]
             for dst in dsts:
                 before = ((seat, count[src]), (owner[dst], count[dst]))
                 count[src] -= 1

@@ -65,9 +65,12 @@ def sample_sums(pool: Sequence[int], k: int, score: dict[int, int], rng: random.
     if k <= 0 or not pool:
         return [0] * n
     k = min(k, len(pool))
+    # sampling the scores picks the same positions as sampling the cards would (what
+    # random.sample draws depends only on the sizes), without a look-up per card
+    scores = [score[c] for c in pool]
     out = []
     for _ in range(n):
-        vals = [score[c] for c in rng.sample(pool, k)]
+        vals = rng.sample(scores, k)
         if best_of is not None and best_of < k:
             vals.sort(reverse=True)
             vals = vals[:best_of]
