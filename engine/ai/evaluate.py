@@ -160,7 +160,8 @@ class Snapshot:
     """Per-hex and per-seat sums behind one evaluation (see :meth:`Evaluator.snapshot`)."""
 
     __slots__ = ("base", "hv", "hs", "fs", "presence", "prog", "grass", "grass_room",
-                 "ready", "frontier", "fgrass", "protected", "extra", "att_bonus")
+                 "ready", "frontier", "fgrass", "protected", "extra", "att_bonus",
+                 "race")
 
     def __init__(self, n: int, per_hex: bool = True) -> None:
         self.base = [0.0] * n
@@ -179,6 +180,8 @@ class Snapshot:
         self.extra: list[float] = []
         #: each seat's expected attack bonus from its cards (fixed while cards are)
         self.att_bonus: list[float] = []
+        #: the progress race's terms per seat (:meth:`Evaluator.progress_race`), once known
+        self.race: tuple[float, ...] | None = None
 
     def derived(self) -> Snapshot:
         """A copy of the per-seat sums for :meth:`Evaluator.changed` to adjust (the
@@ -199,6 +202,7 @@ class Snapshot:
         new.protected = self.protected
         new.extra = []
         new.att_bonus = self.att_bonus
+        new.race = None
         return new
 
 
@@ -402,7 +406,10 @@ class Evaluator:
                 snap.extra[s] = self._seat_extra(state, snap, s)
         val = [snap.base[s] + snap.extra[s] for s in range(n)]
         if state.phase in (ACTIONS, PROGRESS, TOKENS):
-            race = self.progress_race(snap.prog, [min(len(p.hand), 3) for p in players])
+            race = old.race if old is not None and snap.prog == old.prog else None
+            if race is None:
+                race = self.progress_race(snap.prog, [min(len(p.hand), 3) for p in players])
+            snap.race = race
             for s in range(n):
                 val[s] += race[s]
         return val
@@ -517,8 +524,21 @@ class Evaluator:
             self._add_aggregates(state, new, h, 1)
         att_bonus = snap.att_bonus
         buildable = self.buildable
+        # A hex outside ``hexes`` keeps its worth unless its exposure changed: when
+        # its owner is protected, or when one seat alone held the changed hexes
+        # before and after and that seat owns it (its own tokens never threaten it).
+        # Its worth is then taken from the snapshot, the very number recomputing it
+        # would give; it is still added back in the same order.
+        movers = {o for o, _ in before if o >= 0}
+        movers.update(owner[h] for h in hexes if owner[h] >= 0)
+        sole = movers.pop() if len(movers) == 1 else -2
         for h in area:
             if owner[h] >= 0 or city_owner[h] >= 0:
+                if h not in hexes:
+                    d = hs[h]
+                    if d == sole or protected[d]:
+                        base[d] += hv[h]
+                        continue
                 d, v = self._hex_value(state, h, protected, att_bonus)
                 base[d] += v
             elif buildable[h]:
