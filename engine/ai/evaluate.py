@@ -385,11 +385,13 @@ class Evaluator:
             r = snap.ready[o]
             r[c] = r.get(c, 0) + sign
 
-    def values(self, state: State) -> list[float]:
-        """Each seat's worth (absolute, not relative to the others)."""
+    def values(self, state: State, snap: Snapshot | None = None) -> list[float]:
+        """Each seat's worth (absolute, not relative to the others); ``snap``, if given,
+        is this position's :meth:`snapshot`."""
         if state.phase == OVER:
             return [float(s) for s in state.scores]
-        snap = self.snapshot(state)
+        if snap is None:
+            snap = self.snapshot(state)
         return self.finish(state, snap, set(), snap)
 
     def finish(self, state: State, snap: Snapshot,
@@ -437,17 +439,26 @@ class Evaluator:
 
     def _seat_extra(self, state: State, snap: Snapshot, s: int) -> float:
         """The per-seat terms (supply, growth, cities, room, cards, Flight)."""
+        # (``a if a < b else b`` is min(a, b) of these ints without a call; this runs
+        # for every scored move)
         w = self.w
         p = state.players[s]
         r = self.rows[s]
         supply = p.supply
-        val = self.sup * min(supply, w.supply_cap)
+        cap = w.supply_cap
+        val = self.sup * (supply if supply < cap else cap)
         if supply > 0:
-            grown = min(snap.grass[s], r.growth)
+            growth = r.growth
+            grown = snap.grass[s]
+            if grown > growth:
+                grown = growth
             val += self.grow * grown
-            reach = min(snap.fgrass[s], r.growth - grown)
+            reach = snap.fgrass[s]
+            if reach > growth - grown:
+                reach = growth - grown
             val += self.reach * reach
-            val += self.room * min(snap.grass_room[s], r.growth)
+            room = snap.grass_room[s]
+            val += self.room * (room if room < growth else growth)
         ready = snap.ready[s]
         if ready and p.cities:
             top = 0
@@ -459,8 +470,15 @@ class Evaluator:
                 if fit < v <= top:
                     fit = v
             val += self.city_ready * fit
-        val += self.frontier * min(snap.frontier[s], w.frontier_cap)
-        val += self.hand_value(len(p.hand), r.limit)
+        f = snap.frontier[s]
+        cap = w.frontier_cap
+        val += self.frontier * (f if f < cap else cap)
+        # hand_value, inline
+        k = len(p.hand)
+        if k > r.limit:
+            k = r.limit
+        cap = w.card_cap
+        val += self.card * ((k if k < cap else cap) + 0.5 * (k - cap if k > cap else 0))
         val += self.marker * p.markers
         if p.era >= FLIGHT:
             val += CONTENT.flight_victory_points
@@ -473,18 +491,22 @@ class Evaluator:
         map must be as in the snapshot."""
         owner, city_owner = state.owner, state.city_owner
         n = state.num_players
-        presence = snap.presence[:]
+        # a change of protection (R-COMBAT-2) changes every exposure: score afresh
+        moved: dict[int, int] = {}
         for h, (o0, _c0) in zip(hexes, before):
             o1 = owner[h]
             if o0 != o1:
                 if o0 >= 0:
-                    presence[o0] -= 1
+                    moved[o0] = moved.get(o0, 0) - 1
                 if o1 >= 0:
-                    presence[o1] += 1
-        pm = CONTENT.protected_max_hexes
-        protected = [p <= pm for p in presence]
-        if protected != snap.protected:
-            return self.values(state)
+                    moved[o1] = moved.get(o1, 0) + 1
+        protected = snap.protected
+        if moved:
+            pm = CONTENT.protected_max_hexes
+            presence = snap.presence
+            for o, k in moved.items():
+                if (presence[o] + k <= pm) != protected[o]:
+                    return self.values(state)
         # the area whose per-hex terms can change: the hexes and their land neighbours
         # (built as a set in this order: its iteration order fixes the order of the
         # float sums below, and with it the last bit of every worth)

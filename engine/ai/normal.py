@@ -88,7 +88,9 @@ class NormalPlayer:
         self._ev: Evaluator | None = None
         #: fight outcomes scored in the current decision (see :meth:`_win_state`)
         self._fight_memo: dict[tuple[int, int, int], float] = {}
-        self._fight_snap: Snapshot | None = None
+        #: the snapshot of the position the current decision is made in: its worth,
+        #: its moves, its growth and its fights are all scored from it
+        self._root_snap: Snapshot | None = None
         #: next step of the greedy Move / Growth plans scored at the start of the turn,
         #: by position; :meth:`act` replays them instead of re-scoring every step
         self._planned: dict[tuple, A.Action] = {}
@@ -138,7 +140,7 @@ class NormalPlayer:
         if d is None:
             raise ValueError(f"seat {seat} has no decision to make")
         self._fight_memo.clear()  # fights are scored anew for each decision
-        self._fight_snap = None
+        self._root_snap = None
         out = self._handlers[d.kind](state, seat)
         if not out:  # cannot happen for a well-formed state; stay safe
             out = [(0.0, a) for a in legal_actions(state, seat)]
@@ -236,7 +238,8 @@ class NormalPlayer:
     def _turn(self, state: State, seat: int) -> Scored:
         self._planned.clear()  # plans are for this turn only
         ev = self.evaluator(state)
-        base = ev.relative(state, seat)
+        root = self._root_snapshot(state, ev)
+        base = ev.rel(ev.values(state, root), seat)
         worth = self.worths(state, seat, ev)
         out: Scored = []
         main_gain = 0.0
@@ -248,11 +251,11 @@ class NormalPlayer:
             draw_v = base + ev.hand_value(k + era.draw, era.limit) - ev.hand_value(k, era.limit)
             draw_v += self.t.draw_choice * era.draw  # a choice of cards to keep is worth a little
             out.append((draw_v, A.DrawCards()))
-            grow_v, grow_steps = self._grow_plan(state, seat, ev, era.growth)
+            grow_v, grow_steps = self._grow_plan(state, seat, ev, era.growth, root)
             if grow_v is not None:
                 out.append((grow_v, A.BeginGrow()))
                 self._remember_grow(state, seat, grow_steps)
-            move_v, move_steps = self._move_plan(state, seat, ev, era.move)
+            move_v, move_steps = self._move_plan(state, seat, ev, era.move, root, base)
             if move_v is not None:
                 self._remember_moves(state, seat, move_steps)
             out.append((move_v if move_v is not None else base - 0.01, A.BeginMove()))
@@ -340,21 +343,23 @@ class NormalPlayer:
         return val - self.t.city_waste * (n - v)
 
     # ------------------------------------------------------------------ move / grow plans
-    def _best_move(self, state: State, seat: int, ev: Evaluator,
-                   touched: dict[int, int]) -> tuple[float, int, int] | None:
+    def _best_move(self, state: State, seat: int, ev: Evaluator, touched: dict[int, int],
+                   snap: Snapshot | None = None) -> tuple[float, int, int] | None:
         """The single best token move from the current position (value, src, dst)."""
-        moves = self._scored_moves(state, seat, ev, touched)
+        moves = self._scored_moves(state, seat, ev, touched, snap)
         return max(moves) if moves else None
 
-    def _scored_moves(self, state: State, seat: int, ev: Evaluator,
-                      touched: dict[int, int]) -> list[tuple[float, int, int]]:
-        """Every considered token move with the worth of the position it leads to.
+    def _scored_moves(self, state: State, seat: int, ev: Evaluator, touched: dict[int, int],
+                      snap: Snapshot | None = None) -> list[tuple[float, int, int]]:
+        """Every considered token move with the worth of the position it leads to
+        (``snap``, if given, is the position's snapshot).
 
         Destinations are pre-sorted by a cheap guess and only the best
         ``self.move_width`` per source are scored in full (sea travel offers dozens)."""
         out: list[tuple[float, int, int]] = []
         owner, count = state.owner, state.count
-        snap = ev.snapshot(state)
+        if snap is None:
+            snap = ev.snapshot(state)
         width = self.move_width
         reach = Reach(state, seat)
         # a destination's guess does not depend on the source: one per hex and call
@@ -397,15 +402,19 @@ class NormalPlayer:
                 g -= 0.2 * state.count[x]
         return g
 
-    def _move_plan(self, state: State, seat: int, ev: Evaluator,
-                   steps: int) -> tuple[float | None, list[tuple[int, int]]]:
-        """Greedy: move the best token while a move improves the position."""
+    def _move_plan(self, state: State, seat: int, ev: Evaluator, steps: int,
+                   snap: Snapshot | None = None, cur: float | None = None
+                   ) -> tuple[float | None, list[tuple[int, int]]]:
+        """Greedy: move the best token while a move improves the position (``snap`` and
+        ``cur``, if given, are the position's snapshot and relative worth)."""
         s = state.copy()
         touched: dict[int, int] = dict(state.touched) if state.stage == "move" else {}
-        cur = ev.relative(s, seat)
+        if cur is None:
+            cur = ev.relative(s, seat)
         plan: list[tuple[int, int]] = []
         for _ in range(steps):
-            best = self._best_move(s, seat, ev, touched)
+            best = self._best_move(s, seat, ev, touched, snap)
+            snap = None  # from the second step on, the position is a new one
             if best is None or best[0] <= cur + 1e-6:
                 break
             cur, src, dst = best
@@ -441,9 +450,12 @@ class NormalPlayer:
             s.owner[h] = seat
             s.touched[h] = 1
 
-    def _grow_values(self, state: State, seat: int, ev: Evaluator) -> list[tuple[float, int]]:
-        """(relative worth, hex) of growing one token on each hex where one may grow."""
-        snap = ev.snapshot(state)
+    def _grow_values(self, state: State, seat: int, ev: Evaluator,
+                     snap: Snapshot | None = None) -> list[tuple[float, int]]:
+        """(relative worth, hex) of growing one token on each hex where one may grow
+        (``snap``, if given, is the position's snapshot)."""
+        if snap is None:
+            snap = ev.snapshot(state)
         out = []
         p = state.players[seat]
         for h in grow_hexes(state, seat):
@@ -455,15 +467,18 @@ class NormalPlayer:
             p.supply += 1
         return out
 
-    def _grow_plan(self, state: State, seat: int, ev: Evaluator,
-                   steps: int) -> tuple[float | None, list[int]]:
+    def _grow_plan(self, state: State, seat: int, ev: Evaluator, steps: int,
+                   snap: Snapshot | None = None) -> tuple[float | None, list[int]]:
+        """Greedy: grow on the best hex, step by step (``snap``, if given, is the
+        position's snapshot)."""
         s = state.copy()
         if state.stage != "grow":
             s.touched = {}
         plan: list[int] = []
         cur = 0.0
         for _ in range(steps):
-            options = self._grow_values(s, seat, ev)
+            options = self._grow_values(s, seat, ev, snap)
+            snap = None  # from the second step on, the position is a new one
             if not options:
                 break
             cur, h = max(options)
@@ -475,16 +490,18 @@ class NormalPlayer:
 
     def _moving(self, state: State, seat: int) -> Scored:
         ev = self.evaluator(state)
-        base = ev.relative(state, seat)
+        root = self._root_snapshot(state, ev)
+        base = ev.rel(ev.values(state, root), seat)
         out: Scored = [(base, A.EndMove())]
         if state.steps_left > 0:
-            moves = sorted(self._scored_moves(state, seat, ev, state.touched), reverse=True)
+            moves = sorted(self._scored_moves(state, seat, ev, state.touched, root),
+                           reverse=True)
             out += [(v, A.MoveToken(src, dst)) for v, src, dst in moves[:8]]
         worth = self.worths(state, seat, ev)
         tras = [c for c in state.players[seat].hand if CARDS[c].type == "TRA"]
         if tras and state.steps_left <= 0:
             card = min(tras, key=lambda c: worth[c])
-            best = self._best_move(state, seat, ev, state.touched)
+            best = self._best_move(state, seat, ev, state.touched, root)
             if best is not None:
                 out.append((best[0] - worth[card], A.PlayTransport(card)))
         rels = [c for c in state.players[seat].hand if CARDS[c].type == "REL"]
@@ -497,15 +514,16 @@ class NormalPlayer:
 
     def _growing(self, state: State, seat: int) -> Scored:
         ev = self.evaluator(state)
-        base = ev.relative(state, seat)
+        root = self._root_snapshot(state, ev)
+        base = ev.rel(ev.values(state, root), seat)
         out: Scored = [(base - 0.001, A.EndGrow())]
         if state.steps_left > 0:
-            out += [(v, A.GrowToken(h)) for v, h in self._grow_values(state, seat, ev)]
+            out += [(v, A.GrowToken(h)) for v, h in self._grow_values(state, seat, ev, root)]
         worth = self.worths(state, seat, ev)
         heas = [c for c in state.players[seat].hand if CARDS[c].type == "HEA"]
         if heas and state.steps_left <= 0 and grow_hexes(state, seat):
             card = min(heas, key=lambda c: worth[c])
-            v = self._grow_plan(state, seat, ev, 1)[0]
+            v = self._grow_plan(state, seat, ev, 1, root)[0]
             if v is not None:
                 out.append((v - worth[card], A.PlayHealthCare(card)))
         sans = [c for c in state.players[seat].hand if CARDS[c].type == "SAN"]
@@ -529,7 +547,7 @@ class NormalPlayer:
         if state.city_owner[dst] >= 0:
             memo[key] = v = self._win_state_full(state, seat, ev, src, dst)
             return v
-        snap = self._fight_snapshot(state, ev)
+        snap = self._root_snapshot(state, ev)
         owner, count = state.owner, state.count
         d, cd, a0 = owner[dst], count[dst], count[src]
         before = ((seat, a0), (d, cd))
@@ -577,7 +595,7 @@ class NormalPlayer:
         memo = self._fight_memo
         if key in memo:
             return memo[key]
-        snap = self._fight_snapshot(state, ev)
+        snap = self._root_snapshot(state, ev)
         owner, count = state.owner, state.count
         a0 = count[src]
         count[src] = a0 - 1
@@ -590,12 +608,12 @@ class NormalPlayer:
         memo[key] = v
         return v
 
-    def _fight_snapshot(self, state: State, ev: Evaluator) -> Snapshot:
-        """The snapshot of the position the current decision is made in (fights are
-        scored as changes to it)."""
-        if self._fight_snap is None:
-            self._fight_snap = ev.snapshot(state)
-        return self._fight_snap
+    def _root_snapshot(self, state: State, ev: Evaluator) -> Snapshot:
+        """The snapshot of the position the current decision is made in (``state`` must
+        be that position, unchanged)."""
+        if self._root_snap is None:
+            self._root_snap = ev.snapshot(state)
+        return self._root_snap
 
     def _attack_value(self, state: State, seat: int, ev: Evaluator, src: int, dst: int,
                       worth: dict[int, float], leader: int | None
