@@ -6,6 +6,7 @@ seven cards, so that is at most 128 choices.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 from . import actions as A
@@ -51,60 +52,86 @@ def card_plays(state: State, seat: int) -> list[A.Action]:
 
 
 def legal_actions(state: State, seat: int) -> list[A.Action]:
+    return list(iter_legal_actions(state, seat))
+
+
+def only_action(state: State, seat: int) -> A.Action | None:
+    """The legal action when ``seat`` has exactly one, else None (also when it has no
+    decision). Cheaper than counting :func:`legal_actions`: it stops at the second
+    action, before the costly kinds (attacks, card plays on every hex) are listed."""
+    first = None
+    for i, action in enumerate(iter_legal_actions(state, seat)):
+        if i:
+            return None
+        first = action
+    return first
+
+
+def iter_legal_actions(state: State, seat: int) -> Iterator[A.Action]:
+    """The actions of :func:`legal_actions`, in the same order, one at a time."""
     d = decision_for(state, seat)
     if d is None:
-        return []
+        return
     kind = d.kind
     hand = state.players[seat].hand
     if kind == K.PLACE_TILE:
-        return [A.PlaceTile(h, r) for h in legal_tile_centres(state.terrain) for r in range(6)]
+        yield from (A.PlaceTile(h, r) for h in legal_tile_centres(state.terrain)
+                    for r in range(6))
+        return
     if kind == K.PLACE_START_TOKEN:
-        return [A.PlaceStartToken(h) for h in start_token_hexes(state, seat)]
+        yield from (A.PlaceStartToken(h) for h in start_token_hexes(state, seat))
+        return
     if kind == K.TURN:
-        out: list[A.Action] = []
         if state.turn_actions > 0:
-            out += [A.BeginMove(), A.BeginGrow(), A.DrawCards()]
+            yield from (A.BeginMove(), A.BeginGrow(), A.DrawCards())
             targets = attack_targets(state, seat)
-            out += [A.Attack(s, t) for s, t in targets]
-            out += [A.BuildCity(h, v) for h, v in city_sites(state, seat)]
+            yield from (A.Attack(s, t) for s, t in targets)
+            yield from (A.BuildCity(h, v) for h, v in city_sites(state, seat))
         else:
-            out.append(A.EndTurn())
+            yield A.EndTurn()
             targets = attack_targets(state, seat) if leader_cards(state, seat) else []
         for card in leader_cards(state, seat):
-            out += [A.Attack(s, t, card) for s, t in targets]
+            yield from (A.Attack(s, t, card) for s, t in targets)
         for card in cards_of(state, seat, "GOV"):
             if state.players[seat].markers > state.turn_actions:
-                out.append(A.PlayGovernment(card, "double"))
+                yield A.PlayGovernment(card, "double")
             if not state.acted and state.turn_actions == 1:
-                out.append(A.PlayGovernment(card, "pass"))
-        return out + card_plays(state, seat)
+                yield A.PlayGovernment(card, "pass")
+        yield from card_plays(state, seat)
+        return
     if kind == K.MOVING:
-        out = [A.EndMove()]
+        yield A.EndMove()
         if state.steps_left > 0:
             reach = Reach(state, seat)
             for src in movable_sources(state, seat):
-                out += [A.MoveToken(src, dst) for dst in sorted(reach.destinations(src))]
-        out += [A.PlayTransport(c) for c in cards_of(state, seat, "TRA")]
-        return out + card_plays(state, seat)
+                yield from (A.MoveToken(src, dst) for dst in sorted(reach.destinations(src)))
+        yield from (A.PlayTransport(c) for c in cards_of(state, seat, "TRA"))
+        yield from card_plays(state, seat)
+        return
     if kind == K.GROWING:
-        out = [A.EndGrow()]
+        yield A.EndGrow()
         if state.steps_left > 0:
-            out += [A.GrowToken(h) for h in grow_hexes(state, seat)]
-        out += [A.PlayHealthCare(c) for c in cards_of(state, seat, "HEA")]
-        return out + card_plays(state, seat)
+            yield from (A.GrowToken(h) for h in grow_hexes(state, seat))
+        yield from (A.PlayHealthCare(c) for c in cards_of(state, seat, "HEA"))
+        yield from card_plays(state, seat)
+        return
     if kind == K.NAME_CITY_TERRAIN:
-        return [A.NameCityTerrain(t) for t in TERRAINS]
+        yield from (A.NameCityTerrain(t) for t in TERRAINS)
+        return
     if kind == K.ATTACK_CARDS:
-        return [A.CommitAttackCards(s) for s in subsets(hand)]
+        yield from (A.CommitAttackCards(s) for s in subsets(hand))
+        return
     if kind == K.DEFEND_CARDS:
-        return [A.DefendCards(s) for s in subsets(hand)]
+        yield from (A.DefendCards(s) for s in subsets(hand))
+        return
     if kind == K.OCCUPY:
-        out = [A.Occupy(n) for n in range(max_occupy(state) + 1)]
+        yield from (A.Occupy(n) for n in range(max_occupy(state) + 1))
         if sanitation_at_occupy(state) and state.combat is not None:  # R-CARD-SAN, rules 2
             dst = state.combat.dst
-            out += [A.PlaySanitation(c, dst) for c in cards_of(state, seat, "SAN")]
-        return out
+            yield from (A.PlaySanitation(c, dst) for c in cards_of(state, seat, "SAN"))
+        return
     if kind == K.DISCARDING:
-        return [A.Discard(s) for s in combinations(hand, state.discards[seat])]
+        yield from (A.Discard(s) for s in combinations(hand, state.discards[seat]))
+        return
     assert kind == K.PROGRESS_CARDS
-    return [A.ProgressCards(s) for s in subsets(hand)]
+    yield from (A.ProgressCards(s) for s in subsets(hand))

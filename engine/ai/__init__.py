@@ -32,7 +32,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
-from ..legal import legal_actions
+from ..legal import legal_actions, only_action
 from .sampling import determinise, my_seat
 
 if TYPE_CHECKING:
@@ -81,11 +81,11 @@ def choose_action(view: dict[str, Any], level: str, seed: int,
 
         return search_action(view, seed, budget_s=budget_s, iterations=iterations)
     state = determinise(view, rng)
-    legal = legal_actions(state, seat)
-    if len(legal) == 1:
-        return legal[0]
+    only = only_action(state, seat)
+    if only is not None:
+        return only
     if level == "random":
-        return random_choice(legal, rng)
+        return random_choice(legal_actions(state, seat), rng)
     if level == "easy":
         from .easy import EasyPlayer
 
