@@ -128,6 +128,20 @@ def _map_info(terrain: tuple[str | None, ...]) -> MapInfo:
                    geography(terrain).coastal)
 
 
+@lru_cache(maxsize=64)
+def _terrain_tables(terrain: tuple[str | None, ...], next_terrain: str, hex_worth: float,
+                    mountain_worth: float) -> tuple[tuple[float, ...], tuple[bool, ...],
+                                                    tuple[bool, ...], tuple[bool, ...]]:
+    """Per hex: the worth of occupying it, whether it is the next era's terrain, grassland,
+    and land a city may stand on. Kept per map and era (every decision's evaluator
+    needs them, and building them costs as much as scoring a few moves)."""
+    return (tuple(0.0 if ter is None else (mountain_worth if ter == "M" else hex_worth)
+                  for ter in terrain),
+            tuple(ter == next_terrain for ter in terrain),
+            tuple(ter == "G" for ter in terrain),
+            tuple(ter is not None and ter != "M" for ter in terrain))
+
+
 def map_info(state: State) -> MapInfo:
     return _map_info(tuple(state.terrain))
 
@@ -227,7 +241,8 @@ class Evaluator:
         # the map list itself is kept so that its id cannot be reused by another map
         self._terrain = state.terrain
         self._key = (state.era_number, tuple(p.era for p in state.players), id(state.terrain))
-        self.map = map_info(state)
+        terrain_key = tuple(state.terrain)
+        self.map = _map_info(terrain_key)
         t = time_left(state)
         self.t = t
         e = min(max(state.era_number, 1), FLIGHT) - 1
@@ -247,14 +262,9 @@ class Evaluator:
         self.next_terrain = ERAS[nxt].terrain
         self.prize = progress_prize(nxt)
         self.rows = [state.era(s) for s in range(state.num_players)]
-        terrain = state.terrain
-        nt = self.next_terrain
-        #: per hex: worth of occupying it, on the next era's terrain, grassland
-        self.hexval = [0.0 if ter is None else (w.hex_mountain if ter == "M" else self.hex)
-                       for ter in terrain]
-        self.is_next = [ter == nt for ter in terrain]
-        self.is_grass = [ter == "G" for ter in terrain]
-        self.buildable = [ter is not None and ter != "M" for ter in terrain]
+        #: per hex: worth of occupying it, on the next era's terrain, grassland, buildable
+        self.hexval, self.is_next, self.is_grass, self.buildable = _terrain_tables(
+            terrain_key, self.next_terrain, self.hex, w.hex_mountain)
 
     def check(self, state: State) -> None:
         """Refresh the constants if the era, the seats' eras or the map changed."""

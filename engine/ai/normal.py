@@ -37,6 +37,7 @@ from .tactics import (
     CARDS,
     beat_chance,
     contribution,
+    contributions,
     ordered_useful,
     progress_contribution,
     sample_sums,
@@ -91,6 +92,8 @@ class NormalPlayer:
         #: the snapshot of the position the current decision is made in: its worth,
         #: its moves, its growth and its fights are all scored from it
         self._root_snap: Snapshot | None = None
+        #: the cards the seat has not seen, in the current decision
+        self._pool: list[int] | None = None
         #: next step of the greedy Move / Growth plans scored at the start of the turn,
         #: by position; :meth:`act` replays them instead of re-scoring every step
         self._planned: dict[tuple, A.Action] = {}
@@ -141,6 +144,7 @@ class NormalPlayer:
             raise ValueError(f"seat {seat} has no decision to make")
         self._fight_memo.clear()  # fights are scored anew for each decision
         self._root_snap = None
+        self._pool = None
         out = self._handlers[d.kind](state, seat)
         if not out:  # cannot happen for a well-formed state; stay safe
             out = [(0.0, a) for a in legal_actions(state, seat)]
@@ -641,11 +645,11 @@ class NormalPlayer:
 
         The defender is assumed to add every helpful card of a random hand of its size
         (pessimistic: it may hold back)."""
-        pool = unseen_for(state, seat)
+        pool = self._unseen(state, seat)
         k = len(state.players[d].hand)
-        dscore = {c: contribution(c, terrain, True) for c in pool}
+        dscore = contributions(terrain, True)
         dsamples = sample_sums(pool, k, dscore, self.rng, self.samples)
-        ascore = {c: contribution(c, terrain, False) for c in hand}
+        ascore = contributions(terrain, False)
         useful = ordered_useful(hand, ascore, worth)
         v_win = self._win_state(state, seat, ev, src, dst)
         v_lose = self._lose_state(state, seat, ev, src)
@@ -659,6 +663,12 @@ class NormalPlayer:
             p = beat_chance(strength, [d0 + x for x in dsamples], strictly=True)
             out.append((p * v_win + (1 - p) * v_lose - cost, tuple(sorted(useful[:j]))))
         return out
+
+    def _unseen(self, state: State, seat: int) -> list[int]:
+        """:func:`unseen_for` of the decision's position (every attack target asks)."""
+        if self._pool is None:
+            self._pool = unseen_for(state, seat)
+        return self._pool
 
     def _attack_cards(self, state: State, seat: int) -> Scored:
         c = state.combat
@@ -682,7 +692,7 @@ class NormalPlayer:
         d0 = state.city_value[c.dst] if c.city else state.count[c.dst]
         k = len(c.attack_cards)  # public count; the cards themselves are face down
         pool = unseen_for(state, seat)
-        ascore = {x: contribution(x, c.terrain, False) for x in pool}
+        ascore = contributions(c.terrain, False)
         likely = [x for x in pool if ascore[x] > 0] or pool
         asamples = [a0 + x for x in sample_sums(likely, k, ascore, self.rng, self.samples)]
         # what holding is worth: the attacker loses a token; losing costs the hex
@@ -724,8 +734,7 @@ class NormalPlayer:
         out: Scored = []
         for t in TERRAINS:
             mine = sum(contribution(x, t, True) for x in hand)
-            ascore = {x: contribution(x, t, False) for x in pool}
-            samples = sample_sums(pool, k, ascore, self.rng, 16, best_of=3)
+            samples = sample_sums(pool, k, contributions(t, False), self.rng, 16, best_of=3)
             theirs = sum(samples) / len(samples)
             out.append((mine - theirs, A.NameCityTerrain(t)))
         return out

@@ -10,7 +10,8 @@ state would contain, so estimates agree across determinisations.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 
 from ..content import CONTENT
 from ..state import SEEN_BY_ALL, State
@@ -29,6 +30,17 @@ def contribution(card: int, terrain: str | None, defending: bool) -> int:
     elif info.type == "FOR" and defending:
         s += FORTIFICATION
     return s
+
+
+#: a score per card: a mapping, or a table indexed by card number
+Scores = Mapping[int, int] | Sequence[int]
+
+
+@cache
+def contributions(terrain: str | None, defending: bool) -> tuple[int, ...]:
+    """:func:`contribution` of every card, indexed by card number (a fight scores the
+    same cards for every target on the same terrain)."""
+    return tuple(contribution(c, terrain, defending) for c in range(len(CARDS)))
 
 
 def progress_contribution(card: int, terrain: str | None) -> int:
@@ -56,7 +68,7 @@ def unseen_for(state: State, seat: int) -> list[int]:
     return [x for x in range(len(CARDS)) if x not in known]
 
 
-def sample_sums(pool: Sequence[int], k: int, score: dict[int, int], rng: random.Random,
+def sample_sums(pool: Sequence[int], k: int, score: Scores, rng: random.Random,
                 n: int = 32, best_of: int | None = None) -> list[int]:
     """``n`` samples of the summed score of ``k`` random cards from ``pool``.
 
@@ -78,7 +90,7 @@ def sample_sums(pool: Sequence[int], k: int, score: dict[int, int], rng: random.
     return out
 
 
-def ordered_useful(cards: Iterable[int], score: dict[int, int],
+def ordered_useful(cards: Iterable[int], score: Scores,
                    worth: dict[int, float]) -> list[int]:
     """Cards that add something, best value for money first."""
     useful = [c for c in cards if score[c] > 0]
