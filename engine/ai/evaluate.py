@@ -533,6 +533,9 @@ class Evaluator:
         ready = new.ready
         for o in seats:
             ready[o] = dict(ready[o])
+        # Which empty land is next to whose tokens changes only when an owner changes
+        # (a count alone does not): otherwise the frontier sums stay as they are.
+        owners_changed = bool(moved)
         # take out the old per-hex terms of the area, using the old owners and counts
         count = state.count
         saved = [(h, owner[h], count[h]) for h in hexes]
@@ -545,10 +548,11 @@ class Evaluator:
             d = hs[h]
             if d >= 0:
                 base[d] -= hv[h]
-            for o in sfs.get(h, ()):
-                frontier[o] -= 1
-                if is_grass[h]:
-                    fgrass[o] -= 1
+            elif owners_changed:
+                for o in sfs.get(h, ()):
+                    frontier[o] -= 1
+                    if is_grass[h]:
+                        fgrass[o] -= 1
         for h, o1, c1 in saved:
             owner[h], count[h] = o1, c1
         # and put the new ones in
@@ -573,17 +577,18 @@ class Evaluator:
                         continue
                 d, v = self._hex_value(state, h, protected, att_bonus)
                 base[d] += v
-            elif buildable[h]:
+            elif owners_changed and buildable[h]:
                 # the seats with tokens next to this empty land (_frontier_seats)
                 g = is_grass[h]
                 for o in {owner[x] for x in nb[h] if owner[x] >= 0}:
                     frontier[o] += 1
                     if g:
                         fgrass[o] += 1
-        old_frontier, old_fgrass = snap.frontier, snap.fgrass
-        for o in range(n):
-            if frontier[o] != old_frontier[o] or fgrass[o] != old_fgrass[o]:
-                seats.add(o)
+        if owners_changed:
+            old_frontier, old_fgrass = snap.frontier, snap.fgrass
+            for o in range(n):
+                if frontier[o] != old_frontier[o] or fgrass[o] != old_fgrass[o]:
+                    seats.add(o)
         return self.finish(state, new, seats, snap)
 
     def terms(self, state: State, seat: int) -> dict[str, float]:
