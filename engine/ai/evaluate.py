@@ -355,13 +355,7 @@ class Evaluator:
             elif not buildable[h]:
                 sfs[h] = ()
             else:
-                # inline _frontier_seats: the seats with tokens next to this empty hex
-                fs: tuple[int, ...] = ()
-                for x in land_nb[h]:
-                    o = owner[x]
-                    if o >= 0 and o not in fs:
-                        fs += (o,)
-                sfs[h] = fs
+                fs = sfs[h] = self._next_to(owner, land_nb[h])
                 g = is_grass[h]
                 for o in fs:
                     frontier[o] += 1
@@ -371,6 +365,107 @@ class Evaluator:
         snap.protected = protected
         snap.extra = [self._seat_extra(state, snap, s) for s in range(n)]
         return snap
+
+    @staticmethod
+    def _next_to(owner: list[int], neighbours: tuple[int, ...]) -> tuple[int, ...]:
+        """The seats with tokens on ``neighbours`` (for an empty hex: the seats it is
+        frontier to), in the order met."""
+        fs: tuple[int, ...] = ()
+        for x in neighbours:
+            o = owner[x]
+            if o >= 0 and o not in fs:
+                fs += (o,)
+        return fs
+
+    def after(self, state: State, snap: Snapshot, hexes: tuple[int, ...],
+              before: tuple[tuple[int, int], ...]) -> Snapshot:
+        """The :meth:`snapshot` of ``state``, built from ``snap``, the snapshot of the
+        position before the owners and counts of ``hexes`` changed (``before`` holds
+        each hex's earlier (owner, count); supplies may have changed too; cities, cards,
+        eras and the map are as in ``snap``).
+
+        Unlike :meth:`changed`, whose worths may differ from a fresh evaluation's in
+        the last bit, this is the very snapshot :meth:`snapshot` would build: only the
+        hexes whose terms can have changed are scored again (the area around
+        ``hexes``, and every hex of a seat whose protection changed), but every sum of
+        floats is then taken afresh over the land in the map's order, as
+        :meth:`snapshot` takes it."""
+        owner, count, city_owner = state.owner, state.count, state.city_owner
+        n = state.num_players
+        presence = snap.presence[:]
+        for h, (o0, _c0) in zip(hexes, before):
+            o1 = owner[h]
+            if o0 != o1:
+                if o0 >= 0:
+                    presence[o0] -= 1
+                if o1 >= 0:
+                    presence[o1] += 1
+        pm = CONTENT.protected_max_hexes
+        protected = [p <= pm for p in presence]
+        flipped = [s for s in range(n) if protected[s] != snap.protected[s]]
+        new = Snapshot.__new__(Snapshot)
+        new.presence = presence
+        new.protected = protected
+        new.att_bonus = att_bonus = snap.att_bonus
+        new.race = None
+        new.prog = snap.prog[:]
+        new.grass = snap.grass[:]
+        new.grass_room = snap.grass_room[:]
+        new.frontier = frontier = snap.frontier[:]
+        new.fgrass = fgrass = snap.fgrass[:]
+        new.hs = hs = snap.hs[:]
+        new.hv = hv = snap.hv[:]
+        new.fs = sfs = dict(snap.fs)
+        # the token aggregates (integers): out with the old hexes, in with the new
+        seats = {o for o, _ in before}
+        seats.update(owner[h] for h in hexes)
+        seats.discard(-1)
+        new.ready = snap.ready[:]
+        for o in seats:
+            new.ready[o] = dict(new.ready[o])
+        saved = [(h, owner[h], count[h]) for h in hexes]
+        for h, (o0, c0) in zip(hexes, before):
+            owner[h], count[h] = o0, c0
+        for h in hexes:
+            self._add_aggregates(state, new, h, -1)
+        for h, o1, c1 in saved:
+            owner[h], count[h] = o1, c1
+        for h in hexes:
+            self._add_aggregates(state, new, h, 1)
+        # the per-hex terms that can have changed
+        nb, buildable, is_grass = self.map.land_nb, self.buildable, self.is_grass
+        again: set[int] = set(hexes)
+        for h in hexes:
+            again.update(nb[h])
+        if flipped:
+            again.update(h for h in self.map.land if hs[h] in flipped)
+        for h in again:
+            for o in snap.fs.get(h, ()):
+                frontier[o] -= 1
+                if is_grass[h]:
+                    fgrass[o] -= 1
+            if owner[h] >= 0 or city_owner[h] >= 0:
+                hs[h], hv[h] = self._hex_value(state, h, protected, att_bonus)
+                sfs.pop(h, None)
+                continue
+            hs[h], hv[h] = -1, 0.0
+            if not buildable[h]:
+                sfs[h] = ()
+                continue
+            fs = sfs[h] = self._next_to(owner, nb[h])
+            g = is_grass[h]
+            for o in fs:
+                frontier[o] += 1
+                if g:
+                    fgrass[o] += 1
+        # the sums of worths, in the order snapshot() adds them
+        new.base = base = [0.0] * n
+        for h in self.map.land:
+            d = hs[h]
+            if d >= 0:
+                base[d] += hv[h]
+        new.extra = [self._seat_extra(state, new, s) for s in range(n)]
+        return new
 
     def _att_bonus(self, state: State) -> list[float]:
         cs = self.w.card_strength
@@ -516,7 +611,7 @@ class Evaluator:
             presence = snap.presence
             for o, k in moved.items():
                 if (presence[o] + k <= pm) != protected[o]:
-                    return self.values(state)
+                    return self.values(state, self.after(state, snap, hexes, before))
         # the area whose per-hex terms can change: the hexes and their land neighbours
         # (built as a set in this order: its iteration order fixes the order of the
         # float sums below, and with it the last bit of every worth)

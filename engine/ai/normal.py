@@ -302,13 +302,16 @@ class NormalPlayer:
                        base: float) -> float:
         s = state.copy()
         victim = s.owner[t]
+        before = ((victim, s.count[t]), (s.owner[own], s.count[own]))
         s.count[t] -= 1
         if s.count[t] == 0:
             s.owner[t] = -1
         s.players[victim].supply += 1
         s.count[own] += 1
         s.players[seat].supply -= 1
-        return ev.relative(s, seat) - base
+        # the converted position's snapshot, exactly as a fresh pass would build it
+        snap = ev.after(s, self._root_snapshot(state, ev), (t, own), before)
+        return ev.rel(ev.values(s, snap), seat) - base
 
     def _sanitation_for_growth(self, state: State, seat: int,
                                ev: Evaluator) -> tuple[int, float] | None:
@@ -415,13 +418,19 @@ class NormalPlayer:
         touched: dict[int, int] = dict(state.touched) if state.stage == "move" else {}
         if cur is None:
             cur = ev.relative(s, seat)
+        if snap is None:
+            snap = ev.snapshot(s)
         plan: list[tuple[int, int]] = []
+        #: the hexes the last step changed and their (owner, count) before it
+        last: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
         for _ in range(steps):
+            if last is not None:  # the position after the last step, from the one before
+                snap = ev.after(s, snap, *last)
             best = self._best_move(s, seat, ev, touched, snap)
-            snap = None  # from the second step on, the position is a new one
             if best is None or best[0] <= cur + 1e-6:
                 break
             cur, src, dst = best
+            last = (src, dst), ((seat, s.count[src]), (s.owner[dst], s.count[dst]))
             s.count[src] -= 1
             if s.count[src] == 0:
                 s.owner[src] = -1
@@ -480,12 +489,18 @@ class NormalPlayer:
             s.touched = {}
         plan: list[int] = []
         cur = 0.0
+        if snap is None:
+            snap = ev.snapshot(s)
+        #: the hex the last step changed and its (owner, count) before it
+        last: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
         for _ in range(steps):
+            if last is not None:  # the position after the last step, from the one before
+                snap = ev.after(s, snap, *last)
             options = self._grow_values(s, seat, ev, snap)
-            snap = None  # from the second step on, the position is a new one
             if not options:
                 break
             cur, h = max(options)
+            last = (h,), ((seat, s.count[h]),)
             s.count[h] += 1
             s.players[seat].supply -= 1
             s.touched[h] = 1
@@ -582,15 +597,19 @@ class NormalPlayer:
             s.players[d].supply += s.count[dst]
             s.count[dst] = 0
             s.owner[dst] = -1
-        best = ev.relative(s, seat)
+        snap = ev.snapshot(s)
+        best = ev.rel(ev.values(s, snap), seat)
         most = min(s.count[src], s.stack_limit(seat, dst))
         for _ in range(most):
+            before = ((seat, s.count[src]), (s.owner[dst], s.count[dst]))
             s.count[src] -= 1
             if s.count[src] == 0:
                 s.owner[src] = -1
             s.count[dst] += 1
             s.owner[dst] = seat
-            best = max(best, ev.relative(s, seat))
+            # one token more moved in: the same snapshot a fresh pass would build
+            snap = ev.after(s, snap, (src, dst), before)
+            best = max(best, ev.rel(ev.values(s, snap), seat))
         return best
 
     def _lose_state(self, state: State, seat: int, ev: Evaluator, src: int) -> float:
