@@ -31,6 +31,8 @@ from ..state import ACTIONS, OVER, PROGRESS, TOKENS, State
 
 FLIGHT = CONTENT.flight
 ERAS = CONTENT.eras
+#: the phases in which the coming progress phase's race is part of a position's worth
+RACE_PHASES = frozenset((ACTIONS, PROGRESS, TOKENS))
 
 
 def ramp(early: float, late: float) -> tuple[float, ...]:
@@ -512,7 +514,7 @@ class Evaluator:
             for s in seats:
                 snap.extra[s] = self._seat_extra(state, snap, s)
         val = [snap.base[s] + snap.extra[s] for s in range(n)]
-        if state.phase in (ACTIONS, PROGRESS, TOKENS):
+        if state.phase in RACE_PHASES:
             race = old.race if old is not None and snap.prog == old.prog else None
             if race is None:
                 race = self.progress_race(snap.prog, [min(len(p.hand), 3) for p in players])
@@ -684,7 +686,19 @@ class Evaluator:
             for o in range(n):
                 if frontier[o] != old_frontier[o] or fgrass[o] != old_fgrass[o]:
                     seats.add(o)
-        return self.finish(state, new, seats, snap)
+        # finish(state, new, seats, snap), inline: the same sums in the same order
+        extra = new.extra = snap.extra[:]
+        for o in seats:
+            extra[o] = self._seat_extra(state, new, o)
+        val = [b + e for b, e in zip(base, extra)]
+        if state.phase in RACE_PHASES:
+            race = snap.race if new.prog == snap.prog else None
+            if race is None:
+                race = self.progress_race(
+                    new.prog, [min(len(p.hand), 3) for p in state.players])
+            new.race = race
+            val = [v + r for v, r in zip(val, race)]
+        return val
 
     def terms(self, state: State, seat: int) -> dict[str, float]:
         """``seat``'s relative worth (:meth:`relative`) split into named terms that add up
