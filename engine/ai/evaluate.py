@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add
 
 from ..content import CONTENT
 from ..geography import geography
@@ -623,10 +624,14 @@ class Evaluator:
             area.update(nb[h])
         new = snap.derived()
         base, frontier, fgrass = new.base, new.frontier, new.fgrass
-        # the seats whose token aggregates change get their own copy of ``ready``
-        seats = {o for o, _ in before}
-        seats.update(owner[h] for h in hexes)
-        seats.discard(-1)
+        # the seats that held the hexes before or hold them now: their token aggregates
+        # change (they get their own copy of ``ready``)
+        seats: set[int] = set()
+        for h, (o0, _c0) in zip(hexes, before):
+            if o0 >= 0:
+                seats.add(o0)
+            if owner[h] >= 0:
+                seats.add(owner[h])
         ready = new.ready
         for o in seats:
             ready[o] = dict(ready[o])
@@ -662,9 +667,7 @@ class Evaluator:
         # before and after and that seat owns it (its own tokens never threaten it).
         # Its worth is then taken from the snapshot, the very number recomputing it
         # would give; it is still added back in the same order.
-        movers = {o for o, _ in before if o >= 0}
-        movers.update(owner[h] for h in hexes if owner[h] >= 0)
-        sole = movers.pop() if len(movers) == 1 else -2
+        sole = next(iter(seats)) if len(seats) == 1 else -2
         for h in area:
             if owner[h] >= 0 or city_owner[h] >= 0:
                 if h not in hexes:
@@ -690,14 +693,14 @@ class Evaluator:
         extra = new.extra = snap.extra[:]
         for o in seats:
             extra[o] = self._seat_extra(state, new, o)
-        val = [b + e for b, e in zip(base, extra)]
+        val = list(map(add, base, extra))
         if state.phase in RACE_PHASES:
             race = snap.race if new.prog == snap.prog else None
             if race is None:
                 race = self.progress_race(
                     new.prog, [min(len(p.hand), 3) for p in state.players])
             new.race = race
-            val = [v + r for v, r in zip(val, race)]
+            val = list(map(add, val, race))
         return val
 
     def terms(self, state: State, seat: int) -> dict[str, float]:
