@@ -29,7 +29,7 @@ class Reach:
     move) finds the hexes a token may end on by sea once rather than once per coastal
     source: from Seafaring on, that is every coastal hex of the map each time."""
 
-    __slots__ = ("state", "seat", "era", "base", "own_raise_only", "_sea_ends")
+    __slots__ = ("state", "seat", "era", "base", "own_raise_only", "geo", "_sea_ends")
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
@@ -37,6 +37,7 @@ class Reach:
         self.era = state.era(seat)
         self.base = state.base_stack_limit(seat)
         self.own_raise_only = state.rules_version >= 2
+        self.geo = geography(state.terrain)
         self._sea_ends: list[int] | None = None
 
     def can_end(self, n: int) -> bool:
@@ -84,7 +85,7 @@ class Reach:
                     if can_end(n):
                         out.add(n)
             frontier = nxt
-        geo = geography(terrain)
+        geo = self.geo
         # Lake travel (R-MOVE-6): any shore hex of the same lake, using the whole move.
         for lake in geo.shore_lakes[src]:
             for n in geo.lakeshores[lake]:
