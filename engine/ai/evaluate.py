@@ -203,7 +203,8 @@ class Snapshot:
     def derived(self) -> Snapshot:
         """A copy of the per-seat sums for :meth:`Evaluator.changed` to adjust (the
         per-hex lists are not needed there; ``ready`` is copied by the caller, per seat
-        it changes)."""
+        it changes; presence and protection are shared, as ``changed`` hands a change
+        of protection over to :meth:`Evaluator.after`)."""
         new = Snapshot.__new__(Snapshot)
         new.base = self.base[:]
         new.hv = []
