@@ -58,7 +58,34 @@ def check(png: bytes, v: dict[str, Any], highlight: tuple[int, ...],
     assert (got.mode, got.size) == ("P", expected.size)
     assert got.getpalette() == expected.getpalette()
     assert got.tobytes() == expected.tobytes(), "not the pixels of the whole drawing"
-    assert png == BandedPng.encode(expected).png(), "not the bytes of the whole drawing"
+    whole = BandedPng.encode(expected)
+    assert png == whole.png(), "not the bytes of the whole drawing: " + where_differ(png, whole)
+
+
+def where_differ(png: bytes, whole: BandedPng) -> str:
+    """Where two files of the same pixels part (a failure's clue: which chunk, and in the
+    pixel data which band, or only the checksum)."""
+    def chunks(data: bytes) -> dict[bytes, bytes]:
+        out: dict[bytes, bytes] = {}
+        at = 8
+        while at < len(data):
+            n = int.from_bytes(data[at:at + 4], "big")
+            out[data[at + 4:at + 8]] = data[at + 8:at + 8 + n]
+            at += 12 + n
+        return out
+    mine, theirs = chunks(png), chunks(whole.png())
+    parts = [name.decode() for name in theirs if mine.get(name) != theirs[name]]
+    idat, want = mine.get(b"IDAT", b""), theirs[b"IDAT"]
+    first = next((i for i, (x, y) in enumerate(zip(idat, want)) if x != y),
+                 min(len(idat), len(want)))
+    band, end = -1, 2  # after the zlib header
+    for k, data in enumerate(whole.bands):
+        if first < end + len(data):
+            band = k
+            break
+        end += len(data)
+    return (f"chunks differing {parts}; IDAT {len(idat)} against {len(want)} bytes, first "
+            f"difference at {first} (band {band} of {len(whole.bands)}; -1: the end)")
 
 
 def overlay(record: Record, i: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
@@ -203,8 +230,10 @@ def test_threads_drawing_the_same_game_at_once(cache: board_cache.BoardCache) ->
     def draw(offset: int) -> None:
         for k in range(len(boards)):
             j = (k + offset) % len(boards)
-            if render_board(*boards[j]) != expected[j]:
-                errors.append(f"board {j} in thread {offset}")
+            png = render_board(*boards[j])
+            if png != expected[j]:
+                whole = BandedPng.encode(drawn_directly(*boards[j]))
+                errors.append(f"board {j} in thread {offset}: {where_differ(png, whole)}")
 
     threads = [threading.Thread(target=draw, args=(n * 7,)) for n in range(4)]
     for t in threads:
