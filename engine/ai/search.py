@@ -40,7 +40,7 @@ binds first, as it does in nearly every decision, the choice depends only on
 
 Where the time goes (cProfile of the rollouts): nearly all of it is the rivals'
 ``normal`` turn decisions, and in those the greedy Move plan and the scoring of every
-possible attack; a rollout to this seat's next turn costs about 8 ms on this machine.
+possible attack; a rollout to this seat's next turn costs about 5 ms on this machine.
 Stopping at the end of this seat's own turn instead (``horizon="own"``) costs a fifth
 of that but lost every one of its first 6 games against three ``normal``: the rivals'
 replies are what the search is for.
@@ -74,10 +74,10 @@ from .planner import SETTINGS, PlannerPlayer
 from .sampling import determinise, my_seat
 
 #: rollouts per decision (before the kind's share): with at least 2 * MIN_ROUNDS paired
-#: rounds per candidate that is 3 candidates. A rollout costs about 8 ms, so a searched
-#: decision about 0.2 s of CPU and the p95 over all decisions about 0.3 s; more rollouts
-#: would fit the 1.0 s target, but this is what a 100-game measurement could afford on
-#: the shared machine (see docs/computer-players.md)
+#: rounds per candidate that is 3 candidates. A rollout costs about 5 ms, so a searched
+#: decision about 0.12 s of CPU and the p95 over all decisions about 0.15-0.2 s; more
+#: rollouts would fit the 1.0 s target but did not play better (three times as many, or
+#: twice as many for the last era's actions; see docs/computer-players.md)
 ROLLOUTS = 24
 #: CPU seconds per decision; the search stops before a round that would overrun it
 #: (this binds only in decisions with long rollouts, near the end of the game)
