@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.table.ui import Button, Panel, Select
+from bot.table.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, Button, Panel, Select
 from bot.tempus.codec import BUTTON_RE, SELECT_RE, ComponentId, parse_component_id
 
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str] | None], Awaitable[None]]
@@ -25,6 +25,9 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+#: the styles' values in Discord's JSON
+_STYLE_VALUES = {name: style.value for name, style in _STYLES.items()}
 
 #: set by the application at start-up: where clicks go
 _handler: Handler | None = None
@@ -110,6 +113,61 @@ def make_view(panel: Panel | None, game_id: int, version: int) -> discord.ui.Vie
             item.row = row_index
             view.add_item(item)
     return view
+
+
+def component_rows(panel: Panel | None, game_id: int, version: int
+                   ) -> list[dict[str, Any]] | None:
+    """The components of ``panel`` as Discord's JSON, the very payload
+    ``make_view(panel, game_id, version).to_components()`` gives, built without
+    discord.py's view objects (a turn message's board is written several times a second
+    per busy bot, and nothing of such a view is kept: clicks reach the dynamic items by
+    their ids); None when it has none."""
+    if panel is None or not panel.rows:
+        return None
+    if len(panel.rows) > MAX_ROWS:
+        raise ValueError(f"{len(panel.rows)} rows of components (at most {MAX_ROWS})")
+    rows: list[dict[str, Any]] = []
+    n_select = 0
+    for row in panel.rows:
+        if isinstance(row, Select):
+            rows.append({"type": 1, "components": [
+                _select_json(row, game_id, version, n_select)]})
+            n_select += 1
+        elif row:
+            if len(row) > MAX_BUTTONS_PER_ROW:
+                raise ValueError(f"{len(row)} buttons in a row (at most {MAX_BUTTONS_PER_ROW})")
+            rows.append({"type": 1, "components": [_button_json(b, game_id, version)
+                                                    for b in row]})
+    return rows
+
+
+def _button_json(b: Button, game_id: int, version: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": 2, "style": _STYLE_VALUES.get(b.style, 2),
+                           "disabled": False}
+    label = b.label[:80]
+    if label:
+        out["label"] = label
+    out["custom_id"] = ComponentId(game_id, version, b.op, b.arg).render()
+    return out
+
+
+def _select_json(s: Select, game_id: int, version: int, index: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": 3, "custom_id": ComponentId(game_id, version, s.op, s.arg, index).render(),
+        "min_values": s.min_values, "max_values": s.max_values, "disabled": False,
+        "required": True}
+    placeholder = s.placeholder[:150]
+    if placeholder:
+        out["placeholder"] = placeholder
+    options = []
+    for o in s.options:
+        option: dict[str, Any] = {"label": o.label[:100], "value": o.value[:100],
+                                  "default": False}
+        if o.description[:100]:
+            option["description"] = o.description[:100]
+        options.append(option)
+    out["options"] = options
+    return out
 
 
 def _button(b: Button, game_id: int, version: int) -> discord.ui.Button[Any]:
