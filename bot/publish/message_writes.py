@@ -117,13 +117,13 @@ async def post_in_channel(client: discord.Client, channel_id: int, content: str,
                           files: Sequence[discord.File],
                           allowed_mentions: discord.AllowedMentions,
                           components: list[dict[str, Any]] | None) -> int:
-    """A new message through the channel's route (as ``Messageable.send``); its id."""
+    """A new message through the channel's route (as ``Messageable.send``, which sends
+    an empty list of components for none); its id."""
     with handle_message_parameters(content=content, tts=False, files=files,
                                    nonce=secrets.randbits(64),
                                    allowed_mentions=allowed_mentions,
                                    previous_allowed_mentions=client.allowed_mentions,
                                    mention_author=None,
-                                   view=_view(components) if components is not None
-                                   else MISSING) as params:
+                                   view=_view(components)) as params:
         data = await client.http.send_message(channel_id, params=params)
     return int(data["id"])
