@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import replies
-from bot.client.components import TempusButton, TempusSelect, dispatched, make_view, set_handler
+from bot.client.components import dispatch, dispatched, make_view
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
 from bot.publish.private_menus import retirer
@@ -167,8 +167,6 @@ class TempusBot(commands.AutoShardedBot):
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
         i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
-        set_handler(self.on_component)
-        self.add_dynamic_items(TempusButton, TempusSelect)
         from bot.client.commands import EXTENSIONS
 
         await self.tree.set_translator(CatalogueTranslator())
@@ -277,9 +275,14 @@ class TempusBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ clicks
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A click that no control of ours receives (a forged or unknown id): a private
-        refusal rather than silence."""
-        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+        """A click: to :meth:`on_component` if it is on one of our controls, else (a forged
+        or unknown id) a private refusal rather than silence. (Commands and autocomplete
+        are the command tree's.)"""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if dispatched(interaction):
+            await dispatch(interaction, self.on_component)
+        else:
             use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",
                      str(dict(interaction.data or {}).get("custom_id", ""))[:100])

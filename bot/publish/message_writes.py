@@ -11,8 +11,8 @@ rate-limit buckets, retries, and errors raised), with the components as plain JS
 (:func:`bot.client.components.component_rows`) and the answer left as JSON.
 
 Nothing is lost by not registering a view: the components are the same, and a click on
-them reaches the application by its custom id through the dynamic items registered at
-start-up (``bot.client.components``), which hold no state per message.
+them reaches the application by its custom id (``bot.client.components``), as every
+click does.
 """
 
 from __future__ import annotations

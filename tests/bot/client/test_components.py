@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.client.components import TempusButton, TempusSelect, component_rows, make_view
+from bot.client.components import Controls, component_rows, make_view
 from bot.store import SeatRow
 from bot.table.ui import Button, Option, Panel, Select
 from bot.tempus import panels
@@ -39,14 +39,11 @@ def test_bad_action_text_is_refused(bad: str) -> None:
         decode_action(bad)
 
 
-def test_component_ids_parse_back_and_match_the_templates() -> None:
+def test_component_ids_parse_back() -> None:
     b = ComponentId(123, 45, "act", "move_token:C4:C5")
     s = ComponentId(123, 45, "menu", "dest", 2)
     assert parse_component_id(b.render()) == b
     assert parse_component_id(s.render()) == s
-    assert TempusButton.__discord_ui_compiled_template__.fullmatch(b.render())
-    assert not TempusButton.__discord_ui_compiled_template__.fullmatch(s.render())
-    assert TempusSelect.__discord_ui_compiled_template__.fullmatch(s.render())
     with pytest.raises(ValueError):
         ComponentId(1, 1, "act", "x" * 100).render()
 
@@ -109,3 +106,13 @@ def test_component_rows_refuse_what_a_view_refuses() -> None:
             make_view(panel, 1, 1)
         with pytest.raises(ValueError):
             component_rows(panel, 1, 1)
+
+
+def test_views_register_nothing_with_discord_py() -> None:
+    """discord.py keeps a view (and its items, per message, for as long as the process
+    runs) only if it is dispatchable: ours never are, their clicks go by id."""
+    for panel in _panels():
+        view = make_view(panel, 99, 7)
+        if view is not None:
+            assert isinstance(view, Controls) and not view.is_dispatchable()
+            assert view.timeout is None
