@@ -43,8 +43,10 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from bot.__main__ import loop_factory
 from bot.client.components import component_rows, dispatch, dispatched, make_view
 from bot.publish.message_writes import edit_with_token, post_with_token
+from bot.runtime.config import Settings
 from bot.store import SeatRow
 from bot.table.ui import Button, Panel, Select
 from bot.tempus import panels
@@ -328,7 +330,10 @@ def main() -> None:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
                 break
             time.sleep(0.1)
-        print(json.dumps(asyncio.run(measure(port, args.rounds, args.n))))
+        # on the bot's own event loop (uvloop unless TEMPUS_EVENT_LOOP says otherwise)
+        factory = loop_factory(Settings.from_env().event_loop)
+        with asyncio.Runner(loop_factory=factory) as runner:
+            print(json.dumps(runner.run(measure(port, args.rounds, args.n))))
     finally:
         server.terminate()
         server.wait()
