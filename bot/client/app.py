@@ -31,7 +31,7 @@ from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
 from bot.runtime.health import HealthFile
 from bot.runtime.health import default_path as default_health_path
-from bot.runtime.memory import MemoryKeeper
+from bot.runtime.memory import MemoryKeeper, freeze_start_up
 from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE, LOBBY, Storage, StorageUnavailable
@@ -99,8 +99,11 @@ class TempusBot(commands.AutoShardedBot):
     (``bot.cluster.coordinator``)."""
 
     def __init__(self, settings: Settings, *, seed_source: Any = None,
-                 clock: Clock | None = None) -> None:
-        """``clock``: the time source of the turn clock (tests drive a FakeClock)."""
+                 clock: Clock | None = None, freeze: bool = False) -> None:
+        """``clock``: the time source of the turn clock (tests drive a FakeClock);
+        ``freeze``: what start-up made is frozen out of the collector's sight before the
+        first game is loaded (``bot.runtime.memory.freeze_start_up``): for a process of
+        its own, not a test's that runs many bots."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -114,6 +117,7 @@ class TempusBot(commands.AutoShardedBot):
             max(1, int(GLOBAL_LIMIT * settings.ownership.share))))
         self.settings = settings
         self._seed_source = seed_source
+        self._freeze = freeze
         self.storage: Storage | None = None
         self.cluster: Cluster | None = None
         self.service: TableService | None = None
@@ -175,6 +179,10 @@ class TempusBot(commands.AutoShardedBot):
         await self.offloader.warm_up(images.warm)
         if self.settings.sync_commands:
             await self.tree.sync()
+        if self._freeze:
+            # what start-up made lives as long as the process: out of the collector's
+            # sight, before the first game is loaded (bot.runtime.memory)
+            freeze_start_up()
         # first claim this process's shards (bot.cluster.coordinator): a second process given the
         # same
         # ones refuses here, before it posts anything
