@@ -97,9 +97,9 @@ def component_rows(panel: Panel | None, game_id: int, version: int
                    ) -> list[dict[str, Any]] | None:
     """The components of ``panel`` as Discord's JSON, the very payload
     ``make_view(panel, game_id, version).to_components()`` gives, built without
-    discord.py's view objects (a turn message's board is written several times a second
-    per busy bot, and nothing of such a view is kept: clicks reach the dynamic items by
-    their ids); None when it has none."""
+    discord.py's view objects (a busy bot writes a turn message's board several times a
+    second, and nothing of such a view is kept: clicks go by their ids); None when it has
+    none."""
     if panel is None or not panel.rows:
         return None
     if len(panel.rows) > MAX_ROWS:
