@@ -28,7 +28,8 @@ And two event-loop gauges, for why acknowledgements are late under load:
   collections (``gc.callbacks``); a full collection stops the event loop while it runs.
 
 For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collection over
-100 ms (``$TEMPUS_BENCH_GC_LOG_MS``, if set), ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
+100 ms (``$TEMPUS_BENCH_GC_LOG_MS``, if set), ``$TEMPUS_BENCH_GC_TYPES`` the collector's
+objects counted by type every 20 s,
 ``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
 ``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
 its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_CPROFILE``
