@@ -28,7 +28,7 @@ as well (700 -> 10,000) made each young collection long enough to show in the
 acknowledgements again (ack p95 123 ms): left at Python's default.
 
 What start-up made (modules, classes, the catalogues, the game content, discord.py's own
-objects: some 64,000) lives as long as the process; :func:`freeze_start_up` takes it out
+objects: some 66,000) lives as long as the process; :func:`freeze_start_up` takes it out
 of every later collection once, before any game is loaded, so that a full collection only
 looks at what games and clients made: with 60 games in play (the load bench), the
 keeper's full collections took 86-99 ms of the event loop before, 3-7 ms after.
