@@ -97,7 +97,7 @@ def run_online(settings: Settings) -> int:
     token = settings.token
 
     async def run() -> None:
-        bot = TempusBot(settings)
+        bot = TempusBot(settings, freeze=True)
         # SIGTERM (docker stop) and SIGINT (Ctrl-C) stop it cleanly (bot.runtime.shutdown)
         stop = Shutdown(begin=bot.begin_stop, inflight=bot.inflight, settle=bot.settle,
                         close=bot.close)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import replies
-from bot.client.components import TempusButton, TempusSelect, dispatched, make_view, set_handler
+from bot.client.components import dispatch, dispatched, make_view
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
 from bot.publish.private_menus import retirer
@@ -31,7 +31,7 @@ from bot.publish.text_fit import fit
 from bot.runtime.config import Settings
 from bot.runtime.health import HealthFile
 from bot.runtime.health import default_path as default_health_path
-from bot.runtime.memory import MemoryKeeper
+from bot.runtime.memory import MemoryKeeper, freeze_start_up
 from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE, LOBBY, Storage, StorageUnavailable
@@ -99,8 +99,11 @@ class TempusBot(commands.AutoShardedBot):
     (``bot.cluster.coordinator``)."""
 
     def __init__(self, settings: Settings, *, seed_source: Any = None,
-                 clock: Clock | None = None) -> None:
-        """``clock``: the time source of the turn clock (tests drive a FakeClock)."""
+                 clock: Clock | None = None, freeze: bool = False) -> None:
+        """``clock``: the time source of the turn clock (tests drive a FakeClock);
+        ``freeze``: what start-up made is frozen out of the collector's sight before the
+        first game is loaded (``bot.runtime.memory.freeze_start_up``): for a process of
+        its own, not a test's that runs many bots."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -114,6 +117,7 @@ class TempusBot(commands.AutoShardedBot):
             max(1, int(GLOBAL_LIMIT * settings.ownership.share))))
         self.settings = settings
         self._seed_source = seed_source
+        self._freeze = freeze
         self.storage: Storage | None = None
         self.cluster: Cluster | None = None
         self.service: TableService | None = None
@@ -167,8 +171,6 @@ class TempusBot(commands.AutoShardedBot):
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
         i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
-        set_handler(self.on_component)
-        self.add_dynamic_items(TempusButton, TempusSelect)
         from bot.client.commands import EXTENSIONS
 
         await self.tree.set_translator(CatalogueTranslator())
@@ -177,6 +179,10 @@ class TempusBot(commands.AutoShardedBot):
         await self.offloader.warm_up(images.warm)
         if self.settings.sync_commands:
             await self.tree.sync()
+        if self._freeze:
+            # what start-up made lives as long as the process: out of the collector's
+            # sight, before the first game is loaded (bot.runtime.memory)
+            freeze_start_up()
         # first claim this process's shards (bot.cluster.coordinator): a second process given the
         # same
         # ones refuses here, before it posts anything
@@ -277,9 +283,14 @@ class TempusBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ clicks
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A click that no control of ours receives (a forged or unknown id): a private
-        refusal rather than silence."""
-        if interaction.type is discord.InteractionType.component and not dispatched(interaction):
+        """A click: to :meth:`on_component` if it is on one of our controls, else (a forged
+        or unknown id) a private refusal rather than silence. (Commands and autocomplete
+        are the command tree's.)"""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if dispatched(interaction):
+            await dispatch(interaction, self.on_component)
+        else:
             use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",
                      str(dict(interaction.data or {}).get("custom_id", ""))[:100])

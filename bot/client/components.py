@@ -1,21 +1,24 @@
-"""Panels as discord.py components, and the persistent items that receive clicks.
+"""Panels as discord.py components, and where their clicks go.
 
 Every button and select carries a custom id ``tempus:GAME:VERSION:OP[:ARG]`` (see
-:mod:`bot.tempus.codec`). The two :class:`discord.ui.DynamicItem` classes below match those ids
-by regex, so a click works on any message the bot ever sent, also after a restart: they
-are registered once with ``bot.add_dynamic_items`` and hold no state of their own.
+:mod:`bot.tempus.codec`), which says all a click needs: the application's
+``on_interaction`` hands every component interaction whose id parses, and whose message
+carries a control of that id and type, to :func:`dispatch` (so a click works on any
+message the bot ever sent, also after a restart). Nothing is registered with discord.py
+for a message: the views are :class:`Controls`, which discord.py treats as views without
+anything of theirs to dispatch (it would otherwise rebuild each clicked message as a
+view of items, some 60 objects for a menu, to find the one clicked).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from bot.table.ui import Button, Panel, Select
-from bot.tempus.codec import BUTTON_RE, SELECT_RE, ComponentId, parse_component_id
+from bot.table.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, Button, Panel, Select
+from bot.tempus.codec import ComponentId, parse_component_id
 
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str] | None], Awaitable[None]]
 
@@ -25,29 +28,14 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
-
-#: set by the application at start-up: where clicks go
-_handler: Handler | None = None
-
-
-def set_handler(handler: Handler | None) -> None:
-    global _handler
-    _handler = handler
-
-
-async def _dispatch(interaction: discord.Interaction[Any], custom_id: str,
-                    values: list[str] | None) -> None:
-    cid = parse_component_id(custom_id)
-    if cid is None or _handler is None:
-        return
-    await _handler(interaction, cid, values)
+#: the styles' values in Discord's JSON
+_STYLE_VALUES = {name: style.value for name, style in _STYLES.items()}
 
 
 def dispatched(interaction: discord.Interaction[Any]) -> bool:
-    """Whether a component interaction reaches :func:`_dispatch`: discord.py hands it to
-    our dynamic items only if its id parses and the message carries a control of that id
-    and type. Anything else (a forged id, a control that never existed) is answered by the
-    application with a refusal instead of being dropped."""
+    """Whether a component interaction is one of ours: its id parses and the message
+    carries a control of that id and type. Anything else (a forged id, a control that
+    never existed) is answered by the application with a refusal."""
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
     if parse_component_id(custom_id) is None or interaction.message is None:
@@ -60,56 +48,104 @@ def dispatched(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
-class TempusButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=BUTTON_RE.pattern):
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str], /
-                             ) -> TempusButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.custom_id, None)
+async def dispatch(interaction: discord.Interaction[Any], handler: Handler) -> None:
+    """Hand a click that :func:`dispatched` accepted to ``handler``: its parsed id and,
+    for a select, the values chosen."""
+    data: Any = interaction.data or {}
+    cid = parse_component_id(str(data.get("custom_id", "")))
+    if cid is None:
+        return
+    values = ([str(v) for v in data.get("values", [])]
+              if data.get("component_type") == discord.ComponentType.select.value else None)
+    await handler(interaction, cid, values)
 
 
-class TempusSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=SELECT_RE.pattern):
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
+class Controls(discord.ui.View):
+    """A message's controls as a discord.py view that registers nothing: discord.py's
+    ``send`` and ``edit`` methods render its components and keep a view only if it is
+    dispatchable; the clicks are dispatched by their ids (see the module's docstring)."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str], /
-                             ) -> TempusSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(item)
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.custom_id, list(self.item.values))
+    def is_dispatchable(self) -> bool:
+        return False
 
 
 def make_view(panel: Panel | None, game_id: int, version: int) -> discord.ui.View | None:
-    """The components of ``panel``; None when it has none."""
+    """The components of ``panel`` for discord.py's ``send`` and ``edit`` methods; None
+    when it has none."""
     if panel is None or not panel.rows:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     n_select = 0
     for row_index, row in enumerate(panel.rows):
         if isinstance(row, Select):
-            item_s = TempusSelect(_select(row, game_id, version, n_select))
+            item_s = _select(row, game_id, version, n_select)
             item_s.row = row_index
             view.add_item(item_s)
             n_select += 1
             continue
         for b in row:
-            item = TempusButton(_button(b, game_id, version))
+            item = _button(b, game_id, version)
             item.row = row_index
             view.add_item(item)
     return view
+
+
+def component_rows(panel: Panel | None, game_id: int, version: int
+                   ) -> list[dict[str, Any]] | None:
+    """The components of ``panel`` as Discord's JSON, the very payload
+    ``make_view(panel, game_id, version).to_components()`` gives, built without
+    discord.py's view objects (a busy bot writes a turn message's board several times a
+    second, and nothing of such a view is kept: clicks go by their ids); None when it has
+    none."""
+    if panel is None or not panel.rows:
+        return None
+    if len(panel.rows) > MAX_ROWS:
+        raise ValueError(f"{len(panel.rows)} rows of components (at most {MAX_ROWS})")
+    rows: list[dict[str, Any]] = []
+    n_select = 0
+    for row in panel.rows:
+        if isinstance(row, Select):
+            rows.append({"type": 1, "components": [
+                _select_json(row, game_id, version, n_select)]})
+            n_select += 1
+        elif row:
+            if len(row) > MAX_BUTTONS_PER_ROW:
+                raise ValueError(f"{len(row)} buttons in a row (at most {MAX_BUTTONS_PER_ROW})")
+            rows.append({"type": 1, "components": [_button_json(b, game_id, version)
+                                                    for b in row]})
+    return rows
+
+
+def _button_json(b: Button, game_id: int, version: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": 2, "style": _STYLE_VALUES.get(b.style, 2),
+                           "disabled": False}
+    label = b.label[:80]
+    if label:
+        out["label"] = label
+    out["custom_id"] = ComponentId(game_id, version, b.op, b.arg).render()
+    return out
+
+
+def _select_json(s: Select, game_id: int, version: int, index: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": 3, "custom_id": ComponentId(game_id, version, s.op, s.arg, index).render(),
+        "min_values": s.min_values, "max_values": s.max_values, "disabled": False,
+        "required": True}
+    placeholder = s.placeholder[:150]
+    if placeholder:
+        out["placeholder"] = placeholder
+    options = []
+    for o in s.options:
+        option: dict[str, Any] = {"label": o.label[:100], "value": o.value[:100],
+                                  "default": False}
+        if o.description[:100]:
+            option["description"] = o.description[:100]
+        options.append(option)
+    out["options"] = options
+    return out
 
 
 def _button(b: Button, game_id: int, version: int) -> discord.ui.Button[Any]:

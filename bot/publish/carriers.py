@@ -22,12 +22,14 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.utils import MISSING
 
+from bot.publish.message_writes import Rows, edit_with_token, post_with_token
 from bot.runtime.worker_pool import Superseded
 from bot.timing.time_source import loop_clock
 
@@ -58,17 +60,24 @@ class Carrier:
     def covers(self, message_id: int) -> bool:
         return message_id == self.original_id or message_id in self.followups
 
-    async def edit(self, message_id: int, **fields: Any) -> None:
-        if message_id == self.original_id:
-            await self.interaction.edit_original_response(**fields)
-        else:
-            await self.interaction.followup.edit_message(message_id, **fields)
+    async def edit(self, message_id: int, *, content: str = MISSING,
+                   attachments: Sequence[discord.File] = MISSING,
+                   components: Rows = MISSING) -> None:
+        """Edit ``message_id`` (what is not given stays as it is; None components take
+        its controls off)."""
+        await edit_with_token(self.interaction.followup,
+                              None if message_id == self.original_id else message_id,
+                              content=content, attachments=attachments, components=components)
 
-    async def post(self, content: str, **fields: Any) -> int:
+    async def post(self, content: str, *, files: Sequence[discord.File],
+                   allowed_mentions: discord.AllowedMentions,
+                   components: Rows) -> int:
         """A new public message in the click's channel; returns its id."""
-        msg = await self.interaction.followup.send(content, wait=True, **fields)
-        self.followups.add(msg.id)
-        return msg.id
+        posted = await post_with_token(self.interaction.followup, content, files=files,
+                                       allowed_mentions=allowed_mentions,
+                                       components=components)
+        self.followups.add(posted)
+        return posted
 
 
 class Carriers:

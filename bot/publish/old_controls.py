@@ -79,7 +79,7 @@ class OldControls:
                     if carrier is None:
                         raise Superseded()
                     with self.carriers.carrying(game_id, carrier):
-                        await carrier.edit(message_id, view=None)
+                        await carrier.edit(message_id, components=None)
                 except Superseded:  # the token is gone meanwhile: the slow way
                     self._later(channel_id, message_id)
                 except discord.NotFound:

@@ -38,11 +38,12 @@ from typing import Any, Final
 
 import discord
 
-from bot.client.components import make_view
+from bot.client.components import component_rows, make_view
 from bot.publish.carriers import Carrier, Carriers
 from bot.publish.final_post import post_final
 from bot.publish.hand_dms import HandDMs
 from bot.publish.lost_threads import LostThreads
+from bot.publish.message_writes import Rows, edit_in_channel, post_in_channel
 from bot.publish.old_controls import TIDY_POLL, OldControls
 from bot.publish.outbox import CARRIED, EDIT, POST, Outboxes
 from bot.publish.private_menus import PrivateMenus
@@ -399,7 +400,7 @@ class DiscordPublisher:
         files = [discord.File(io.BytesIO(png), filename="board.png",
                               description=alt)
                  ] if png else []
-        view = make_view(o.panel, o.game_id, o.version)
+        components = component_rows(o.panel, o.game_id, o.version)
         carrier = self._carrier(turn)
 
         def wanted() -> bool:
@@ -414,14 +415,13 @@ class DiscordPublisher:
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
                         users=[discord.Object(u) for u in owing(o, pending)])
-                    kwargs: dict[str, Any] = {"files": files, "allowed_mentions": mentions}
-                    if view is not None:
-                        kwargs["view"] = view
                     # this post delivers them: a message opened while it is under way
                     # pings only its own (no second ping); if it fails, they are pending
                     turn.mention = []
                     try:
-                        posted = await self._send(turn, carrier, content, kwargs)
+                        posted = await self._send(turn, carrier, content, files=files,
+                                                  allowed_mentions=mentions,
+                                                  components=components)
                     except BaseException:
                         turn.mention = list(dict.fromkeys([*pending, *turn.mention]))
                         raise
@@ -432,7 +432,7 @@ class DiscordPublisher:
                 else:
                     try:
                         await self._edit(turn, carrier, turn.message_id, content=content,
-                                         attachments=files, view=view)
+                                         attachments=files, components=components)
                     except discord.NotFound:  # deleted by someone: post it anew next time
                         turn.message_id = None
                         return True
@@ -452,22 +452,27 @@ class DiscordPublisher:
             return False
         return turn.outcome is not None and turn.outcome.version > turn.shown
 
-    async def _send(self, turn: TurnMessage, carrier: Carrier | None, content: str,
-                    kwargs: dict[str, Any]) -> int:
+    async def _send(self, turn: TurnMessage, carrier: Carrier | None, content: str, *,
+                    files: list[discord.File], allowed_mentions: discord.AllowedMentions,
+                    components: Rows) -> int:
         """Post a new turn message, with a click's token if there is one; its id."""
         if carrier is None:
-            ch = await self.channel(turn.channel_id)
-            return (await ch.send(content, **kwargs)).id
+            return await post_in_channel(self.client, turn.channel_id, content, files=files,
+                                         allowed_mentions=allowed_mentions,
+                                         components=components)
         with self.carriers.carrying(turn.game_id, carrier):
-            return await carrier.post(content, **kwargs)
+            return await carrier.post(content, files=files, allowed_mentions=allowed_mentions,
+                                      components=components)
 
-    async def _edit(self, turn: TurnMessage, carrier: Carrier | None, message_id: int,
-                    **fields: Any) -> None:
+    async def _edit(self, turn: TurnMessage, carrier: Carrier | None, message_id: int, *,
+                    content: str, attachments: list[discord.File], components: Rows) -> None:
         if carrier is None:
-            await self._partial(turn.channel_id, message_id).edit(**fields)
+            await edit_in_channel(self.client, turn.channel_id, message_id, content=content,
+                                  attachments=attachments, components=components)
             return
         with self.carriers.carrying(turn.game_id, carrier):
-            await carrier.edit(message_id, **fields)
+            await carrier.edit(message_id, content=content, attachments=attachments,
+                               components=components)
 
     @staticmethod
     def _urgency(o: Outcome) -> int:

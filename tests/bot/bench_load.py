@@ -709,8 +709,8 @@ class Run:
             "gc_ms_per_s": round((db1["gc_s"] - db0["gc_s"]) * 1000 / window, 1),
             "gc_full": int(db1["gc_full_count"] - db0["gc_full_count"]),
             "gc_over_100ms": int(db1["gc_over_100ms"] - db0["gc_over_100ms"]),
-            "bot_cpu_ms_per_action": round((b.cpu_bot - a.cpu_bot) * 1000 / per, 1),
-            "worker_cpu_ms_per_action": round((b.cpu_workers - a.cpu_workers) * 1000 / per, 1),
+            "bot_cpu_ms_per_action": round((b.cpu_bot - a.cpu_bot) * 1000 / per, 2),
+            "worker_cpu_ms_per_action": round((b.cpu_workers - a.cpu_workers) * 1000 / per, 2),
             # the share of its cores the bot's side (and the bench) kept busy
             "bot_cores_busy": round(bot_cpu / window / self.pins.bot_cores, 2),
             "bench_cores_busy": round((b.cpu_bench - a.cpu_bench) / window

@@ -28,7 +28,8 @@ And two event-loop gauges, for why acknowledgements are late under load:
   collections (``gc.callbacks``); a full collection stops the event loop while it runs.
 
 For diagnosis, files on request: ``$TEMPUS_BENCH_GC_LOG`` gets a line per collection over
-100 ms, ``$TEMPUS_BENCH_GC_TYPES`` the collector's objects counted by type every 20 s,
+100 ms (``$TEMPUS_BENCH_GC_LOG_MS``, if set), ``$TEMPUS_BENCH_GC_TYPES`` the collector's
+objects counted by type every 20 s,
 ``$TEMPUS_BENCH_MEM`` the resident memory by kind of mapping every 30 s (and, in
 ``$TEMPUS_BENCH_MEM.malloc``, Python's small-object allocator's own statistics: how much of
 its arenas is in use and how much is free but held), ``$TEMPUS_BENCH_CPROFILE``
@@ -301,8 +302,9 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
         _gc_started = time.perf_counter()
         return
     took = time.perf_counter() - _gc_started
-    slow_log = os.environ.get("TEMPUS_BENCH_GC_LOG")  # a file: the slow ones, one a line
-    if took > 0.1 and slow_log:
+    # a file: the slow ones (over $TEMPUS_BENCH_GC_LOG_MS, default 100), one a line
+    slow_log = os.environ.get("TEMPUS_BENCH_GC_LOG")
+    if slow_log and took * 1000 > float(os.environ.get("TEMPUS_BENCH_GC_LOG_MS") or 100):
         with open(slow_log, "a") as f:
             print(f"{time.time():.1f} gc gen {info.get('generation')} {took * 1000:.0f} ms "
                   f"collected {info.get('collected')} frozen {gc.get_freeze_count()}", file=f)

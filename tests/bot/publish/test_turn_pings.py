@@ -57,7 +57,7 @@ async def test_a_replaced_turn_message_hands_on_its_pings() -> None:
     publisher, pinged = _publisher()
     during: list[Outcome] = []
 
-    async def send(turn: Any, carrier: Any, content: str, kwargs: dict[str, Any]) -> int:
+    async def send(turn: Any, carrier: Any, content: str, **kwargs: Any) -> int:
         pinged.append([u.id for u in kwargs["allowed_mentions"].users])
         for o in during:  # a newer outcome arrives while this post is under way
             await publisher.publish(o)
@@ -102,7 +102,7 @@ async def test_a_failed_post_keeps_its_pings_for_the_next_try() -> None:
     publisher, pinged = _publisher()
     fail = [True]
 
-    async def send(turn: Any, carrier: Any, content: str, kwargs: dict[str, Any]) -> int:
+    async def send(turn: Any, carrier: Any, content: str, **kwargs: Any) -> int:
         pinged.append([u.id for u in kwargs["allowed_mentions"].users])
         if fail[0]:
             fail[0] = False

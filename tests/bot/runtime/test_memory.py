@@ -282,3 +282,17 @@ async def test_loads_of_different_games_overlap() -> None:
     finally:
         await svc.close()
         await svc.storage.close()
+
+
+def test_start_up_is_frozen_once_after_its_garbage_is_collected(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What start-up made is frozen once per process, and its garbage is collected first
+    (frozen garbage would never be freed). Frozen for real only in a bot's own process:
+    here the collector's calls are recorded instead."""
+    calls: list[str] = []
+    monkeypatch.setattr(memory, "_start_up_frozen", False)
+    monkeypatch.setattr(memory.gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(memory.gc, "freeze", lambda: calls.append("freeze"))
+    assert memory.freeze_start_up() is True
+    assert memory.freeze_start_up() is False
+    assert calls == ["collect", "freeze"]
