@@ -288,8 +288,9 @@ class TempusBot(commands.AutoShardedBot):
         are the command tree's.)"""
         if interaction.type is not discord.InteractionType.component:
             return
-        if dispatched(interaction):
-            await dispatch(interaction, self.on_component)
+        cid = dispatched(interaction)
+        if cid is not None:
+            await dispatch(interaction, cid, self.on_component)
         else:
             use_interaction_locale(interaction)
             log.info("refused a click on an unknown control %r",

@@ -32,29 +32,28 @@ _STYLES = {
 _STYLE_VALUES = {name: style.value for name, style in _STYLES.items()}
 
 
-def dispatched(interaction: discord.Interaction[Any]) -> bool:
-    """Whether a component interaction is one of ours: its id parses and the message
-    carries a control of that id and type. Anything else (a forged id, a control that
-    never existed) is answered by the application with a refusal."""
+def dispatched(interaction: discord.Interaction[Any]) -> ComponentId | None:
+    """The click's parsed id if the interaction is one of ours (its id parses and the
+    message carries a control of that id and type); None for anything else (a forged id,
+    a control that never existed), which the application answers with a refusal."""
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    if parse_component_id(custom_id) is None or interaction.message is None:
-        return False
+    cid = parse_component_id(custom_id)
+    if cid is None or interaction.message is None:
+        return None
     kind = data.get("component_type")
     for row in interaction.message.components:
         for c in getattr(row, "children", [row]):
             if getattr(c, "custom_id", None) == custom_id and c.type.value == kind:
-                return True
-    return False
+                return cid
+    return None
 
 
-async def dispatch(interaction: discord.Interaction[Any], handler: Handler) -> None:
-    """Hand a click that :func:`dispatched` accepted to ``handler``: its parsed id and,
-    for a select, the values chosen."""
+async def dispatch(interaction: discord.Interaction[Any], cid: ComponentId,
+                   handler: Handler) -> None:
+    """Hand a click that :func:`dispatched` accepted (``cid``, its parsed id) to
+    ``handler``, with the values chosen for a select."""
     data: Any = interaction.data or {}
-    cid = parse_component_id(str(data.get("custom_id", "")))
-    if cid is None:
-        return
     values = ([str(v) for v in data.get("values", [])]
               if data.get("component_type") == discord.ComponentType.select.value else None)
     await handler(interaction, cid, values)

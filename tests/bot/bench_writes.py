@@ -270,15 +270,16 @@ async def measure(port: int, rounds: int, n: int) -> dict[str, Any]:
                             clicked)
 
         async def on_interaction() -> None:  # the application's check, in its own task
-            assert dispatched(clicked)
+            assert dispatched(clicked) is not None
         await asyncio.gather(_handled[0], asyncio.ensure_future(on_interaction()))
 
     async def click_after() -> None:
         clicked = discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
 
         async def on_interaction() -> None:
-            if dispatched(clicked):
-                await dispatch(clicked, _handler_after)
+            cid = dispatched(clicked)
+            if cid is not None:
+                await dispatch(clicked, cid, _handler_after)
         await asyncio.ensure_future(on_interaction())
 
     kinds: dict[str, tuple[Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]] = {
