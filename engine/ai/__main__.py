@@ -98,10 +98,12 @@ def _tune(args: argparse.Namespace) -> int:
         return 0
     if args.write:
         with open(args.write, encoding="utf-8") as f:
-            theta = tune.average(f.readlines(), args.average)
+            theta = tune.average(f.readlines(), args.average, args.until)
         settings = tune.apply_parameters(theta, BASE_SETTINGS)
-        data = {"about": f"python -m engine.ai tune: mean of the last {args.average} "
-                         f"iterations of {Path(args.write).name}",
+        which = (f"the {args.average} iterations up to {args.until}" if args.until is not None
+                 else f"the last {args.average} iterations")
+        data = {"about": f"python -m engine.ai tune: mean of {which} of "
+                         f"{Path(args.write).name}",
                 **dataclasses.asdict(settings)}
         target = Path(args.settings) if args.settings else SETTINGS_FILE
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -122,7 +124,8 @@ def _tune(args: argparse.Namespace) -> int:
         if rows:
             start, first = rows[-1]["theta"], rows[-1]["iteration"] + 1
     theta = tune.spsa(args.iterations, args.games, args.seed, args.out, jobs=args.jobs,
-                      a=args.step, c=args.perturbation, start=start, first_iteration=first)
+                      a=args.step, c=args.perturbation, start=start, first_iteration=first,
+                      parameters=args.parameters)
     print(json.dumps({"parameters": theta}))
     return 0
 
@@ -181,6 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write", metavar="LOG", help="write the settings from a run's log")
     p.add_argument("--average", type=int, default=100,
                    help="with --write: mean of this many last iterations")
+    p.add_argument("--until", type=int, metavar="ITERATION",
+                   help="with --write: the averaged iterations end with this one")
+    p.add_argument("--parameters", choices=("all", "weights"), default="all",
+                   help="what a run tunes: the evaluation's weights only, or also the tactics")
     p.add_argument("--settings", help="settings file to write or check (default: shipped)")
     p.add_argument("--check", action="store_true",
                    help="play the planner against three normal and print its results")

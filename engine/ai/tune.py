@@ -59,11 +59,20 @@ CLIP = 8.0
 WIN = 4.0
 
 
-def parameter_names() -> list[str]:
+#: which parameters a run tunes: "weights" only the evaluation's (its schedules and
+#: scalars: the 30 the shipped numbers were tuned over), "all" also ``normal``'s tactics
+PARAMETER_SETS = ("all", "weights")
+
+
+def parameter_names(which: str = "all") -> list[str]:
+    if which not in PARAMETER_SETS:
+        raise ValueError(f"parameters must be one of {PARAMETER_SETS}, not {which!r}")
     names = []
     for s in SCHEDULES:
         names += [f"{s}.level", f"{s}.tilt"]
     names += [f"{s}.level" for s in SCALARS]
+    if which == "weights":
+        return names
     names += [f"tactics.{s}.level" for s in TACTICS_SCALARS]
     names += list(ADDITIVE)
     return names + [f"card_type.{t}" for t in CARD_TYPES]
@@ -143,8 +152,8 @@ def objective(results: Sequence[tuple[float, float]]) -> float:
 
 def spsa(iterations: int, games: int, seed: int, out: str, *, jobs: int = 2,
          a: float = 0.005, c: float = 0.35, start: dict[str, float] | None = None,
-         first_iteration: int = 0) -> dict[str, float]:
-    names = parameter_names()
+         first_iteration: int = 0, parameters: str = "all") -> dict[str, float]:
+    names = parameter_names(parameters)
     theta = dict.fromkeys(names, 0.0)
     if start:
         theta.update(start)
@@ -177,9 +186,13 @@ def spsa(iterations: int, games: int, seed: int, out: str, *, jobs: int = 2,
     return theta
 
 
-def average(lines: Sequence[str], last: int) -> dict[str, float]:
-    """Mean parameters of the last ``last`` iterations of a run's log."""
-    rows = [json.loads(x) for x in lines if x.strip()][-last:]
+def average(lines: Sequence[str], last: int, until: int | None = None) -> dict[str, float]:
+    """Mean parameters of the last ``last`` iterations of a run's log, or of the ``last``
+    iterations up to and including iteration ``until``."""
+    rows = [json.loads(x) for x in lines if x.strip()]
+    if until is not None:
+        rows = [r for r in rows if r["iteration"] <= until]
+    rows = rows[-last:]
     names = rows[0]["theta"].keys()
     return {p: sum(r["theta"][p] for r in rows) / len(rows) for p in names}
 

@@ -140,3 +140,21 @@ def test_best_rival_weight_is_additive_and_reaches_the_evaluation():
     v = [3.0, 1.0, 7.0, 2.0]
     assert ev.rel(v, 0) == pytest.approx(plain.rel(v, 0) - s.weights.rival_best * 7.0)
     assert ev.rel(v, 2) == pytest.approx(plain.rel(v, 2) - s.weights.rival_best * 3.0)
+
+
+def test_average_up_to_an_iteration():
+    """``--write --until K``: the mean of the iterations that end with K, not the last."""
+    lines = [json.dumps({"iteration": k, "theta": {"a": float(k)}}) for k in range(10)]
+    assert tune.average(lines, 3, until=5) == {"a": 4.0}
+    assert tune.average(lines, 3) == {"a": 8.0}
+
+
+def test_a_run_over_the_weights_only():
+    """``--parameters weights`` tunes the evaluation's schedules and scalars alone (how the
+    shipped numbers were found): no tactics or card-type parameter is logged or moved."""
+    weights = tune.parameter_names("weights")
+    assert len(weights) == 2 * len(tune.SCHEDULES) + len(tune.SCALARS)
+    assert not any(n.startswith(("tactics.", "card_type.")) for n in weights)
+    assert set(weights) < set(tune.parameter_names())
+    with pytest.raises(ValueError):
+        tune.parameter_names("tactics")
