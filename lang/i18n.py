@@ -177,7 +177,11 @@ def lookup(key: str, lang: str | None = None) -> str:
     """The template for ``key`` in ``lang`` (default: the current locale), falling back
     to English; a fuzzy (unreviewed) translation is not used. Raises KeyError for an
     unknown key."""
-    lg = language(lang)
+    return _template(language(lang), key)
+
+
+def _template(lg: Language, key: str) -> str:
+    """:func:`lookup` in the language ``lg``."""
     text = lg.messages.get(key)
     if text is not None and key not in lg.fuzzy:
         return text
@@ -212,7 +216,7 @@ class _Formatter(string.Formatter):
 def render(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     """The message ``key`` in ``lang`` (default: current) with ``kwargs`` filled in."""
     lg = language(lang)
-    template = lookup(key, lg.code)
+    template = _template(lg, key)
     if not kwargs:
         return template
     if "|" not in template:  # no plural form: Python's own formatting, the same in C
