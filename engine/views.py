@@ -1,9 +1,10 @@
 """Views: exactly what one seat (or a spectator) may know (R-INFO).
 
-A view is a JSON-ready dict built from the state's JSON with the secrets taken out:
-the RNG seed, the deck order, the tile stack order, other seats' hands, face-down
-attack cards and progress choices, and the discard pile (face down, R-INFO-1: only its
-size, ``discard_size``, is public). Everything the bot shows and the renderer draws is
+A view is a JSON-ready dict: the state's JSON without its secrets (the RNG seed, the
+deck order, the tile stack order, other seats' hands, face-down attack cards and progress
+choices, and the discard pile: face down, R-INFO-1, only its size, ``discard_size``, is
+public), built field by field, so that a field added to the state reaches no view until
+it is added here. Everything the bot shows and the renderer draws is
 built from a view, never from the state.
 
 What a seat remembers about the discard pile is part of its information, so the view
