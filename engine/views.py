@@ -1,9 +1,10 @@
 """Views: exactly what one seat (or a spectator) may know (R-INFO).
 
-A view is a JSON-ready dict built from the state's JSON with the secrets taken out:
-the RNG seed, the deck order, the tile stack order, other seats' hands, face-down
-attack cards and progress choices, and the discard pile (face down, R-INFO-1: only its
-size, ``discard_size``, is public). Everything the bot shows and the renderer draws is
+A view is a JSON-ready dict: the state's JSON without its secrets (the RNG seed, the
+deck order, the tile stack order, other seats' hands, face-down attack cards and progress
+choices, and the discard pile: face down, R-INFO-1, only its size, ``discard_size``, is
+public), built field by field, so that a field added to the state reaches no view until
+it is added here. Everything the bot shows and the renderer draws is
 built from a view, never from the state.
 
 What a seat remembers about the discard pile is part of its information, so the view
@@ -33,30 +34,27 @@ VIEW_FORMAT = 2
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The information set of ``seat`` (``None``: a spectator)."""
-    d = state.to_json()
-    del d["seed"]
-    del d["shuffles"]
-    d["format"] = VIEW_FORMAT
-    d["seat"] = seat
-    d["deck_size"] = len(d.pop("deck"))
-    pile, seen = d.pop("discard"), d.pop("discard_seen")
-    d["discard_size"] = len(pile)
-    d["revealed_cards"] = [c for c, w in zip(pile, seen) if w == SEEN_BY_ALL]
-    if seat is not None:
-        d["my_discarded_cards"] = [c for c, w in zip(pile, seen) if w == seat]
-    stack = d.pop("tile_stack")
-    d["current_tile"] = stack[0] if stack and state.phase == "tiles" else None
-    d["tiles_left"] = len(stack)
+    """The information set of ``seat`` (``None``: a spectator).
+
+    Built from the state's fields directly rather than from :meth:`State.to_json` with the
+    secrets deleted (the bot makes a view or two of every position, and the snapshot it
+    stores is the state's JSON already): the same keys in the same order as that JSON
+    less the secrets, then the view's own; every list is a copy."""
+    players = []
     points = all_victory_points(state)
-    for i, p in enumerate(d["players"]):
-        p["hand_size"] = len(p["hand"])
-        p["colour"] = CONTENT.colours[i]
+    colours = CONTENT.colours
+    per_player = CONTENT.tokens_per_player
+    for i, pl in enumerate(state.players):
+        p: dict[str, Any] = {"era": pl.era, "markers": pl.markers, "supply": pl.supply,
+                             "cities": pl.cities[:]}
+        if i == seat:
+            p["hand"] = pl.hand[:]
+        p["hand_size"] = len(pl.hand)
+        p["colour"] = colours[i]
         p["victory_points"] = points[i]
-        p["tokens_on_board"] = CONTENT.tokens_per_player - p["supply"]
-        if i != seat:
-            del p["hand"]
-    combat = d["combat"]
+        p["tokens_on_board"] = per_player - pl.supply
+        players.append(p)
+    combat = None if state.combat is None else state.combat.to_json()
     if (
         combat is not None
         and combat["attack_cards"] is not None
@@ -65,10 +63,51 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     ):
         combat["attack_card_count"] = len(combat["attack_cards"])
         combat["attack_cards"] = None  # R-INFO-2: face down until the defender answered
-    choices = d.pop("progress_choices")
-    d["progress_submitted"] = sorted(int(k) for k in choices)
-    if seat is not None and str(seat) in choices:
-        d["my_progress_choice"] = choices[str(seat)]
+    stack = state.tile_stack
+    pile, seen = state.discard, state.discard_seen
+    d: dict[str, Any] = {
+        "format": VIEW_FORMAT,
+        "num_players": state.num_players,
+        "phase": state.phase,
+        "terrain": list(state.terrain),
+        "placements": [p[:] for p in state.placements],
+        "removed_tiles": state.removed_tiles[:],
+        "owner": state.owner[:],
+        "count": state.count[:],
+        "city_owner": state.city_owner[:],
+        "city_value": state.city_value[:],
+        "bonus": state.bonus[:],
+        "players": players,
+        "start_player": state.start_player,
+        "era_number": state.era_number,
+        "action_round": state.action_round,
+        "turn": state.turn,
+        "stage": state.stage,
+        "turn_actions": state.turn_actions,
+        "acted": state.acted,
+        "steps_left": state.steps_left,
+        "touched": {str(k): v for k, v in state.touched.items()},
+        "combat": combat,
+        "discards": {str(k): v for k, v in state.discards.items()},
+        "start_hexes": state.start_hexes[:],
+        "scores": state.scores[:],
+        "winners": state.winners[:],
+        "rules_version": state.rules_version,
+        "options": dict(state.options),
+        "bonus_seat": state.bonus_seat[:],
+        "seat": seat,
+        "deck_size": len(state.deck),
+        "discard_size": len(pile),
+        "revealed_cards": [c for c, w in zip(pile, seen) if w == SEEN_BY_ALL],
+    }
+    if seat is not None:
+        d["my_discarded_cards"] = [c for c, w in zip(pile, seen) if w == seat]
+    d["current_tile"] = stack[0] if stack and state.phase == "tiles" else None
+    d["tiles_left"] = len(stack)
+    choices = state.progress_choices
+    d["progress_submitted"] = sorted(choices)
+    if seat is not None and seat in choices:
+        d["my_progress_choice"] = choices[seat][:]
     d["decisions"] = [
         {"seat": x.seat, "kind": x.kind, "prompt": x.prompt} for x in decisions(state)
     ]

@@ -58,15 +58,40 @@ def languages() -> tuple[str, ...]:
     return (SOURCE, *[x for x in found if x != SOURCE])
 
 
+#: :func:`normalize`'s answers by the text it was given: it runs for every ``using`` (a
+#: few times for each action of a game), always on the same few locales
+_normalized: dict[str, str] = {}
+#: at most this many texts are remembered (the locales Discord knows are about 30; a
+#: text from elsewhere, e.g. an option typed by a person, must not grow the memory)
+NORMALIZED_KEPT = 256
+#: the languages ``_normalized`` was worked out for
+_normalized_for: tuple[str, ...] = ()
+
+
 def normalize(locale: object) -> str:
     """A catalogue language for a Discord locale (``pl``, ``en-US``, a
     :class:`discord.Locale`), a POSIX one (``pl_PL.UTF-8``) or None: the best match, else
     English."""
-    text = str(getattr(locale, "value", locale) or "").strip()
+    global _normalized_for
+    text = locale if type(locale) is str else str(getattr(locale, "value", locale) or "")
+    langs = languages()
+    if langs is not _normalized_for:  # the catalogues were read again (tests, lang.tool)
+        _normalized.clear()
+        _normalized_for = langs
+    found = _normalized.get(text)
+    if found is None:
+        found = _normalize_text(text, langs)
+        if len(_normalized) < NORMALIZED_KEPT:
+            _normalized[text] = found
+    return found
+
+
+def _normalize_text(text: str, langs: tuple[str, ...]) -> str:
+    text = text.strip()
     if not text:
         return DEFAULT
     base = text.replace("_", "-").split(".")[0].split("-")[0].lower()
-    return base if base in languages() else DEFAULT
+    return base if base in langs else DEFAULT
 
 
 def current() -> str:
@@ -152,7 +177,11 @@ def lookup(key: str, lang: str | None = None) -> str:
     """The template for ``key`` in ``lang`` (default: the current locale), falling back
     to English; a fuzzy (unreviewed) translation is not used. Raises KeyError for an
     unknown key."""
-    lg = language(lang)
+    return _template(language(lang), key)
+
+
+def _template(lg: Language, key: str) -> str:
+    """:func:`lookup` in the language ``lg``."""
     text = lg.messages.get(key)
     if text is not None and key not in lg.fuzzy:
         return text
@@ -187,7 +216,7 @@ class _Formatter(string.Formatter):
 def render(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     """The message ``key`` in ``lang`` (default: current) with ``kwargs`` filled in."""
     lg = language(lang)
-    template = lookup(key, lg.code)
+    template = _template(lg, key)
     if not kwargs:
         return template
     if "|" not in template:  # no plural form: Python's own formatting, the same in C

@@ -42,6 +42,7 @@ from bot.store.errors import (
     StorageUnavailable,
 )
 from bot.store.file_lock import StoreLock
+from bot.store.group_commit import Batch, Write
 from bot.store.rows import BadText, Row, now_text
 from bot.store.statements import Json, Sql
 from bot.store.storage import Body, SqlStorage
@@ -223,6 +224,9 @@ class SqliteStorage(SqlStorage):
         self._shown: dict[tuple[str, int], dict[str, Any]] = {}
         self._shown_timer: asyncio.TimerHandle | None = None
         self._shown_flush: asyncio.Task[None] | None = None
+        #: the write transactions queued on the connection's thread as one job that more
+        #: may still join (bot/store/group_commit.py): the last job queued, not started
+        self._open_batch: Batch | None = None
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float = 5.0,
@@ -291,6 +295,7 @@ class SqliteStorage(SqlStorage):
 
     async def close(self) -> None:
         await self._flush_shown()
+        self._open_batch = None
         if self._shown_timer is not None:
             self._shown_timer.cancel()
             self._shown_timer = None
@@ -385,6 +390,7 @@ class SqliteStorage(SqlStorage):
         kept."""
         await self._flush_shown()
         async with self._lock:
+            self._open_batch = None  # its statements are queued after it
             with _failures_mapped(self._break):
                 self._check_file()
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -397,25 +403,32 @@ class SqliteStorage(SqlStorage):
                     await self._rollback()
                     raise
 
-    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T], *,
-                            durable: bool = True) -> T:
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
         it and back instead of one per statement. Under load the event loop is slow to
         take each result back, and a transaction of several round trips (:meth:`_tx`)
         waits for it at every statement while holding the one connection. Same
-        guarantees as :meth:`_tx` (nothing of a failed one is kept). ``durable=False``:
-        committed without an fsync (``synchronous=NORMAL`` for this transaction: in WAL
-        mode it survives a crash of the process, and the next durable commit's fsync
-        takes it to the disk with it; see ``SqlStorage._write_shown``)."""
-        shown = self._take_shown()
-
-        def run(conn: sqlite3.Connection) -> T:
-            return _transaction(conn, shown, body, durable=durable, check=self._check_file)
-
+        guarantees as :meth:`_tx` (nothing of a failed one is kept). Writes that wait
+        for the thread together are committed together, each in a savepoint, with one
+        fsync (bot/store/group_commit.py): it joins the last job queued if that is a
+        batch of writes the thread has not started."""
+        async with self._lock:  # not inside another transaction; free: no wait at all
+            pass
+        write = Write(body, self._take_shown(), True, self._loop.create_future())
+        batch = self._open_batch
+        if batch is None or not batch.join(write):
+            batch = Batch(self._loop, self._check_file, [write])
+            try:
+                await self._on_thread(batch.run, shown=False, batch=batch)
+            except asyncio.CancelledError:
+                raise  # (it is queued: it runs, and answers the writes that joined it)
+            except BaseException as exc:
+                batch.fail_unstarted(exc)  # it could not be queued
         try:
-            result = await self._on_thread(run, shown=False)
+            with _failures_mapped(self._break):
+                result: T = await write.future
         except BaseException:
-            self._keep_shown(shown)
+            self._keep_shown(write.records)
             raise
         self._note_wal()
         return result
@@ -426,7 +439,7 @@ class SqliteStorage(SqlStorage):
             self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def _on_thread(self, job: Callable[[sqlite3.Connection], T], *,
-                         shown: bool = True) -> T:
+                         shown: bool = True, batch: Batch | None = None) -> T:
         """Run ``job`` on the connection's thread as one hand-over, after every call handed
         over before it. It waits while a transaction of several round trips (:meth:`_tx`,
         :meth:`_reading`) holds the connection, but does not hold it itself: the thread
@@ -435,7 +448,9 @@ class SqliteStorage(SqlStorage):
         one's result back (under load the loop is slow to do so, and the connection
         would sit idle while every other game queued for it). ``shown``: records of what
         Discord shows that wait (``_write_shown``) are written first, in a transaction of
-        their own, so the job reads them (a write transaction takes them in itself)."""
+        their own, so the job reads them (a write transaction takes them in itself).
+        ``batch``: the job is that batch of writes, which more may join until another job
+        is queued after it."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
         pending = self._take_shown() if shown else []
@@ -449,7 +464,8 @@ class SqliteStorage(SqlStorage):
             with _failures_mapped(self._break):
                 # aiosqlite (pinned) has no public "run this on the connection's thread";
                 # its _execute queues the job before its first await, so jobs keep their
-                # order
+                # order (and the batch is open exactly while it is the last one queued)
+                self._open_batch = batch
                 return await self._db._execute(job, self._db._conn)
         except BaseException:
             self._keep_shown(pending)
@@ -535,6 +551,7 @@ class SqliteStorage(SqlStorage):
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         await self._flush_shown()
         async with self._lock:
+            self._open_batch = None  # its statements are queued after it
             with _failures_mapped(self._break):
                 yield self._db
 

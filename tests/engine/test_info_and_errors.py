@@ -158,3 +158,102 @@ def test_every_rule_id_is_named_by_a_test():
                       for p in Path(__file__).parents[1].glob("*/*.py"))
     named = {i for i in ids if i in text or i.lower().replace("-", "_") in text}
     assert sorted(ids - named) == []
+
+
+def _view_from_json(state, seat):
+    """engine.views.view as it was built before: the state's whole JSON, secrets deleted."""
+    from engine.content import CONTENT
+    from engine.game import decisions
+    from engine.progress import all_victory_points
+    from engine.state import SEEN_BY_ALL
+    from engine.views import VIEW_FORMAT
+
+    d = state.to_json()
+    del d["seed"]
+    del d["shuffles"]
+    d["format"] = VIEW_FORMAT
+    d["seat"] = seat
+    d["deck_size"] = len(d.pop("deck"))
+    pile, seen = d.pop("discard"), d.pop("discard_seen")
+    d["discard_size"] = len(pile)
+    d["revealed_cards"] = [c for c, w in zip(pile, seen) if w == SEEN_BY_ALL]
+    if seat is not None:
+        d["my_discarded_cards"] = [c for c, w in zip(pile, seen) if w == seat]
+    stack = d.pop("tile_stack")
+    d["current_tile"] = stack[0] if stack and state.phase == "tiles" else None
+    d["tiles_left"] = len(stack)
+    points = all_victory_points(state)
+    for i, p in enumerate(d["players"]):
+        p["hand_size"] = len(p["hand"])
+        p["colour"] = CONTENT.colours[i]
+        p["victory_points"] = points[i]
+        p["tokens_on_board"] = CONTENT.tokens_per_player - p["supply"]
+        if i != seat:
+            del p["hand"]
+    combat = d["combat"]
+    if (combat is not None and combat["attack_cards"] is not None
+            and combat["defend_cards"] is None and seat != combat["attacker"]):
+        combat["attack_card_count"] = len(combat["attack_cards"])
+        combat["attack_cards"] = None
+    choices = d.pop("progress_choices")
+    d["progress_submitted"] = sorted(int(k) for k in choices)
+    if seat is not None and str(seat) in choices:
+        d["my_progress_choice"] = choices[str(seat)]
+    d["decisions"] = [{"seat": x.seat, "kind": x.kind, "prompt": x.prompt}
+                      for x in decisions(state)]
+    return d
+
+
+def _lists_in(value):
+    if isinstance(value, list):
+        yield value
+        for x in value:
+            yield from _lists_in(x)
+    elif isinstance(value, dict):
+        for x in value.values():
+            yield from _lists_in(x)
+
+
+def _check_views_key_for_key(state, seen):
+    before = json.dumps(state.to_json())
+    for seat in [None, *range(state.num_players)]:
+        v, ref = view(state, seat), _view_from_json(state, seat)
+        assert json.dumps(v) == json.dumps(ref)  # keys in the same order too
+        assert v == ref
+        seen["attack_card_count"] += "attack_card_count" in (v["combat"] or {})
+        seen["my_progress_choice"] += "my_progress_choice" in v
+        seen["my_discarded_cards"] += bool(v.get("my_discarded_cards"))
+        seen["current_tile"] += v["current_tile"] is not None
+        seen["hand"] += any(p.get("hand") for p in v["players"])
+        for lst in _lists_in(v):
+            lst.append(99)
+    assert json.dumps(state.to_json()) == before
+
+
+@pytest.mark.parametrize("rules_version", [1, 2, 3])
+def test_views_are_the_state_json_less_its_secrets_key_for_key(rules_version):
+    """R-INFO-1..3: every view, built from the state's fields, is exactly what the state's
+    JSON less its secrets was (same keys in the same order, same values), and shares no
+    list with the state (changing a view changes no state)."""
+    import random
+
+    from engine.game import apply_in_place, decisions
+    from engine.simulate import random_action
+
+    seen = dict.fromkeys(("attack_card_count", "my_progress_choice", "my_discarded_cards",
+                          "current_tile", "hand"), 0)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state, _ = new_game(3 + seed % 3, seed, random_map=seed % 2 == 0,
+                            rules_version=rules_version)
+        while decisions(state):
+            _check_views_key_for_key(state, seen)
+            s = rng.choice(decisions(state)).seat
+            apply_in_place(state, s, random_action(state, s, rng))
+    # random play seldom fights with cards: the attacker's face-down cards, set up
+    wea = card("WEA", "G")
+    s = make_state(tokens={"E5": (0, 3), "F5": (1, 1), **BLUE_FAR},
+                   hands={0: [wea], 1: [card("FOR", "G")]})
+    s, _ = play(s, 0, Attack(H("E5"), H("F5")), CommitAttackCards((wea,)))
+    _check_views_key_for_key(s, seen)
+    assert all(seen.values()), seen

@@ -236,6 +236,39 @@ def test_one_word_per_thing() -> None:
 
 
 # ------------------------------------------------------------------ the current locale
+def _normalize_uncached(locale: object) -> str:
+    """:func:`lang.i18n.normalize` as it was before it remembered its answers."""
+    text = str(getattr(locale, "value", locale) or "").strip()
+    if not text:
+        return i18n.DEFAULT
+    base = text.replace("_", "-").split(".")[0].split("-")[0].lower()
+    return base if base in i18n.languages() else i18n.DEFAULT
+
+
+def test_normalize_remembers_the_same_answer_for_every_locale_the_bot_knows() -> None:
+    import discord
+
+    known: list[object] = [None, "", "  ", " pl ", "PL", "pl_PL.UTF-8", "pl-PL", "en_GB.utf8",
+                           "C", "POSIX", "xx", "pl.", *i18n.languages()]
+    known += list(discord.Locale) + [x.value for x in discord.Locale]
+    known += [f"{x.value.replace('-', '_')}.UTF-8" for x in discord.Locale]
+    for locale in known * 2:  # the second time from what it remembered
+        assert i18n.normalize(locale) == _normalize_uncached(locale), locale
+
+
+def test_normalize_remembers_a_bounded_number_of_texts() -> None:
+    for i in range(3 * i18n.NORMALIZED_KEPT):
+        assert i18n.normalize(f"pl-{i}") == "pl"
+        assert i18n.normalize(f"zz-{i}") == "en"
+    assert len(i18n._normalized) <= i18n.NORMALIZED_KEPT
+
+
+def test_normalize_forgets_its_answers_when_a_language_is_added(scratch_locale: Path) -> None:
+    assert i18n.normalize("de-DE") == "en"  # no German yet: English, remembered
+    i18n_tool.init("de")
+    assert i18n.normalize("de-DE") == "de"
+
+
 def test_normalize_discord_and_posix_locales() -> None:
     assert i18n.normalize("pl") == "pl"
     assert i18n.normalize("pl_PL.UTF-8") == "pl"

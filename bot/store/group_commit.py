@@ -1,0 +1,157 @@
+"""Group commit on SQLite: the write transactions that wait for the connection's thread
+together are committed together, with one ``COMMIT`` and so one fsync.
+
+On SQLite with ``synchronous=FULL`` most of a write's cost on the connection's thread is
+its commit's fsync of the write-ahead log (on the development machine about half of the
+thread's CPU per action). Under load several games' actions wait for the thread while it
+writes one; each of them would pay for an fsync of its own.
+
+A :class:`Batch` is one job on the connection's thread. The first write that finds no
+open batch queues a new one (:meth:`bot.store.sqlite.SqliteStorage._tx_on_thread`); every
+write after it joins it while the batch is **open**: not started on the thread yet, and
+no other job queued on the thread after it (a read, a flush of what is shown, a
+transaction of several round trips). So a write joins only a job that would have run
+just before its own: the order of the thread's jobs, as the event loop queued them, is
+kept, and nothing that a job queued later reads or writes can come between.
+
+On the thread (:meth:`Batch.run`) each write runs in a savepoint of one transaction: one
+that raises (a version conflict, a broken constraint) is rolled back to its savepoint
+alone and fails alone; the others are committed. The transaction is committed, with one
+fsync, before any of its writes is answered: each is as durable, when its caller hears
+of it, as a transaction of its own. If the commit fails (or SQLite rolled the whole
+transaction back after an error of the store, such as a full disk), every write not yet
+failed fails with that error and nothing of them is kept. A batch of one write runs the
+same statements as a transaction of its own (no savepoint).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: a statement with its parameters (the records of what Discord shows, see
+#: ``SqliteStorage._write_shown``)
+Record = tuple[str, dict[str, Any]]
+
+
+@dataclass
+class Write:
+    """One write transaction waiting for its batch: ``records`` first, then ``body``,
+    both on the connection's thread; ``future`` gets the body's result or its error."""
+
+    body: Callable[[sqlite3.Connection], Any]
+    records: list[Record]
+    durable: bool
+    future: asyncio.Future[Any]
+
+
+@dataclass
+class Batch:
+    """The writes of one job on the connection's thread."""
+
+    loop: asyncio.AbstractEventLoop
+    #: raises (``StorageUnavailable``) unless the database file is still the one opened
+    check: Callable[[], None]
+    writes: list[Write] = field(default_factory=list)
+    #: the thread took the writes: no more may join
+    started: bool = False
+    guard: threading.Lock = field(default_factory=threading.Lock)
+
+    def join(self, write: Write) -> bool:
+        """Add ``write`` unless the thread has taken the batch already."""
+        with self.guard:
+            if self.started:
+                return False
+            self.writes.append(write)
+            return True
+
+    def take(self) -> list[Write]:
+        """The writes, once: no more join after this."""
+        with self.guard:
+            if self.started:
+                return []
+            self.started = True
+            return self.writes
+
+    def fail_unstarted(self, exc: BaseException) -> None:
+        """The batch could not be queued (e.g. the connection is closed): its writes fail
+        with ``exc`` (on the event loop)."""
+        for w in self.take():
+            if not w.future.done():
+                w.future.set_exception(exc)
+
+    def run(self, conn: sqlite3.Connection) -> None:
+        """On the connection's thread: the writes in one transaction, each answered after
+        the commit (or with its error)."""
+        writes = self.take()
+        if not writes:
+            return
+        try:
+            outcomes = _transaction(conn, writes, self.check)
+        except BaseException as exc:  # (e.g. the synchronous level could not be set back)
+            outcomes = [(False, exc)] * len(writes)
+        for w, (ok, value) in zip(writes, outcomes, strict=True):
+            self.loop.call_soon_threadsafe(_settle, w.future, ok, value)
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.done():  # (its caller gave up: the write was made all the same)
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[[], None]
+                 ) -> list[tuple[bool, Any]]:
+    """Run ``writes`` in one transaction (``check`` before it and before the commit);
+    each one's outcome: ``(True, result)`` or ``(False, error)``. Committed without an
+    fsync only if no write asked for one (``durable``)."""
+    durable = any(w.durable for w in writes)
+    alone = len(writes) == 1
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        check()
+    except BaseException as exc:
+        return [(False, exc)] * len(writes)
+    if not durable:
+        conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for w in writes:
+                if not alone:
+                    conn.execute("SAVEPOINT write")
+                try:
+                    for sql, params in w.records:
+                        conn.execute(sql, params)
+                    result = w.body(conn)
+                except BaseException as exc:
+                    if alone or not conn.in_transaction:
+                        raise  # the whole transaction goes (SQLite may have ended it)
+                    conn.execute("ROLLBACK TO write")
+                    conn.execute("RELEASE write")
+                    outcomes.append((False, exc))
+                    continue
+                if not alone:
+                    conn.execute("RELEASE write")
+                outcomes.append((True, result))
+            check()
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            # nothing of the transaction is kept: every write not failed on its own fails
+            failed = [(False, value) if not ok else (False, exc) for ok, value in outcomes]
+            return failed + [(False, exc)] * (len(writes) - len(failed))
+    finally:
+        if not durable:
+            conn.execute("PRAGMA synchronous=FULL")
+    return outcomes
