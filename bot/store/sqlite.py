@@ -428,7 +428,7 @@ class SqliteStorage(SqlStorage):
             with _failures_mapped(self._break):
                 result: T = await write.future
         except BaseException:
-            self._keep_shown(write.records)
+            self._keep_shown(write.records, returned=True)
             raise
         self._note_wal()
         return result
@@ -468,7 +468,7 @@ class SqliteStorage(SqlStorage):
                 self._open_batch = batch
                 return await self._db._execute(job, self._db._conn)
         except BaseException:
-            self._keep_shown(pending)
+            self._keep_shown(pending, returned=True)
             raise
 
     # ------------------------------------------------------------------ what is shown
@@ -485,16 +485,21 @@ class SqliteStorage(SqlStorage):
         self._keep_shown([(sql.sqlite, _bind(params))])
         return 1
 
-    def _keep_shown(self, records: list[tuple[str, dict[str, Any]]]) -> None:
-        """Records to write with the next job (those given back by a failed job too);
-        a newer record of the same game wins, the highest version shown stays."""
+    def _keep_shown(self, records: list[tuple[str, dict[str, Any]]], *,
+                    returned: bool = False) -> None:
+        """Records to write with the next job; ``returned``: given back by a failed job,
+        so older than any record of the same game kept since, which wins over them. A
+        newer record of the same game wins; the highest version shown stays."""
         for sql, params in records:
             key = (sql, int(params["game_id"]))
             old = self._shown.get(key)
             if old is not None and "announced" in params:
                 shown = [v for v in (old.get("announced"), params["announced"])
                          if v is not None]
-                params = {**params, "announced": max(shown) if shown else None}
+                announced = max(shown) if shown else None
+                params = {**(old if returned else params), "announced": announced}
+            elif old is not None and returned:
+                continue
             self._shown[key] = params
         if self._shown and self._shown_timer is None:
             self._shown_timer = self._loop.call_later(self.SHOWN_WAIT_S, self._shown_due)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -131,5 +132,35 @@ async def test_a_failed_write_keeps_the_turn_message_record_for_the_next(
             await store._tx_on_thread(lambda conn: 1 // 0)
         row = await store.game(game.id)
         assert row is not None and (row.panel_message_id, row.announced_version) == (77, 3)
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_write_does_not_put_back_an_older_turn_message_record(
+        tmp_path: Path) -> None:
+    """A write that took the game's turn-message record along fails while a newer record
+    of the same game is waiting: the newer one is what gets stored (the version shown is
+    the highest either had)."""
+    store = await SqliteStorage.open(str(tmp_path / "t.db"))
+    store.SHOWN_WAIT_S = 30.0  # type: ignore[misc]
+    try:
+        game = await store.create_game(1, 10, 100, "Ann", {})
+        await store.set_turn_message(game.id, 77, "turn 1", 3)
+        release = threading.Event()
+
+        def fails_later(conn: object) -> int:
+            release.wait(5)
+            return 1 // 0
+
+        failing = asyncio.create_task(store._tx_on_thread(fails_later))
+        await asyncio.sleep(0.05)  # the failing write has taken the record along
+        await store.set_turn_message(game.id, 88, "turn 2", 4)
+        release.set()
+        with pytest.raises(ZeroDivisionError):
+            await failing
+        row = await store.game(game.id)
+        assert row is not None
+        assert (row.panel_message_id, row.turn_key, row.announced_version) == (88, "turn 2", 4)
     finally:
         await store.close()
