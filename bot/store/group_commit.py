@@ -46,7 +46,6 @@ class Write:
 
     body: Callable[[sqlite3.Connection], Any]
     records: list[Record]
-    durable: bool
     future: asyncio.Future[Any]
 
 
@@ -93,7 +92,7 @@ class Batch:
             return
         try:
             outcomes = _transaction(conn, writes, self.check)
-        except BaseException as exc:  # (e.g. the synchronous level could not be set back)
+        except BaseException as exc:  # (e.g. the connection broke under it)
             outcomes = [(False, exc)] * len(writes)
         for w, (ok, value) in zip(writes, outcomes, strict=True):
             self.loop.call_soon_threadsafe(_settle, w.future, ok, value)
@@ -111,47 +110,39 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[[], None]
                  ) -> list[tuple[bool, Any]]:
     """Run ``writes`` in one transaction (``check`` before it and before the commit);
-    each one's outcome: ``(True, result)`` or ``(False, error)``. Committed without an
-    fsync only if no write asked for one (``durable``)."""
-    durable = any(w.durable for w in writes)
+    each one's outcome: ``(True, result)`` or ``(False, error)``."""
     alone = len(writes) == 1
     outcomes: list[tuple[bool, Any]] = []
     try:
         check()
     except BaseException as exc:
         return [(False, exc)] * len(writes)
-    if not durable:
-        conn.execute("PRAGMA synchronous=NORMAL")
     try:
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            for w in writes:
-                if not alone:
-                    conn.execute("SAVEPOINT write")
-                try:
-                    for sql, params in w.records:
-                        conn.execute(sql, params)
-                    result = w.body(conn)
-                except BaseException as exc:
-                    if alone or not conn.in_transaction:
-                        raise  # the whole transaction goes (SQLite may have ended it)
-                    conn.execute("ROLLBACK TO write")
-                    conn.execute("RELEASE write")
-                    outcomes.append((False, exc))
-                    continue
-                if not alone:
-                    conn.execute("RELEASE write")
-                outcomes.append((True, result))
-            check()
-            conn.execute("COMMIT")
-        except BaseException as exc:
-            if conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            # nothing of the transaction is kept: every write not failed on its own fails
-            failed = [(False, value) if not ok else (False, exc) for ok, value in outcomes]
-            return failed + [(False, exc)] * (len(writes) - len(failed))
-    finally:
-        if not durable:
-            conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("BEGIN IMMEDIATE")
+        for w in writes:
+            if not alone:
+                conn.execute("SAVEPOINT write")
+            try:
+                for sql, params in w.records:
+                    conn.execute(sql, params)
+                result = w.body(conn)
+            except BaseException as exc:
+                if alone or not conn.in_transaction:
+                    raise  # the whole transaction goes (SQLite may have ended it)
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+                outcomes.append((False, exc))
+                continue
+            if not alone:
+                conn.execute("RELEASE write")
+            outcomes.append((True, result))
+        check()
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        # nothing of the transaction is kept: every write not failed on its own fails
+        failed = [(False, value) if not ok else (False, exc) for ok, value in outcomes]
+        return failed + [(False, exc)] * (len(writes) - len(failed))
     return outcomes

@@ -414,7 +414,7 @@ class SqliteStorage(SqlStorage):
         batch of writes the thread has not started."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        write = Write(body, self._take_shown(), True, self._loop.create_future())
+        write = Write(body, self._take_shown(), self._loop.create_future())
         batch = self._open_batch
         if batch is None or not batch.join(write):
             batch = Batch(self._loop, self._check_file, [write])
