@@ -108,11 +108,11 @@ def window(counting: Counting) -> None:
     original = bench_load.Table.play
     playing = [0]
 
-    async def play(self: bench_load.Table, think: tuple[float, float], until: float) -> None:
+    async def play(self: bench_load.Table, pace: bench_load.Pace, until: float) -> None:
         playing[0] += 1
         counting.on = True
         try:
-            await original(self, think, until)
+            await original(self, pace, until)
         finally:
             playing[0] -= 1
             if playing[0] == 0:
@@ -140,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         counting.counts.clear()
         counting.refused.clear()
         result: dict[str, Any] = asyncio.run(bench_load.one_size(
-            n, args.seconds, think, 0.5 if args.fast else 5.0, args.seed))
+            n, bench_load.Shape("sqlite", 1), args.seconds, think,
+            0.5 if args.fast else 5.0, args.seed, max(2, n // 10), 30.0,
+            warmup=min(20.0, args.seconds / 3)))
         actions = max(1, int(result["actions"]))  # type: ignore[call-overload]
         counted = sum(v for k, v in counting.counts.items() if k not in EXEMPT)
         result["requests"] = dict(counting.counts.most_common())
