@@ -974,16 +974,17 @@ def main(argv: list[str] | None = None) -> int:
         elif d not in ("sqlite", "pg"):
             parser.error(f"--db {d!r}: sqlite, pg or a postgresql:// URL")
         kinds.append("sqlite" if d == "sqlite" else "postgresql")
-    shapes = [Shape(k, c) for k in dict.fromkeys(kinds) for c in counts]
     if any(c < 1 for c in counts):
         parser.error("--processes: 1 or more")
-    for shape in shapes:
-        if not shape.possible():
-            print(f"(skipped: SQLite with {shape.processes} processes; one process per "
-                  "SQLite file)", file=sys.stderr)
-    shapes = [sh for sh in shapes if sh.possible()]
     if args.compare:
         shapes = [Shape("sqlite", 1), Shape("postgresql", 2)]
+    else:
+        shapes = [Shape(k, c) for k in dict.fromkeys(kinds) for c in counts]
+        for shape in shapes:
+            if not shape.possible():
+                print(f"(skipped: SQLite with {shape.processes} processes; one process per "
+                      "SQLite file)", file=sys.stderr)
+        shapes = [sh for sh in shapes if sh.possible()]
     if not shapes:
         parser.error("nothing to run")
     server = None
