@@ -13,6 +13,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from bot.runtime.worker_pool import Offloader
 from bot.tempus.hint import BUDGET_S, hint_text, think
@@ -22,11 +23,11 @@ from engine.setup import new_game
 from engine.views import view
 
 
-def positions(n: int, seed: int) -> list[dict]:
+def positions(n: int, seed: int) -> list[dict[str, Any]]:
     """Views of the deciding seat along a game of ``normal`` players."""
     state, _ = new_game(4, seed, random_map=True)
     rng = random.Random(seed)
-    out = []
+    out: list[dict[str, Any]] = []
     step = 0
     while decisions(state) and len(out) < n:
         d = rng.choice(decisions(state))
