@@ -1,6 +1,7 @@
 """Every benchmark command still starts: each bench module (``tests/**/bench*.py``, the
 profile's table, every ``python -m tests.…`` the README and docs/ quote, the benchmarks of
-``render`` and ``engine.ai``) imports and its ``--help`` parses, as ``python -m`` runs it.
+``render`` and ``engine.ai``) imports and its ``--help`` parses, as ``python -m`` runs it,
+and names every option the README and docs/ quote it with.
 
 No bench runs here (their numbers are printed by hand, never asserted); a bench that no
 longer imports, or whose argument parser breaks, fails the suite instead of waiting for
@@ -24,17 +25,27 @@ COMMANDS = (("render", ["bench"]), ("engine.ai", ["tournament"]), ("engine.ai", 
             ("engine.ai", ["summarise"]), ("engine.ai", ["tune"]))
 #: bench commands whose names do not start with "bench"
 OTHERS = ("tests.bot.profile_split",)
-_QUOTED = re.compile(r"python -m (tests(?:\.\w+)+)")
+_QUOTED = re.compile(r"python -m (tests(?:\.\w+)+|render bench|engine\.ai \w+)([^`|\n]*)")
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
 def _module(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
-def quoted_modules() -> set[str]:
-    """The ``python -m tests.…`` commands README.md and docs/ tell people to run."""
+def quoted() -> dict[str, set[str]]:
+    """The benchmark commands README.md and docs/ tell people to run (``tests.bot.bench``,
+    ``engine.ai ladder``) -> the options they are quoted with."""
     docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    return {m for p in docs for m in _QUOTED.findall(p.read_text(encoding="utf-8"))}
+    out: dict[str, set[str]] = {}
+    for p in docs:
+        for command, rest in _QUOTED.findall(p.read_text(encoding="utf-8")):
+            out.setdefault(command, set()).update(_OPTION.findall(rest))
+    return out
+
+
+def quoted_modules() -> set[str]:
+    return {c for c in quoted() if c.startswith("tests.")}
 
 
 def bench_modules() -> list[str]:
@@ -65,6 +76,10 @@ def _help(module: str, args: list[str], monkeypatch: pytest.MonkeyPatch,
     assert exit_.value.code in (0, None), f"{module} --help exits with {exit_.value.code}"
     out = capsys.readouterr().out
     assert out.startswith("usage:"), out
+    command = " ".join((module, *args))
+    missing = sorted(o for o in quoted().get(command, ())
+                     if not re.search(re.escape(o) + r"(?![\w-])", out))
+    assert missing == [], f"the docs quote python -m {command} with {missing}, unknown to it"
     return out
 
 
@@ -74,7 +89,8 @@ def test_bench_starts(module: str, monkeypatch: pytest.MonkeyPatch,
     _help(module, [], monkeypatch, capsys)
 
 
-@pytest.mark.parametrize(("module", "args"), COMMANDS, ids=[" ".join((m, *a)) for m, a in COMMANDS])
+@pytest.mark.parametrize(("module", "args"), COMMANDS,
+                         ids=[" ".join((m, *a)) for m, a in COMMANDS])
 def test_command_starts(module: str, args: list[str], monkeypatch: pytest.MonkeyPatch,
                         capsys: pytest.CaptureFixture[str]) -> None:
     assert args[0] in _help(module, args, monkeypatch, capsys)
