@@ -11,6 +11,7 @@ mypy's to find (pyproject.toml checks the benches).
 
 from __future__ import annotations
 
+import functools
 import re
 import runpy
 import sys
@@ -33,6 +34,7 @@ def _module(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
+@functools.cache
 def quoted() -> dict[str, set[str]]:
     """The benchmark commands README.md and docs/ tell people to run (``tests.bot.bench``,
     ``engine.ai ladder``) -> the options they are quoted with."""
@@ -57,6 +59,8 @@ def test_the_benches_are_found() -> None:
     benches = bench_modules()
     assert {"tests.bot.bench_load", "tests.engine.bench_ai"} <= set(benches)
     assert quoted_modules() <= set(benches)
+    others = {c for c in quoted() if not c.startswith("tests.")}
+    assert others <= {" ".join((m, *a)) for m, a in COMMANDS}
 
 
 def test_every_quoted_command_names_a_module() -> None:
