@@ -39,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.bot.e2e import (
@@ -61,8 +62,26 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+@dataclass(frozen=True)
+class GameNumbers:
+    """One game's measurements: the acknowledgements' and updates' times (ms) and counts."""
+
+    acks: list[float]
+    updates: list[float]
+    actions: int
+    posts: int
+    edits: int
+    carried: int
+    turns: int
+    max_writes_5s: int
+
+    def counts(self) -> dict[str, int]:
+        return {"actions": self.actions, "posts": self.posts, "edits": self.edits,
+                "carried": self.carried, "turns": self.turns}
+
+
 async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
-                   channel: int, period: float) -> dict[str, object]:
+                   channel: int, period: float) -> GameNumbers:
     async with bot_running(fake, db, seed=seed, workers=workers) as bot:
         people = (11, 12, 13)
         await fake.slash(people[0], channel, "new", seats=3)
@@ -83,16 +102,16 @@ async def one_game(fake: FakeDiscord, db: Path, seed: int, workers: int,
     acks = [(i.acked_at - i.sent_at) * 1000 for i in fake.interactions.values()
             if i.acked_at is not None]
     public = [w for c in dict.fromkeys((channel, thread)) for w in fake.public_writes(c)]
-    return {
-        "acks": acks, "updates": updates,
-        "actions": sum(len(p.applied) for p in players.values()),
-        "posts": sum(w.kind == POST for w in public),
-        "edits": sum(w.kind == EDIT for w in public),
-        "carried": sum(w.interaction for w in public),
-        "turns": turns_in(final_record(fake, channel)),
-        "max_writes_5s": max(_busiest([w.t for w in public if w.channel_id == c], period)
-                             for c in (channel, thread)),
-    }
+    return GameNumbers(
+        acks=acks, updates=updates,
+        actions=sum(len(p.applied) for p in players.values()),
+        posts=sum(w.kind == POST for w in public),
+        edits=sum(w.kind == EDIT for w in public),
+        carried=sum(w.interaction for w in public),
+        turns=turns_in(final_record(fake, channel)),
+        max_writes_5s=max(_busiest([w.t for w in public if w.channel_id == c], period)
+                          for c in (channel, thread)),
+    )
 
 
 def _busiest(times: list[float], window: float) -> int:
@@ -114,12 +133,12 @@ async def main_async(games: int, seed: int, workers: int, period: float) -> dict
             for g in range(games):
                 one = await one_game(fake, Path(tmp) / "bench.db", seed + g, workers, 2000 + g,
                                      period)
-                acks += one["acks"]  # type: ignore[operator]
-                updates += one["updates"]  # type: ignore[operator]
-                for k in totals:
-                    totals[k] += one[k]  # type: ignore[operator]
-                per_game.append({k: one[k] for k in (*totals, "max_writes_5s")})
-                busiest_any = max(busiest_any, one["max_writes_5s"])  # type: ignore[call-overload]
+                acks += one.acks
+                updates += one.updates
+                for k, n in one.counts().items():
+                    totals[k] += n
+                per_game.append({**one.counts(), "max_writes_5s": one.max_writes_5s})
+                busiest_any = max(busiest_any, one.max_writes_5s)
             fake.check()
             busiest = {k: fake.max_writes_5s(window=period, kinds=(k,)) for k in ("post", "edit")}
             refused = fake.rate_limited()

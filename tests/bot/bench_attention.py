@@ -40,7 +40,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,7 @@ def speak(fake: FakeDiscord, locale: str) -> None:
                 d["guild_locale"] = locale
         return await send(event, d)
 
+    # on purpose, on this one fake: every gateway event passes through the wrapper
     fake._dispatch = dispatch  # type: ignore[method-assign]
 
 
@@ -143,6 +144,11 @@ async def try_undo(fake: FakeDiscord, channel: int) -> bool:
     return False
 
 
+def after(actions: int) -> Callable[[int, Message], bool]:
+    """A stop for :func:`play_until`: once the people have applied ``actions`` actions."""
+    return lambda applied, _panel: applied >= actions
+
+
 async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                    away: float | None) -> dict[str, Any]:
     channel = 2000
@@ -169,9 +175,8 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     undone = False
                     applied = 0
                     for goal in (40, 80, 120, 160, 200):
-                        applied += await play_until(
-                            fake, settled, channel, players,
-                            stop=lambda n, m, goal=goal - applied: n >= goal)
+                        applied += await play_until(fake, settled, channel, players,
+                                                    stop=after(goal - applied))
                         if panel_message(fake, channel) is None:
                             break
                         await settled()

@@ -506,7 +506,8 @@ class Run:
         layout = spread_guilds(channels, self.guilds, shard_count=2)
         tmp = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
         self.server_time: Callable[[], Awaitable[tuple[float, int] | None]] | None = None
-        db: Path | str = tmp / "load.db"
+        sqlite_file = tmp / "load.db"
+        db: Path | str = sqlite_file
         if self.shape.db == "postgresql":
             assert self.pg_server is not None
             url = await new_pg_database(
@@ -521,10 +522,8 @@ class Run:
                 return await pg_statement_time(url)
             self.server_time = server_time
         else:
-            path = db
-
             async def count() -> tuple[int, int]:
-                return logged_actions(path)  # type: ignore[arg-type]
+                return logged_actions(sqlite_file)
         self.count: Callable[[], Awaitable[tuple[int, int]]] = count
         n = self.shape.processes
         self.stats = [tmp / f"db-stats-{p}.json" for p in range(n)]
@@ -974,16 +973,17 @@ def main(argv: list[str] | None = None) -> int:
         elif d not in ("sqlite", "pg"):
             parser.error(f"--db {d!r}: sqlite, pg or a postgresql:// URL")
         kinds.append("sqlite" if d == "sqlite" else "postgresql")
-    shapes = [Shape(k, c) for k in dict.fromkeys(kinds) for c in counts]
     if any(c < 1 for c in counts):
         parser.error("--processes: 1 or more")
-    for shape in shapes:
-        if not shape.possible():
-            print(f"(skipped: SQLite with {shape.processes} processes; one process per "
-                  "SQLite file)", file=sys.stderr)
-    shapes = [sh for sh in shapes if sh.possible()]
     if args.compare:
         shapes = [Shape("sqlite", 1), Shape("postgresql", 2)]
+    else:
+        shapes = [Shape(k, c) for k in dict.fromkeys(kinds) for c in counts]
+        for shape in shapes:
+            if not shape.possible():
+                print(f"(skipped: SQLite with {shape.processes} processes; one process per "
+                      "SQLite file)", file=sys.stderr)
+        shapes = [sh for sh in shapes if sh.possible()]
     if not shapes:
         parser.error("nothing to run")
     server = None
@@ -1026,7 +1026,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows), file=sys.stderr)
     if profile is not None:
         for row in rows:
-            files = [Path(f) for f in row.get("profiles") or ()]  # type: ignore[attr-defined]
+            recorded = row.get("profiles")
+            files = [Path(f) for f in recorded] if isinstance(recorded, list) else []
             if files:
                 text = profile.table(files, _num(row, "bot_cpu_ms_per_action"),
                                      _num(row, "worker_cpu_ms_per_action"))

@@ -38,10 +38,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from bot.__main__ import loop_factory
 from bot.client.components import component_rows, dispatch, dispatched, make_view
@@ -52,6 +52,9 @@ from bot.table.ui import Button, Panel, Select
 from bot.tempus import panels
 from bot.tempus.codec import BUTTON_RE, SELECT_RE, ComponentId
 from tests.bot.helpers import random_states
+
+if TYPE_CHECKING:  # (imported at run time first, discord.types imports itself in a circle)
+    from discord.types.interactions import Interaction as InteractionPayload
 
 APP_ID = 555000000000000001
 GUILD = 555000000000000002
@@ -90,8 +93,9 @@ async def _payload(request: web.Request) -> dict[str, Any]:
     if request.content_type.startswith("multipart/"):
         out: dict[str, Any] = {}
         async for part in await request.multipart():
-            data = await part.read()  # type: ignore[union-attr]
-            if part.name == "payload_json":  # type: ignore[union-attr]
+            assert isinstance(part, BodyPartReader)  # discord.py nests no multipart
+            data = await part.read()
+            if part.name == "payload_json":
                 out = json.loads(data)
         return out
     return dict(await request.json())
@@ -153,8 +157,12 @@ def _old_view(panel: Panel, game_id: int, version: int) -> discord.ui.View:
     assert plain is not None
     view = discord.ui.View(timeout=None)
     for item in plain.children:
-        wrapped: discord.ui.Item[Any] = (_OldSelect(item) if isinstance(item, discord.ui.Select)
-                                         else _OldButton(item))  # type: ignore[arg-type]
+        wrapped: discord.ui.Item[Any]
+        if isinstance(item, discord.ui.Select):
+            wrapped = _OldSelect(item)
+        else:
+            assert isinstance(item, discord.ui.Button)
+            wrapped = _OldButton(item)
         wrapped.row = item.row
         view.add_item(wrapped)
     return view
@@ -184,14 +192,14 @@ def _turn_panel() -> Panel:
 
 def _click_payload(panel: Panel, rows: list[dict[str, Any]]) -> dict[str, Any]:
     first = panel.controls()[0]
-    select = isinstance(first, Select)
-    index = 0 if select else None
-    custom_id = ComponentId(7, 3, first.op, first.arg, index).render() if select else \
-        ComponentId(7, 3, first.op, first.arg).render()
     assert isinstance(first, Button | Select)
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if select else 2}
-    if select:
-        data["values"] = [first.options[0].value]  # type: ignore[union-attr]
+    data: dict[str, Any]
+    if isinstance(first, Select):
+        data = {"custom_id": ComponentId(7, 3, first.op, first.arg, 0).render(),
+                "component_type": 3, "values": [first.options[0].value]}
+    else:
+        data = {"custom_id": ComponentId(7, 3, first.op, first.arg).render(),
+                "component_type": 2}
     message = _message(800_000_000_000_000_001, {"content": panel.text, "components": rows,
                                                  "attachments": [{"filename": "board.png"}]})
     user = {"id": "101", "username": "ann", "discriminator": "0", "global_name": "Ann",
@@ -234,7 +242,9 @@ async def measure(port: int, rounds: int, n: int) -> dict[str, Any]:
     rows = component_rows(panel, 7, 3)
     assert rows is not None
     payload = _click_payload(panel, rows)
-    interaction = discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
+    # the JSON Discord sends for a click, built to that shape by _click_payload
+    click = cast("InteractionPayload", payload)
+    interaction = discord.Interaction(data=click, state=state)
     content = "\n".join(["Red moves a token C3 → C4."] * 6 + [panel.text])
 
     def board() -> list[discord.File]:
@@ -265,7 +275,7 @@ async def measure(port: int, rounds: int, n: int) -> dict[str, Any]:
 
     async def click_before() -> None:
         _handled[:] = [asyncio.get_running_loop().create_future()]
-        clicked = discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
+        clicked = discord.Interaction(data=click, state=state)
         store.dispatch_view(payload["data"]["component_type"], payload["data"]["custom_id"],
                             clicked)
 
@@ -274,7 +284,7 @@ async def measure(port: int, rounds: int, n: int) -> dict[str, Any]:
         await asyncio.gather(_handled[0], asyncio.ensure_future(on_interaction()))
 
     async def click_after() -> None:
-        clicked = discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
+        clicked = discord.Interaction(data=click, state=state)
 
         async def on_interaction() -> None:
             cid = dispatched(clicked)

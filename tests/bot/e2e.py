@@ -263,7 +263,7 @@ async def play_until(fake: FakeDiscord, settled: Settle, channel: int,
             return applied
         owing = [u for u in prompt_users(msg) if u in people]
         if not owing:  # a computer player is thinking, or a post is on its way
-            await fake.wait_for(lambda n=fake.changes: fake.changes > n, 60)
+            await fake.wait_for_change(60)
             continue
         if await people[owing[0]].act_on(msg):
             applied += 1

@@ -122,7 +122,8 @@ def _options(options: Any, where: str, *, top: bool, in_group: bool) -> list[str
             continue
         here = f"{where} > {o.get('name')!r}"
         kind = o.get("type")
-        if kind not in OPTION_TYPES:
+        # JSON's true or 3.0 is not an option type, though Python finds them in the range
+        if not isinstance(kind, int) or isinstance(kind, bool) or kind not in OPTION_TYPES:
             out.append(f"{here}: unknown option type {kind!r}")
             continue
         out += [p for p in (name_problem(o.get("name"), here),

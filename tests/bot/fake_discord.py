@@ -72,11 +72,11 @@ import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.bot.fake_commands import available_in, command_problems
 from tests.bot.fake_ratelimit import (
@@ -260,7 +260,7 @@ class Session:
 
     ws: web.WebSocketResponse
     shard: tuple[int, int] | None = None
-    seq: itertools.count = field(default_factory=lambda: itertools.count(1))  # type: ignore
+    seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     def open(self) -> bool:
         return self.shard is not None and not self.ws.closed
@@ -319,7 +319,7 @@ class FakeDiscord:
         self.app_id = 900
         #: other users that are bots (``user.bot``), e.g. for a seat that cannot be given
         self.bots: set[int] = set()
-        self.bot_user = {"id": "901", "username": "tempus", "discriminator": "0",
+        self.bot_user: dict[str, Any] = {"id": "901", "username": "tempus", "discriminator": "0",
                          "global_name": "Tempus", "avatar": None, "bot": True}
         self._ids = itertools.count(10_000_000)
         self.messages: dict[int, Message] = {}
@@ -517,9 +517,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         for session in self.gateway_sessions:
@@ -668,7 +666,7 @@ class FakeDiscord:
     def user(self, uid: int) -> dict[str, Any]:
         if str(uid) == self.bot_user["id"]:
             return dict(self.bot_user)
-        out = {"id": str(uid), "username": self.users.get(uid, f"user{uid}"),
+        out: dict[str, Any] = {"id": str(uid), "username": self.users.get(uid, f"user{uid}"),
                "discriminator": "0", "global_name": self.users.get(uid), "avatar": None}
         if uid in self.bots:
             out["bot"] = True
@@ -908,6 +906,11 @@ class FakeDiscord:
         async with self.changed:
             return await asyncio.wait_for(self.changed.wait_for(pred), timeout)
 
+    async def wait_for_change(self, timeout: float = 30) -> None:
+        """Wait until anything changes at the fake from now on."""
+        since = self.changes
+        await self.wait_for(lambda: self.changes > since, timeout)
+
     async def _changed(self) -> None:
         self.changes += 1
         self.last_change = loop_time()
@@ -960,8 +963,9 @@ class FakeDiscord:
         resp.headers.update(headers)
         if resp.status >= 300:
             code = None
-            with contextlib.suppress(Exception):
-                code = json.loads(resp.body)["code"]  # type: ignore[arg-type]
+            if isinstance(resp.body, bytes):  # (our errors: JSON bytes)
+                with contextlib.suppress(Exception):
+                    code = json.loads(resp.body)["code"]
             self.failures.append((method, path, resp.status, code))
         return resp
 
@@ -999,9 +1003,9 @@ class FakeDiscord:
                 return _json(self.user(int(uid)))
             case ("POST", ["users", "@me", "channels"]):
                 body = await request.json()
-                uid = int(body["recipient_id"])
-                cid = self.dm_channel(uid)
-                return _json({"id": str(cid), "type": 1, "recipients": [self.user(uid)],
+                recipient = int(body["recipient_id"])
+                cid = self.dm_channel(recipient)
+                return _json({"id": str(cid), "type": 1, "recipients": [self.user(recipient)],
                               "last_message_id": None})
             case ("GET", ["channels", cid]):
                 return await self._get_channel(int(cid))
@@ -1396,6 +1400,7 @@ def _option_value(spec: dict[str, Any], v: Any, *, partial: bool) -> tuple[Any, 
     name = spec["name"]
     if isinstance(v, Forged):
         return v.value, kind
+    value: str | bool | int | float
     if isinstance(v, UserOption):
         ok, value = kind == 6, str(v.id)
     elif isinstance(v, bool):
@@ -1418,7 +1423,8 @@ def _option_value(spec: dict[str, Any], v: Any, *, partial: bool) -> tuple[Any, 
     if kind in (4, 10) and (lo is not None and value < lo or hi is not None and value > hi):
         raise CommandUnavailable(f"option {name!r} must be within {lo}-{hi}, not {v!r}")
     lo, hi = spec.get("min_length"), spec.get("max_length")
-    if kind == 3 and (lo is not None and len(value) < lo or hi is not None and len(value) > hi):
+    if kind == 3 and isinstance(value, str) and (lo is not None and len(value) < lo
+                                                 or hi is not None and len(value) > hi):
         raise CommandUnavailable(f"option {name!r} must be {lo}-{hi} characters")
     return value, kind
 
@@ -1484,13 +1490,16 @@ async def _read_body(request: web.Request
         files: list[tuple[int, Attachment]] = []
         reader = await request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                # discord.py sends the payload and the files side by side, never nested
+                raise DiscordLimit("a multipart body nested in a multipart body")
             if part.name == "payload_json":
-                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                payload = json.loads(await part.text())
                 continue
-            data = await part.read()  # type: ignore[union-attr]
+            data = await part.read()
             m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
             index = int(m.group(1)) if m else len(files)
-            files.append((index, Attachment(part.filename or "file", bytes(data))))  # type: ignore
+            files.append((index, Attachment(part.filename or "file", bytes(data))))
         return payload, files
     return await request.json(), []
 

@@ -87,8 +87,12 @@ def _menu(state: State, seat: int, spec: str, depth: int) -> set[A.Action]:
     return reachable(state, seat, sub, depth + 1)
 
 
+#: the actions whose one field is a list of cards, in any order
+CARD_LISTS = (A.CommitAttackCards, A.DefendCards, A.Discard, A.ProgressCards)
+
+
 def normalise(action: A.Action) -> A.Action:
     """Card lists compare as sets."""
-    if hasattr(action, "cards"):
-        return type(action)(tuple(sorted(action.cards)))  # type: ignore[call-arg,attr-defined]
+    if isinstance(action, CARD_LISTS):
+        return type(action)(tuple(sorted(action.cards)))
     return action

@@ -19,6 +19,8 @@ import os
 import sys
 
 ENV = "TEMPUS_TEST_IDLE_SOCKET"
+#: the idle socket's server, once the bot has set up
+SERVERS: list[asyncio.Server] = []
 
 
 def install(path: str) -> None:
@@ -40,10 +42,11 @@ def install(path: str) -> None:
                 finally:
                     writer.close()
 
-        # kept on the bot: the server lives as long as the bot's event loop
-        self._test_idle_server = await asyncio.start_unix_server(  # type: ignore[attr-defined]
-            answer, path=path)
+        # kept for the process's life (one bot, one event loop): the server answers as
+        # long as the bot runs
+        SERVERS.append(await asyncio.start_unix_server(answer, path=path))
 
+    # the bot's own class, wrapped on purpose before the bot starts
     TempusBot.setup_hook = setup_hook  # type: ignore[method-assign]
 
 

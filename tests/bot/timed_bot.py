@@ -56,8 +56,8 @@ import os
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from typing import Any, Literal, TypeVar
 
 import aiosqlite.core
 
@@ -72,6 +72,12 @@ PERIOD_S = 0.2
 LAG_EVERY_S = 0.05
 #: upper bounds of the lag histogram's buckets, ms (the last catches everything)
 LAG_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10**9)
+
+T = TypeVar("T")
+
+# The timers below replace methods of the bot's classes on purpose, before the bot starts
+# (``# type: ignore[method-assign]``); each wrapper has the signature of what it wraps, so
+# that mypy still sees a wrapper or a call of the original that no longer matches.
 
 
 class Counters:
@@ -135,7 +141,7 @@ class TimedLock(asyncio.Lock):
 
     _since = 0.0
 
-    async def acquire(self) -> bool:
+    async def acquire(self) -> Literal[True]:
         got = await super().acquire()
         self._since = time.perf_counter()
         return got
@@ -148,21 +154,22 @@ class TimedLock(asyncio.Lock):
 def install() -> None:
     original_execute = aiosqlite.core.Connection._execute
 
-    async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    async def _execute(self: aiosqlite.Connection, fn: Callable[..., Any], *args: Any,
+                       **kwargs: Any) -> Any:
         return await original_execute(self, _timed_call(functools.partial(fn, *args,
                                                                           **kwargs)))
     aiosqlite.core.Connection._execute = _execute  # type: ignore[method-assign]
 
     original_init = storage.SqliteStorage.__init__
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: storage.SqliteStorage, *args: Any, **kwargs: Any) -> None:
         original_init(self, *args, **kwargs)
         self._lock = TimedLock()
     storage.SqliteStorage.__init__ = __init__  # type: ignore[method-assign]
 
     original_call = offload.Offloader._call
 
-    async def _call(self: Any, fn: Any, *args: Any) -> Any:
+    async def _call(self: offload.Offloader, fn: Callable[..., T], *args: Any) -> T:
         out = await original_call(self, fn, *args)
         if fn is images.board_png_and_alt:
             COUNTERS.boards_drawn += 1  # the event loop's thread only
@@ -171,7 +178,7 @@ def install() -> None:
 
     original_hook = app.TempusBot.setup_hook
 
-    async def setup_hook(self: Any) -> None:
+    async def setup_hook(self: app.TempusBot) -> None:
         await original_hook(self)
         threading.Thread(target=_lag_sampler, args=(asyncio.get_running_loop(),),
                          daemon=True, name="loop-lag").start()
@@ -184,7 +191,7 @@ def install() -> None:
     original_con = storage_pg.PgStorage._con
 
     @contextlib.asynccontextmanager
-    async def _con(self: Any) -> AsyncIterator[Any]:
+    async def _con(self: storage_pg.PgStorage) -> AsyncIterator[Any]:  # asyncpg: untyped
         async with original_con(self) as con:
             start = time.perf_counter()
             try:
@@ -210,25 +217,27 @@ def _trace_stages(path: str, every_s: float = 10.0) -> None:
     slot's wait by level, and each job's time in the worker pool by function (sent, run,
     answered). Each line of ``path`` holds the last ``every_s`` seconds."""
     from bot.publish import publisher
+    from bot.table.model import Outcome
 
     P = publisher.DiscordPublisher
     original_sync, original_write = P._sync, P._write
 
-    def kind(o: Any) -> str:
+    def kind(o: Outcome) -> str:
         return "urgent" if P._urgency(o) == publisher.URGENT else "normal"
 
-    async def _sync(self: Any, turn: Any) -> bool:
+    async def _sync(self: publisher.DiscordPublisher, turn: publisher.TurnMessage) -> bool:
         o = turn.outcome
         if o is not None:
             _stage(f"{kind(o)}.queued", time.perf_counter() - o.committed_at)
         return await original_sync(self, turn)
 
-    async def _write(self: Any, turn: Any, o: Any, *args: Any) -> bool:
+    async def _write(self: publisher.DiscordPublisher, turn: publisher.TurnMessage,
+                     o: Outcome, serial: int, png: bytes | None, alt: str | None) -> bool:
         start = time.perf_counter()
         route = "carried" if self._carrier(turn) is not None else "channel"
         _stage(f"{kind(o)}.drawn", start - o.committed_at)
         try:
-            return await original_write(self, turn, o, *args)
+            return await original_write(self, turn, o, serial, png, alt)
         finally:
             _stage(f"{kind(o)}.write.{route}", time.perf_counter() - start)
     P._sync, P._write = _sync, _write  # type: ignore[method-assign]
@@ -237,13 +246,14 @@ def _trace_stages(path: str, every_s: float = 10.0) -> None:
     original_newest, original_call = Off.newest, Off._call
 
     @contextlib.asynccontextmanager
-    async def newest(self: Any, key: Any, level: int = 0) -> AsyncIterator[Any]:
+    async def newest(self: offload.Offloader, key: Hashable, level: int = 0
+                     ) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
         start = time.perf_counter()
         async with original_newest(self, key, level) as run:
             _stage(f"render.slot_wait.level{level}", time.perf_counter() - start)
             yield run
 
-    async def call(self: Any, fn: Any, *args: Any) -> Any:
+    async def call(self: offload.Offloader, fn: Callable[..., T], *args: Any) -> T:
         start = time.perf_counter()
         try:
             return await original_call(self, fn, *args)
@@ -283,11 +293,15 @@ def _cprofile(loop: asyncio.AbstractEventLoop, spec: str) -> None:
     loop.call_later(float(delay) + float(seconds), stop)
 
 
+def _lag_since(sent: float) -> None:
+    COUNTERS.lag(time.perf_counter() - sent)
+
+
 def _lag_sampler(loop: asyncio.AbstractEventLoop) -> None:
     while not loop.is_closed():
         sent = time.perf_counter()
         try:
-            loop.call_soon_threadsafe(lambda t=sent: COUNTERS.lag(time.perf_counter() - t))
+            loop.call_soon_threadsafe(_lag_since, sent)
         except RuntimeError:  # the loop closed meanwhile
             return
         time.sleep(LAG_EVERY_S)

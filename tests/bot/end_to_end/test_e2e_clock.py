@@ -64,7 +64,7 @@ async def _play_on_the_clock(fake: FakeDiscord, bot: TempusBot, clock: FakeClock
             continue
         due = bot.scheduler.next_due()
         if due is None:  # a post or a computer is still on its way
-            await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
+            await fake.wait_for_change(30)
             continue
         clock.set(due)
         moves += 1
@@ -338,7 +338,7 @@ async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Pat
                     bot.service.presence.forget(await bot.service.channel_game_id(ch))
                     await people[owing[0]].act_on(msg)
                 else:
-                    await fake.wait_for(lambda n=fake.changes: fake.changes > n, 30)
+                    await fake.wait_for_change(30)
             assert menu is not None, "no secret choice came by DM"
             g = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
             table = await bot.service.table(g)  # type: ignore[union-attr]
