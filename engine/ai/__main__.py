@@ -8,8 +8,9 @@
   the tournament's JSON from ``--progress`` lines, one game per seed;
 * ``python -m engine.ai tune --iterations 400 --out FILE``: tune the planner's weights by
   self-play against ``normal`` (:mod:`engine.ai.tune`); ``tune --write FILE`` turns a
-  run's log into ``data/ai/planner.json``; ``tune --check`` plays the planner with the
-  shipped (or ``--settings``) numbers against three ``normal``."""
+  run's log into ``data/ai/planner.json``; ``tune --fit-leaf FILE`` fits the search's
+  leaf value (``data/ai/leaf.json``, :mod:`engine.ai.leaf_value`); ``tune --check`` plays
+  the planner with the shipped (or ``--settings``) numbers against three ``normal``."""
 
 from __future__ import annotations
 
@@ -89,6 +90,14 @@ def _tune(args: argparse.Namespace) -> int:
     from . import tune
     from .planner import BASE_SETTINGS, SETTINGS, SETTINGS_FILE, load_settings
 
+    if args.fit_leaf:
+        value = tune.fit_leaf(args.games, args.seed, jobs=args.jobs)
+        text = json.dumps(value.to_json(), indent=1)
+        text = re.sub(r"\[\s+([^\[\]]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
+                      text)
+        Path(args.fit_leaf).write_text(text + "\n", encoding="utf-8")
+        print(json.dumps({"written": args.fit_leaf, "about": value.about}))
+        return 0
     if args.check:
         settings = load_settings(Path(args.settings)) if args.settings else SETTINGS
         if args.base:
@@ -192,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true",
                    help="play the planner against three normal and print its results")
     p.add_argument("--base", action="store_true", help="with --check: the hand-set numbers")
+    p.add_argument("--fit-leaf", metavar="FILE",
+                   help="fit the search's leaf value to --games games of the planner from "
+                        "--seed and write it to FILE (shipped: data/ai/leaf.json)")
     p.set_defaults(func=_tune)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -69,6 +69,7 @@ from ..game import (
 from ..legal import legal_actions
 from ..state import MAIN, OVER, PROGRESS, State
 from .evaluate import DEFAULT_WEIGHTS, FLIGHT, Evaluator
+from .leaf_value import load_leaf_value
 from .normal import NormalPlayer
 from .planner import SETTINGS, PlannerPlayer
 from .sampling import determinise, my_seat
@@ -111,7 +112,7 @@ SEARCH_FROM_ERA = 1
 #: judgement beat the rollouts' (same 26 training deals: searching every turn won 0.38
 #: where the planner alone won 0.42; searching only the last era's turns won 0.42 where
 #: the planner won 0.375 on the same 56)
-SEARCH_FROM_ERA_BY_KIND: dict[str, int] = {TURN: FLIGHT}
+SEARCH_FROM_ERA_BY_KIND: dict[str, int] = {TURN: FLIGHT - 1}
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
 HORIZON = "turn"
 #: paired rounds a candidate needs before it may replace the planner's choice (with two
@@ -134,6 +135,11 @@ ROLLOUT_ERRORS: list[dict[str, Any]] = []
 LAST_STATS: dict[str, Any] = {}
 
 
+#: the fitted value (:mod:`.leaf_value`, ``data/ai/leaf.json``) the search scores the end of a
+#: searched turn's rollout with when the game goes on; None: the static evaluation
+LEAF_VALUE = load_leaf_value()
+
+
 def leaf_evaluator(state: State) -> Evaluator:
     """The evaluation the search scores a rollout's end with (and a hint explains by)."""
     return Evaluator(state, LEAF_WEIGHTS)
@@ -150,6 +156,18 @@ def leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
     if state.phase == OVER and seat in state.winners:
         u += WIN_BONUS / len(state.winners)
     return u
+
+
+def turn_leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
+    """The worth of the end of a searched turn's rollout: the fitted value
+    (:data:`LEAF_VALUE`) while the game goes on, else :func:`leaf_utility`. Both are
+    points over the rivals (the fitted one: over the best rival at the end, plus the
+    win's bonus), on about the same scale."""
+    if LEAF_VALUE is not None:
+        fitted = LEAF_VALUE.value(ev, state, seat)
+        if fitted is not None:
+            return fitted
+    return leaf_utility(ev, state, seat)
 
 
 class Rollout:
@@ -272,6 +290,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     if len(cands) <= 1:
         return cands[0][1] if cands else ranked[0][1]
     n = len(cands)
+    utility = turn_leaf_utility if decision.kind == TURN else leaf_utility
     #: utility of each candidate in each round (rounds share one determinisation)
     results: list[dict[int, float]] = [{} for _ in range(n)]
     alive = list(range(n))
@@ -304,7 +323,7 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
             end = Rollout(seat, random.Random(sample_seed + 1)).safe_run(state)
             done += 1
             if end is not None:
-                results[i][rounds] = leaf_utility(leaf_evaluator(end), end, seat)
+                results[i][rounds] = utility(leaf_evaluator(end), end, seat)
         rounds += 1
         if rounds == 1 and len(alive) > 2:
             # budget-aware width: when the CPU budget, not the cap, will end the search

@@ -27,17 +27,20 @@ import dataclasses
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import get_context
 from typing import Any
 
 from ..game import apply_in_place, decisions
 from ..legal import legal_actions
 from ..setup import new_game
+from ..state import ACTIONS, MAIN, State
 from ..views import view
-from . import choose_action
-from .planner import BASE_SETTINGS, PlannerPlayer, PlannerSettings, settings_from
+from . import choose_action, leaf_value
+from .evaluate import FLIGHT
+from .planner import BASE_SETTINGS, SETTINGS, PlannerPlayer, PlannerSettings, settings_from
 from .sampling import determinise
+from .search import leaf_evaluator
 from .tournament import game_setup
 
 #: per-era schedules of :class:`Weights` that get a level and a tilt
@@ -110,11 +113,11 @@ def apply_parameters(theta: dict[str, float], base: PlannerSettings) -> PlannerS
                                tactics=dataclasses.replace(t, **tactics))
 
 
-def play_tuned(args: tuple[int, int, dict[str, Any]]) -> tuple[float, float]:
-    """One game: slot 0 plays the planner with the given settings, the others ``normal``.
-    Returns slot 0's clipped margin over the best rival and its share of the win."""
-    index, seed, settings_json = args
-    settings = settings_from(settings_json)
+def _play(index: int, seed: int, settings: PlannerSettings,
+          at_turn: Callable[[State, int], None] | None = None) -> tuple[State, int]:
+    """One game: slot 0 plays the planner with ``settings``, the others ``normal``; every
+    seat decides from its own view. ``at_turn(state, hero)`` is called at the start of each
+    of the planner's turns. Returns the finished state and the planner's seat."""
     n = 4
     slots, start = game_setup(index, n)
     game_seed = seed + index
@@ -125,6 +128,9 @@ def play_tuned(args: tuple[int, int, dict[str, Any]]) -> tuple[float, float]:
         ds = decisions(state)
         if not ds:
             break
+        if (at_turn is not None and state.phase == ACTIONS and state.stage == MAIN
+                and not state.acted and state.turn == hero):
+            at_turn(state, hero)
         for d in ds:
             v = view(state, d.seat)
             s = game_seed * 100_003 + step
@@ -138,12 +144,53 @@ def play_tuned(args: tuple[int, int, dict[str, Any]]) -> tuple[float, float]:
                 action = choose_action(v, "normal", seed=s)
             apply_in_place(state, d.seat, action)
             step += 1
+    return state, hero
+
+
+def _outcome(state: State, hero: int) -> tuple[float, float]:
+    """The planner's margin over the best rival (unclipped) and its share of the win."""
     scores = list(state.scores)
-    best_rival = max(scores[s] for s in range(n) if s != hero)
-    margin = max(-CLIP, min(CLIP, scores[hero] - best_rival))
+    best_rival = max(scores[s] for s in range(len(scores)) if s != hero)
     winners = list(state.winners)
-    win = (1.0 / len(winners)) if hero in winners else 0.0
-    return float(margin), win
+    return float(scores[hero] - best_rival), (1.0 / len(winners)) if hero in winners else 0.0
+
+
+def play_tuned(args: tuple[int, int, dict[str, Any]]) -> tuple[float, float]:
+    """One game: slot 0 plays the planner with the given settings, the others ``normal``.
+    Returns slot 0's clipped margin over the best rival and its share of the win."""
+    index, seed, settings_json = args
+    state, hero = _play(index, seed, settings_from(settings_json))
+    margin, win = _outcome(state, hero)
+    return max(-CLIP, min(CLIP, margin)), win
+
+
+def leaf_positions(args: tuple[int, int]) -> list[tuple[int, tuple[float, ...], float]]:
+    """One game of the shipped planner against three ``normal``: ``(era, features,
+    target)`` at the start of each of the planner's turns before the last era
+    (:mod:`.leaf_value`), the target being how the game ended for it."""
+    index, seed = args
+    seen: list[tuple[int, tuple[float, ...]]] = []
+
+    def at_turn(state: State, hero: int) -> None:
+        if state.era_number >= FLIGHT:
+            return  # the last era's searched turns are scored by the game's end (search.py)
+        seen.append((state.era_number,
+                     leaf_value.features(leaf_evaluator(state), state, hero)))
+
+    state, hero = _play(index, seed, SETTINGS, at_turn)
+    y = leaf_value.target(*_outcome(state, hero))
+    return [(era, x, y) for era, x in seen]
+
+
+def fit_leaf(games: int, seed: int, jobs: int = 2) -> leaf_value.LeafValue:
+    """The leaf value fitted to ``games`` deals from ``seed`` (:mod:`.leaf_value`)."""
+    ctx = get_context("fork")
+    with ctx.Pool(jobs) as pool:
+        per_game = pool.map(leaf_positions, [(i, seed) for i in range(games)])
+    rows = [r for game in per_game for r in game]
+    about = (f"python -m engine.ai tune --fit-leaf FILE --games {games} --seed {seed}: "
+             f"{len(rows)} positions")
+    return leaf_value.fit(rows, about=about)
 
 
 def objective(results: Sequence[tuple[float, float]]) -> float:
