@@ -13,8 +13,9 @@ Levels:
 * ``hard``: a planner (:mod:`.planner`: ``normal`` with numbers tuned by self-play,
   ``data/ai/planner.json``, that also plays for the last progress phase and the final
   count) with determinised Monte Carlo search over sampled hands and deck orders
-  (:mod:`.search`) for card choices and the last era's actions; the planner plays its
-  own seat in the rollouts while ``normal`` plays the rivals. It stops after its
+  (:mod:`.search`) for card choices and the last two eras' actions (the era before the
+  last scored by a value fitted to self-play results, :mod:`.leaf_value`); the planner
+  plays its own seat in the rollouts while ``normal`` plays the rivals. It stops after its
   rollout cap (24, or ``iterations``), ``budget_s`` seconds of CPU time or three times
   that in wall-clock time, whichever comes first. The cap binds first in nearly every
   decision, so ``hard`` is deterministic given ``(view, level, seed)`` unless the

@@ -24,10 +24,12 @@ For one decision:
    rollouts leave fewer), the planner's lowest-ranked going first.
 
 What is searched: card choices (attack, defence, progress), the naming of a city's
-terrain, and the choice of action in the last era, where rollouts run to the end of
-the game and score the result itself. Earlier choices of action are the planner's
-alone: with the tuned weights its one-step judgement beat rollouts to the next turn
-(:data:`SEARCH_FROM_ERA_BY_KIND`).
+terrain, and the choice of action in the last two eras. In the last era rollouts run to
+the end of the game and score the result itself; in the one before, they stop at this
+seat's next turn and are scored by a value fitted to how self-play games of the planner
+ended from such positions (:mod:`.leaf_value`, ``data/ai/leaf.json``). Earlier choices of
+action are the planner's alone: there, its one-step judgement beat rollouts to the next
+turn scored by the static evaluation (:data:`SEARCH_FROM_ERA_BY_KIND`).
 
 The search never sees hidden information: its only input is the view. Its work is
 capped in rollouts (:data:`ROLLOUTS` per decision, or ``iterations``), so that its
@@ -107,11 +109,12 @@ ROLLOUT_WIDTH = 2
 #: eras before this one are played by the planner alone (for experiments)
 SEARCH_FROM_ERA = 1
 #: per decision kind, the first era in which it is searched (default SEARCH_FROM_ERA).
-#: The choice of action is searched only in the last era, where rollouts run to the end
-#: of the game and score the result itself: earlier, the tuned planner's one-step
-#: judgement beat the rollouts' (same 26 training deals: searching every turn won 0.38
-#: where the planner alone won 0.42; searching only the last era's turns won 0.42 where
-#: the planner won 0.375 on the same 56)
+#: The choice of action is searched in the last two eras: in the last, rollouts run to the
+#: end of the game and score the result itself; in the one before, the fitted leaf value
+#: scores them (on deals 900000-900199, paired with the last era alone: 0.515 against
+#: 0.497). Earlier, the tuned planner's one-step judgement beat rollouts scored by the
+#: static evaluation (same 26 training deals: searching every turn won 0.38 where the
+#: planner alone won 0.42)
 SEARCH_FROM_ERA_BY_KIND: dict[str, int] = {TURN: FLIGHT - 1}
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
 HORIZON = "turn"
