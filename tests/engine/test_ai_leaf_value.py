@@ -56,7 +56,7 @@ def test_file_round_trip_and_a_stale_file_is_refused(tmp_path):
 
 def test_the_shipped_value_covers_every_era_before_the_last():
     shipped = load_leaf_value()
-    assert shipped is not None and search.LEAF_VALUE == shipped
+    assert shipped is not None and shipped == search.LEAF_VALUE
     assert sorted(shipped.eras) == list(range(1, FLIGHT))
     assert "--fit-leaf" in shipped.about
 
