@@ -111,10 +111,10 @@ SEARCH_FROM_ERA = 1
 #: per decision kind, the first era in which it is searched (default SEARCH_FROM_ERA).
 #: The choice of action is searched in the last two eras: in the last, rollouts run to the
 #: end of the game and score the result itself; in the one before, the fitted leaf value
-#: scores them (on deals 900000-900199, paired with the last era alone: 0.515 against
-#: 0.497). Earlier, the tuned planner's one-step judgement beat rollouts scored by the
-#: static evaluation (same 26 training deals: searching every turn won 0.38 where the
-#: planner alone won 0.42)
+#: scores them (1,000 new deals, paired with the last era alone: 0.4735 against 0.4665,
+#: margin -0.35 against -0.56; docs/computer-players.md). Earlier, the tuned planner's
+#: one-step judgement beat rollouts scored by the static evaluation (same 26 training
+#: deals: searching every turn won 0.38 where the planner alone won 0.42)
 SEARCH_FROM_ERA_BY_KIND: dict[str, int] = {TURN: FLIGHT - 1}
 #: how far rollouts go: "turn" (this seat's next turn) or "era" (past the progress phase)
 HORIZON = "turn"
