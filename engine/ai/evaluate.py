@@ -704,7 +704,8 @@ class Evaluator:
             val = list(map(add, val, race))
         return val
 
-    def terms(self, state: State, seat: int) -> dict[str, float]:
+    def terms(self, state: State, seat: int,
+              position: tuple[Snapshot, list[float]] | None = None) -> dict[str, float]:
         """``seat``'s relative worth (:meth:`relative`) split into named terms that add up
         to it, in VP units: the same evaluation the computer players choose by, so a hint
         can say why (a change in ``threat`` is a change in exposure to attack ...).
@@ -716,12 +717,18 @@ class Evaluator:
         ``actions_left``: markers still to use this era; ``supply``: tokens in supply;
         ``flight``: Flight's victory points; ``progress_race``: the chance of winning
         the coming progress phase times its prize; ``rivals``: minus a share of the
-        rivals' mean worth (and of the best rival's)."""
+        rivals' mean worth (and of the best rival's).
+
+        ``position``: this position's :meth:`snapshot` and the :meth:`finish` of it, when
+        the caller asks for several seats' terms of one position."""
         if state.phase == OVER:
             v = [float(x) for x in state.scores]
             return {"score": v[seat], "rivals": self.rel(v, seat) - v[seat]}
-        snap = self.snapshot(state)
-        values = self.finish(state, snap)
+        if position is None:
+            snap = self.snapshot(state)
+            values = self.finish(state, snap)
+        else:
+            snap, values = position
         w = self.w
         out = dict.fromkeys(("board", "cities", "threat", "growth", "city_ready", "frontier",
                              "cards", "actions_left", "supply", "flight", "progress_race",

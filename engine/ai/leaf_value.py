@@ -42,10 +42,12 @@ LEAF_FILE = Path(__file__).resolve().parents[2] / "data" / "ai" / "leaf.json"
 
 
 def features(ev: Evaluator, state: State, seat: int) -> tuple[float, ...]:
-    """``seat``'s features in ``state`` (:data:`FEATURES`, the constant 1.0 last)."""
+    """``seat``'s features in ``state``, a game in progress (:data:`FEATURES`, the
+    constant 1.0 last)."""
     n = state.num_players
-    terms = [ev.terms(state, s) for s in range(n)]
-    worth = ev.values(state)
+    snap = ev.snapshot(state)
+    worth = ev.finish(state, snap)  # one pass over the board for every seat's terms
+    terms = [ev.terms(state, s, (snap, worth)) for s in range(n)]
     vp = all_victory_points(state)
     rivals = [s for s in range(n) if s != seat]
     out = [terms[seat][k] - sum(terms[s][k] for s in rivals) / len(rivals) for k in TERMS]
