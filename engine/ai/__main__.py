@@ -83,6 +83,15 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_text(data: dict[str, Any]) -> str:
+    """A computer player's numbers as the JSON kept in ``data/ai/``: one line per list (a
+    schedule per era, a model's coefficients), since a reader compares across a row, not
+    down a column."""
+    text = json.dumps(data, indent=1)
+    return re.sub(r"\[\s+([^\[\]]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
+                  text) + "\n"
+
+
 def _tune(args: argparse.Namespace) -> int:
     import dataclasses
     from pathlib import Path
@@ -92,10 +101,7 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.fit_leaf:
         value = tune.fit_leaf(args.games, args.seed, jobs=args.jobs)
-        text = json.dumps(value.to_json(), indent=1)
-        text = re.sub(r"\[\s+([^\[\]]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
-                      text)
-        Path(args.fit_leaf).write_text(text + "\n", encoding="utf-8")
+        Path(args.fit_leaf).write_text(_data_text(value.to_json()), encoding="utf-8")
         print(json.dumps({"written": args.fit_leaf, "about": value.about}))
         return 0
     if args.check:
@@ -116,11 +122,7 @@ def _tune(args: argparse.Namespace) -> int:
                 **dataclasses.asdict(settings)}
         target = Path(args.settings) if args.settings else SETTINGS_FILE
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(data, indent=1)
-        # one line per schedule: a reader compares eras across a row, not down a column
-        text = re.sub(r"\[\s+([^\[\]]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
-                      text)
-        target.write_text(text + "\n", encoding="utf-8")
+        target.write_text(_data_text(data), encoding="utf-8")
         print(json.dumps({"written": str(target), "parameters": theta}))
         return 0
     if not args.out:
