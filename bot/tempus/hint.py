@@ -43,8 +43,9 @@ log = logging.getLogger(__name__)
 
 #: seconds of search per hint; with start-up and the reply the answer comes within ~2 s
 BUDGET_S = 1.5
-#: the evaluation terms a hint's reasons name (engine.ai.hints; ``vp``: victory points now)
-REASON_KEYS = ("vp", "score", "board", "cities", "threat", "growth", "city_ready",
+#: the evaluation terms a hint's reasons name (engine.ai.hints; ``vp``: victory points now,
+#: ``endings``: what games played to the end gave the move over the first choice)
+REASON_KEYS = ("endings", "vp", "score", "board", "cities", "threat", "growth", "city_ready",
                "frontier", "cards", "actions_left", "supply", "flight", "progress_race",
                "rivals")
 #: reasons named in one reply, largest first

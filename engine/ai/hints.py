@@ -11,6 +11,16 @@ The position after the move is reached on a few determinisations of the view, pl
 the seat's own remaining steps of the action with the planner and any answer a rival
 owes inside it (a defender's cards) with ``normal``; the term changes are averaged.
 Like every computer player the hint reads only the view (R-INFO-1..3).
+
+The reasons come from the evaluation that chose the move. A searched turn of the era
+before the last was chosen by the fitted value (:mod:`.leaf_value`): its reasons are the
+changes of that value's parts (:meth:`.leaf_value.LeafValue.contributions`, the same
+keys weighted as the value weighs them). A searched turn of the last rounds, whose
+rollouts run to the end of the game, leads with ``endings`` when the search left the
+planner's first choice: how many points over the rivals (a win counting
+:data:`.search.WIN_BONUS` more) the move gained in games played to the end, against that
+choice. Everything else (the planner's choices, card choices, the last era's earlier
+turns) was chosen by the static evaluation, whose terms' changes are the reasons.
 """
 
 from __future__ import annotations
@@ -21,14 +31,16 @@ from typing import Any
 
 from .. import actions as A
 from ..errors import IllegalAction
-from ..game import GROWING, MOVING, apply_in_place, decision_for, decisions
+from ..game import GROWING, MOVING, TURN, apply_in_place, decision_for, decisions
+from ..legal import legal_actions
 from ..progress import victory_points
 from ..state import MAIN, OVER, State
+from . import search
 from .evaluate import DEFAULT_WEIGHTS
 from .normal import NormalPlayer
 from .planner import PlannerPlayer
 from .sampling import determinise, my_seat
-from .search import leaf_evaluator
+from .search import TurnScoring, leaf_evaluator, turn_scoring
 
 #: below this many seconds the search cannot finish a useful number of rollouts, so the
 #: hint is ``normal``'s choice
@@ -47,7 +59,8 @@ class Hint:
     action: A.Action
     level: str
     #: (term key, change in VP units), largest absolute change first; ``vp`` (victory
-    #: points now, R-END-2) leads whenever the move changes them
+    #: points now, R-END-2) leads whenever the move changes them, and ``endings`` before
+    #: it when games played to the end chose the move (the module's docstring)
     reasons: tuple[tuple[str, float], ...]
     plan: tuple[A.Action, ...] = ()
     #: the search's candidates and rollouts (0 when ``normal`` chose)
@@ -124,9 +137,23 @@ def _after(state: State, seat: int, action: A.Action, rng: random.Random) -> Sta
     return s
 
 
+def _parts(state: State, seat: int, fitted: bool) -> dict[str, float]:
+    """What the reasons compare: the fitted value's parts (``fitted``, where the era has
+    a fitted value), else the static evaluation's terms."""
+    ev = leaf_evaluator(state)
+    value = search.LEAF_VALUE
+    if fitted and value is not None:
+        parts = value.contributions(ev, state, seat)
+        if parts is not None:
+            return parts
+    return ev.terms(state, seat)
+
+
 def reasons_for(view: dict[str, Any], action: A.Action, seed: int,
-                samples: int = REASON_SAMPLES) -> tuple[tuple[str, float], ...]:
-    """The change ``action`` makes to the evaluation's terms for the seat of ``view``."""
+                samples: int = REASON_SAMPLES, *, fitted: bool = False
+                ) -> tuple[tuple[str, float], ...]:
+    """The change ``action`` makes to the evaluation's terms for the seat of ``view``
+    (``fitted``: to the fitted value's parts, :func:`_parts`)."""
     seat = my_seat(view)
     rng = random.Random(f"tempus-hint-reasons/{seed}")
     sums: dict[str, float] = {}
@@ -136,8 +163,11 @@ def reasons_for(view: dict[str, Any], action: A.Action, seed: int,
         after = _after(root, seat, action, rng)
         if after is None:
             continue
-        before_t = leaf_evaluator(root).terms(root, seat)
-        after_t = leaf_evaluator(after).terms(after, seat)
+        # both sides by one measure: an action that ends the era (or the game) is
+        # explained by the static terms, which every position has
+        both = fitted and after.era_number == root.era_number and after.phase != OVER
+        before_t = _parts(root, seat, both)
+        after_t = _parts(after, seat, both)
         for k in set(before_t) | set(after_t):
             sums[k] = sums.get(k, 0.0) + after_t.get(k, 0.0) - before_t.get(k, 0.0)
         sums["vp"] = sums.get("vp", 0.0) + victory_points(after, seat) - victory_points(
@@ -157,19 +187,25 @@ def reasons_for(view: dict[str, Any], action: A.Action, seed: int,
 def make_hint(view: dict[str, Any], seed: int, budget_s: float | None = None, *,
               iterations: int | None = None) -> Hint:
     from . import choose_action
-    from . import search as ai_search
 
     seat = my_seat(view)
     level = level_for(budget_s)
-    ai_search.LAST_STATS.clear()
+    search.LAST_STATS.clear()
     action = choose_action(view, level, seed, budget_s=budget_s, iterations=iterations)
-    stats = dict(ai_search.LAST_STATS)
+    stats = dict(search.LAST_STATS)
     rng = random.Random(f"tempus-hint-plan/{seed}")
     root = determinise(view, rng)
-    from ..legal import legal_actions
 
     plan = plan_steps(root, seat, action, rng)
-    return Hint(action=action, level=level, reasons=reasons_for(view, action, seed),
+    # the reasons of the evaluation that chose: a searched turn's rollouts' scoring
+    searched_turn = stats.get("kind") == TURN and len(stats.get("candidates", ())) > 1
+    scoring = turn_scoring(root) if searched_turn else TurnScoring.STATIC
+    reasons = reasons_for(view, action, seed, fitted=scoring is TurnScoring.FITTED)
+    chose = int(stats.get("chose", 0))
+    if scoring is TurnScoring.ENDINGS and chose:
+        gain = float(stats["candidates"][chose][3][0])
+        reasons = (("endings", round(gain, 2)), *reasons)
+    return Hint(action=action, level=level, reasons=reasons,
                 plan=tuple(plan), candidates=len(stats.get("candidates", ())),
                 rollouts=int(stats.get("rollouts", 0)),
                 legal=len(legal_actions(root, seat)))

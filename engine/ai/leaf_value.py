@@ -81,6 +81,39 @@ class LeafValue:
             return None
         return sum(c * x for c, x in zip(coef, features(ev, state, seat), strict=True))
 
+    def contributions(self, ev: Evaluator, state: State, seat: int) -> dict[str, float] | None:
+        """:meth:`value` split by what it weighs, so that a hint can say why in the same
+        numbers (without the constant, the parts add up to the value): each evaluation
+        term's share (its own coefficient on this seat's lead over the rivals' mean in
+        that term, plus the coefficients of the worth's leads over the best and the mean
+        rival, which are sums of the terms), the victory points' lead as ``rivals`` (the
+        lead over the rivals) and the markers left as ``actions_left``. None when
+        :meth:`value` is None."""
+        coef = self.eras.get(state.era_number)
+        if coef is None or state.phase == OVER:
+            return None
+        c = dict(zip(FEATURES, coef, strict=True))
+        n = state.num_players
+        snap = ev.snapshot(state)
+        worth = ev.finish(state, snap)
+        terms = [ev.terms(state, s, (snap, worth)) for s in range(n)]
+        rivals = [s for s in range(n) if s != seat]
+        best = max(rivals, key=lambda s: worth[s])  # the first of the best, as max() finds
+        out: dict[str, float] = {}
+        for k in terms[seat]:
+            if k == "rivals":
+                continue  # not part of a seat's worth (Evaluator.terms)
+            lead_mean = terms[seat][k] - sum(terms[s][k] for s in rivals) / len(rivals)
+            lead_best = terms[seat][k] - terms[best][k]
+            out[k] = (c.get(k, 0.0) * lead_mean + c["worth_best"] * lead_best
+                      + c["worth_mean"] * lead_mean)
+        vp = all_victory_points(state)
+        out["rivals"] = (c["vp_best"] * (vp[seat] - max(vp[s] for s in rivals))
+                         + c["vp_mean"] * (vp[seat] - sum(vp[s] for s in rivals) / len(rivals)))
+        out["actions_left"] = out.get("actions_left", 0.0) + c["markers"] * float(
+            state.players[seat].markers)
+        return out
+
     def to_json(self) -> dict[str, object]:
         return {"about": self.about, "features": list(FEATURES),
                 "eras": {str(e): [round(c, 5) for c in coef]

@@ -24,10 +24,12 @@ For one decision:
    rollouts leave fewer), the planner's lowest-ranked going first.
 
 What is searched: card choices (attack, defence, progress), the naming of a city's
-terrain, and the choice of action in the last two eras. In the last era rollouts run to
-the end of the game and score the result itself; in the one before, they stop at this
-seat's next turn and are scored by a value fitted to how self-play games of the planner
-ended from such positions (:mod:`.leaf_value`, ``data/ai/leaf.json``). Earlier choices of
+terrain, and the choice of action in the last two eras. In the last era's last rounds
+(at most two markers a seat left) rollouts run to the end of the game and score the
+result itself; before that in the last era they stop at this seat's next turn and are
+scored by the static evaluation; in the era before the last, by a value fitted to how
+self-play games of the planner ended from such positions (:mod:`.leaf_value`,
+``data/ai/leaf.json``). :func:`turn_scoring` says which, for the hint's reasons. Earlier choices of
 action are the planner's alone: there, its one-step judgement beat rollouts to the next
 turn scored by the static evaluation (:data:`SEARCH_FROM_ERA_BY_KIND`).
 
@@ -52,6 +54,7 @@ from __future__ import annotations
 
 import random
 import time
+from enum import StrEnum
 from typing import Any
 
 from .. import actions as A
@@ -173,6 +176,35 @@ def turn_leaf_utility(ev: Evaluator, state: State, seat: int) -> float:
     return leaf_utility(ev, state, seat)
 
 
+class TurnScoring(StrEnum):
+    """What the rollouts of a searched turn are scored by (so what a hint explains the
+    move by, :mod:`.hints`)."""
+
+    #: the static evaluation at this seat's next turn (:func:`leaf_utility`)
+    STATIC = "static"
+    #: the fitted value at this seat's next turn (:data:`LEAF_VALUE`)
+    FITTED = "fitted"
+    #: the end of the game: the final scores and the win
+    ENDINGS = "endings"
+
+
+def runs_to_the_end(state: State) -> bool:
+    """Whether rollouts from ``state`` play on to the end of the game: the last era's
+    last rounds, at most two markers a seat left (a public fact)."""
+    return state.era_number >= FLIGHT and sum(
+        p.markers for p in state.players) <= 2 * state.num_players
+
+
+def turn_scoring(state: State) -> TurnScoring:
+    """How a searched turn from ``state`` scores its rollouts (:func:`turn_leaf_utility`;
+    a rollout that crosses into another era meets that era's scoring, rarely)."""
+    if runs_to_the_end(state):
+        return TurnScoring.ENDINGS
+    if LEAF_VALUE is not None and state.era_number in LEAF_VALUE.eras and state.phase != OVER:
+        return TurnScoring.FITTED
+    return TurnScoring.STATIC
+
+
 class Rollout:
     """Plays a determinised state forward: this seat with a fast planner, the others
     with a fast ``normal``."""
@@ -190,8 +222,7 @@ class Rollout:
         seat = self.seat
         rival_turn = False
         saw_progress = state.phase == PROGRESS
-        to_the_end = state.era_number >= FLIGHT and sum(
-            p.markers for p in state.players) <= 2 * state.num_players
+        to_the_end = runs_to_the_end(state)
         for _ in range(MAX_ROLLOUT_STEPS * (3 if to_the_end or self.horizon == "era" else 1)):
             ds = decisions(state)
             if not ds:
