@@ -85,6 +85,11 @@ class Lobby(UseCase):
                                    "pace": check_pace(pace_name).name}
         if seed is not None:
             options["seed"] = seed
+        # the database keeps one open game per channel id; a game's thread is not its
+        # channel id, so a lobby opened in it would be found there before the game itself
+        played_here = await self.storage.open_game_ref(channel_id)
+        if played_here is not None:
+            raise TableError("error.game_exists", game=played_here.id)
         try:
             game = await self.storage.create_game(guild_id, channel_id, user_id,
                                                   name if host_plays else None, options)

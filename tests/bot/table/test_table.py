@@ -93,6 +93,21 @@ async def test_lobby_rules() -> None:
 
 
 @pytest.mark.asyncio
+async def test_no_second_game_opens_in_the_thread_of_a_running_one() -> None:
+    """``/tempus new`` typed in a game's thread would open a lobby there that the thread's
+    commands then find instead of the game being played in it."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    thread = 555
+    await svc.storage.set_thread(g, thread)
+    await svc.moved(g, thread)
+    with pytest.raises(TableError, match="already has"):
+        await svc.create(1, thread, BOB, "Bob", in_thread=True)
+    assert await svc.channel_game_id(thread) == g
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_only_the_seated_player_acts_and_stale_choices_are_refused() -> None:
     svc, sink = await _service()
     g = await _three(svc)
