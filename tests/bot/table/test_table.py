@@ -70,6 +70,10 @@ async def test_lobby_rules() -> None:
     with pytest.raises(TableError, match="at least 3"):
         await svc.start(g, HOST)
     await svc.join(g, BOB, "Bob")
+    with pytest.raises(TableError, match="has not started yet, so nobody holds cards"):
+        await svc.menu(g, BOB, "hand")  # seated: not told they are not playing
+    with pytest.raises(TableError, match="not playing"):
+        await svc.menu(g, EVE, "hand")
     with pytest.raises(TableError, match="already have a seat"):
         await svc.join(g, BOB, "Bob")
     with pytest.raises(TableError, match="Only the host"):
