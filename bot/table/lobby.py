@@ -120,10 +120,13 @@ class Lobby(UseCase):
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
         table = await self.tables.get(game_id)
         async with table.lock:
+            seat = table.seat_of(user_id)
             if table.game.status == ACTIVE:
+                if seat is not None and not table.seats[seat].left:
+                    raise TableError("error.already_seated", game=table.id)
                 raise TableError("error.not_lobby_join", game=table.id, host=table.game.host_id)
             require_lobby(table)
-            if table.seat_of(user_id) is not None:
+            if seat is not None:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))

@@ -112,6 +112,17 @@ async def test_no_second_game_opens_in_the_thread_of_a_running_one() -> None:
 
 
 @pytest.mark.asyncio
+async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> None:
+    svc, _ = await _service()
+    g = await _three(svc)
+    with pytest.raises(TableError, match="already have a seat"):
+        await svc.join(g, BOB, "Bob")  # not "ask the host to replace" someone
+    with pytest.raises(TableError, match="already started"):
+        await svc.join(g, EVE, "Eve")
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_only_the_seated_player_acts_and_stale_choices_are_refused() -> None:
     svc, sink = await _service()
     g = await _three(svc)
