@@ -28,7 +28,7 @@ from babel.numbers import format_decimal
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from bot.table.ui import Button, Option, Panel, Select
+from bot.table.ui import MUTE, Button, Option, Panel, Select
 from bot.tempus import computer_levels as players
 from bot.tempus import help_text as guide
 from bot.tempus import hint as hinting
@@ -171,7 +171,8 @@ class ConsoleSink:
 
 
 def _controls(panel: Panel) -> list[Button | Select]:
-    return panel.controls()
+    # the console pings nobody: "No pings this turn" would lead nowhere
+    return [c for c in panel.controls() if c.op != MUTE]
 
 
 def hex_choice(controls: list[Button | Select], text: str) -> tuple[Select, Option] | None:

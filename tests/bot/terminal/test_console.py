@@ -98,6 +98,15 @@ def _plain(text: str) -> None:
 
 
 @pytest.mark.asyncio
+async def test_no_control_about_pings_at_the_console() -> None:
+    """Nobody is pinged at a terminal, so the turn message's "No pings this turn" is not
+    offered there (it would only answer that nothing will ping)."""
+    rc, text, _ = await _console()
+    assert rc == 1 and "== Player 1 ==" in text
+    assert "[🔕" not in text and "pings" not in text
+
+
+@pytest.mark.asyncio
 async def test_it_says_where_the_board_pictures_go(tmp_path: Path) -> None:
     rc, text, _ = await _console(out_dir=str(tmp_path))
     assert rc == 1  # input ended
