@@ -227,8 +227,12 @@ class Outcomes:
         if p is not None:
             lines.append(t("lobby.pace", pace=t(f"pace.{p.name}")) if p.seconds is not None
                          else t("lobby.pace_none"))
-        lines.append(t("lobby.hint", min=CONTENT.min_players))
-        buttons = [Button(t("btn.join"), JOIN, style="primary"), Button(t("btn.leave"), LEAVE),
-                   Button(t("btn.addbot"), ADDBOT), Button(t("btn.start"), START, style="success"),
+        # a full table: joining and adding a computer could only be refused
+        full = len(table.seats) >= o["max_seats"]
+        lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=CONTENT.min_players))
+        buttons = [*(() if full else (Button(t("btn.join"), JOIN, style="primary"),)),
+                   Button(t("btn.leave"), LEAVE),
+                   *(() if full else (Button(t("btn.addbot"), ADDBOT),)),
+                   Button(t("btn.start"), START, style="success"),
                    Button(t("btn.cancel"), CANCEL, style="danger")]
         return Panel("\n".join(lines), button_rows(buttons))

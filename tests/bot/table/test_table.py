@@ -12,7 +12,7 @@ import pytest
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableError, TableService
-from bot.table.ui import CARDS, MENU
+from bot.table.ui import ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
 from bot.tempus import panels
 from bot.tempus.labels import card_name
 from engine import actions as A
@@ -93,6 +93,31 @@ async def test_lobby_rules() -> None:
     await svc.idle()
     assert sink.outcomes[-1].kind == "cancel"
     await svc.create(1, 10, BOB, "Bob")  # the channel is free again
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
+    """Every seat taken: Join and Add computer could only be refused, so the lobby shows
+    neither (and says the host may start); a seat freed brings them back."""
+    svc, sink = await _service()
+    g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
+    await svc.join(g, BOB, "Bob")
+
+    def ops() -> set[str]:
+        panel = sink.outcomes[-1].panel
+        assert panel is not None
+        return {c.op for c in panel.controls()}
+    await svc.idle()
+    assert {JOIN, ADDBOT, START} <= ops()
+    await svc.add_ai(g, HOST, "easy")
+    await svc.idle()
+    assert JOIN not in ops() and ADDBOT not in ops() and {LEAVE, START, CANCEL} <= ops()
+    panel = sink.outcomes[-1].panel
+    assert panel is not None and t("lobby.hint_full") in panel.text
+    await svc.leave(g, BOB)
+    await svc.idle()
+    assert {JOIN, ADDBOT} <= ops()
     await _close(svc)
 
 
