@@ -227,12 +227,14 @@ class Outcomes:
         if p is not None:
             lines.append(t("lobby.pace", pace=t(f"pace.{p.name}")) if p.seconds is not None
                          else t("lobby.pace_none"))
-        # a full table: joining and adding a computer could only be refused
+        # a full table: joining and adding a computer could only be refused; too few
+        # seated: so could starting
         full = len(table.seats) >= o["max_seats"]
+        enough = len(table.seats) >= CONTENT.min_players
         lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=CONTENT.min_players))
         buttons = [*(() if full else (Button(t("btn.join"), JOIN, style="primary"),)),
                    Button(t("btn.leave"), LEAVE),
                    *(() if full else (Button(t("btn.addbot"), ADDBOT),)),
-                   Button(t("btn.start"), START, style="success"),
+                   *((Button(t("btn.start"), START, style="success"),) if enough else ()),
                    Button(t("btn.cancel"), CANCEL, style="danger")]
         return Panel("\n".join(lines), button_rows(buttons))

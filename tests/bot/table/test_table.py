@@ -99,15 +99,19 @@ async def test_lobby_rules() -> None:
 @pytest.mark.asyncio
 async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
     """Every seat taken: Join and Add computer could only be refused, so the lobby shows
-    neither (and says the host may start); a seat freed brings them back."""
+    neither (and says the host may start); a seat freed brings them back. Start shows only
+    once enough people sit (R-SETUP-1: 3)."""
     svc, sink = await _service()
-    g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
-    await svc.join(g, BOB, "Bob")
+    g = (await svc.create(1, 10, HOST, "Ann", seats=4)).game_id
 
     def ops() -> set[str]:
         panel = sink.outcomes[-1].panel
         assert panel is not None
         return {c.op for c in panel.controls()}
+    await svc.idle()
+    assert START not in ops() and {JOIN, ADDBOT} <= ops()
+    await svc.join(g, BOB, "Bob")
+    await svc.add_ai(g, HOST, "easy")
     await svc.idle()
     assert {JOIN, ADDBOT, START} <= ops()
     await svc.add_ai(g, HOST, "easy")
