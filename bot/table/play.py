@@ -246,6 +246,8 @@ class Play(UseCase):
         state = table.state
         if seat is None or state is None or table.game.status != ACTIVE:
             return []
+        if table.seats[seat].left:  # a computer plays it: its cards are nobody's to see
+            return []
         try:
             for action in prefix or []:
                 state, _ = engine.apply(state, seat, action)

@@ -141,6 +141,25 @@ async def test_no_second_game_opens_in_the_thread_of_a_running_one() -> None:
 
 
 @pytest.mark.asyncio
+async def test_who_left_gets_no_choices_of_the_seat_a_computer_now_plays() -> None:
+    """Autocomplete lists a seat's legal actions (its card plays name its cards): after a
+    person leaves, a computer plays the seat and its hand is nobody's to see, so the
+    leaver's suggestions are empty even while the seat still owes its decision."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    await svc.idle()
+    table = await svc.table(g)
+    (seat,) = table.since
+    uid = table.seats[seat].user_id
+    assert await svc.legal(g, uid)
+    await svc.leave_game(g, uid)
+    async with table.lock:  # the computer has not taken the seat's decision yet
+        assert seat in table.since and table.seats[seat].left
+        assert await svc.legal(g, uid) == []
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> None:
     svc, _ = await _service()
     g = await _three(svc)
