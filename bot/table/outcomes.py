@@ -75,7 +75,8 @@ class Outcomes:
         seats = table.seats
         private: dict[int, list[str]] = {}
         for e in events:
-            if e.private_to is not None:
+            # a seat left to a computer: its cards are nobody's to see (as its hand view)
+            if e.private_to is not None and not seats[e.private_to].left:
                 with personal(table, e.private_to):
                     private.setdefault(e.private_to, []).append(event_text(e))
         hand_views = {}

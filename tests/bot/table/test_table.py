@@ -160,6 +160,27 @@ async def test_who_left_gets_no_choices_of_the_seat_a_computer_now_plays() -> No
 
 
 @pytest.mark.asyncio
+async def test_r_info_1_who_left_is_told_nothing_of_the_cards_a_computer_draws_for_them(
+        ) -> None:
+    """After leaving, the seat's hand is nobody's (R-INFO-1): the cards the computer draws
+    or discards for it are in no private line addressed to the seat (its person's DM)."""
+    svc, sink = await _service()
+    g = await _three(svc)
+    rng = random.Random(5)
+    await _play_randomly(svc, g, rng, stop=lambda table: table.version > 60)
+    table = await svc.table(g)
+    seat = table.seat_of(BOB)
+    await svc.leave_game(g, BOB)
+    mark = len(sink.outcomes)
+    await _play_randomly(svc, g, rng)
+    after = sink.outcomes[mark:]
+    assert any(o.finished for o in after), "the game went on to its end"
+    assert not [o.private_lines[seat] for o in after if o.private_lines.get(seat)]
+    assert not [o for o in after if seat in o.hand_views or seat in o.secret_panels]
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> None:
     svc, _ = await _service()
     g = await _three(svc)
