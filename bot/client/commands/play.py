@@ -85,10 +85,15 @@ class PlayCommands(CommandCog):
         legal = await self._legal(interaction)
         word = _play_word(text)
         if word is not None:  # "draw", "end": the shortcuts for the Idea action and ends
-            found = [a for a in legal if isinstance(a, PLAY_WORDS[word])]
-            if not found:
-                raise TableError("error.no_options")
-            return found[0]
+            kinds = PLAY_WORDS[word]
+            found = [a for a in legal if isinstance(a, kinds)]
+            if found:
+                return found[0]
+            # not possible now: the table's refusal says why (whose turn it is, or what is
+            # owed instead), which "nothing of that kind" did not
+            first = kinds[0] if isinstance(kinds, tuple) else kinds
+            action: A.Action = first()
+            return action
         for a in legal:
             if action_label(a).lower() == wanted:
                 return a
