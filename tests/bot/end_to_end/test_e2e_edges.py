@@ -349,3 +349,22 @@ async def test_play_words_out_of_turn_say_why(tmp_path: Path) -> None:
         assert text.startswith("Not allowed: now you must place a starting token"), text
         assert (await game_state(bot, ch)).to_json() == before
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_typed_nonsense_is_quoted_back_on_one_plain_line(tmp_path: Path) -> None:
+    """What a person typed into an option is quoted in the refusal as the control refusals
+    quote it (bot.tempus.codec.shown): one line, no markup of theirs, short."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        owing = prompt_users(msg)[0]
+        typed = "`**C4**`\n@everyone " + "z" * 60
+        for sub, options in (("play", {"choice": typed}), ("grow", {"hex": typed}),
+                             ("move", {"from": typed, "to": "C4"}),
+                             ("city", {"hex": typed, "value": 2}),
+                             ("place", {"hex": typed})):
+            text = (await fake.slash(owing, ch, sub, **options)).text()
+            assert text.startswith("I could not understand that choice ("), (sub, text)
+            assert "\n" not in text and "`" not in text and "zzzz…" in text, (sub, text)
+        fake.check()
