@@ -181,6 +181,31 @@ async def test_r_info_1_who_left_is_told_nothing_of_the_cards_a_computer_draws_f
 
 
 @pytest.mark.asyncio
+async def test_the_host_can_give_a_leaver_their_seat_back() -> None:
+    """A leaver who types /tempus join is told to ask the host for /tempus table replace:
+    the host can then give them their own seat back (not a second seat)."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    await svc.idle()
+    await svc.leave_game(g, BOB)
+    await svc.idle()
+    with pytest.raises(TableError, match="table replace"):
+        await svc.join(g, BOB, "Bob")
+    with pytest.raises(TableError, match="already has a seat"):
+        await svc.replace(g, HOST, CY, BOB, "Bob")  # the leaver takes no other seat
+    back = await svc.replace(g, HOST, BOB, BOB, "Bob")
+    assert back.lines[0].startswith(f"<@{BOB}> is back and plays"), back.lines
+    await svc.idle()
+    table = await svc.table(g)
+    seat = table.seat_of(BOB)
+    assert seat is not None and not table.seats[seat].left
+    assert table.seats[seat].autopilot is None
+    panel, _ = await svc.menu(g, BOB, "hand")  # the hand is theirs to see again
+    assert panel.text
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> None:
     svc, _ = await _service()
     g = await _three(svc)
