@@ -12,6 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.terminal.console import run_console
+from lang.messages import t
 
 
 @pytest.mark.asyncio
@@ -104,6 +105,18 @@ async def test_no_control_about_pings_at_the_console() -> None:
     rc, text, _ = await _console()
     assert rc == 1 and "== Player 1 ==" in text
     assert "[🔕" not in text and "pings" not in text
+
+
+@pytest.mark.asyncio
+async def test_back_returns_to_the_decision_without_a_discord_line() -> None:
+    """A private menu's "Back" at the terminal shows the decision's menu again; Discord's
+    "Closed. Choose again on the turn message." names a message the console has not."""
+    # the tile select, its first centre, then the preview's third control: Back
+    rc, text, script = await _console("1", "1", "3", random_map=False)
+    assert rc == 1 and "[◀ Back]" in text
+    assert t("menu.closed") not in text
+    menus = [p for p in text.split("== Player 1 ==") if "Choose the centre hex" in p]
+    assert len(menus) == 2, text[-1500:]  # the decision's menu, then again after Back
 
 
 @pytest.mark.asyncio
