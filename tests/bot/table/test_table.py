@@ -109,11 +109,12 @@ async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
         assert panel is not None
         return {c.op for c in panel.controls()}
     await svc.idle()
-    assert START not in ops() and {JOIN, ADDBOT} <= ops()
+    # only the host, who may not leave (error.host_leave): no Leave either
+    assert START not in ops() and LEAVE not in ops() and {JOIN, ADDBOT} <= ops()
     await svc.join(g, BOB, "Bob")
     await svc.add_ai(g, HOST, "easy")
     await svc.idle()
-    assert {JOIN, ADDBOT, START} <= ops()
+    assert {JOIN, ADDBOT, START, LEAVE} <= ops()
     await svc.add_ai(g, HOST, "easy")
     await svc.idle()
     assert JOIN not in ops() and ADDBOT not in ops() and {LEAVE, START, CANCEL} <= ops()
