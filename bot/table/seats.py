@@ -74,6 +74,8 @@ class Seats(UseCase):
                              levels=", ".join(players.levels()))
         table = await self.tables.get(game_id)
         async with table.lock:
+            if table.game.status == LOBBY:  # what would be right: a computer seat
+                raise TableError("error.autopilot_lobby", game=table.id)
             if table.game.status != ACTIVE:
                 raise TableError("error.not_active", game=table.id)
             target = user_id if target is None else target

@@ -70,6 +70,8 @@ async def test_lobby_rules() -> None:
     with pytest.raises(TableError, match="at least 3"):
         await svc.start(g, HOST)
     await svc.join(g, BOB, "Bob")
+    with pytest.raises(TableError, match="not started yet.*table addbot"):
+        await svc.autopilot(g, BOB, None, True)  # not "Game #1 is not running."
     with pytest.raises(TableError, match="has not started yet, so nobody holds cards"):
         await svc.menu(g, BOB, "hand")  # seated: not told they are not playing
     with pytest.raises(TableError, match="not playing"):
