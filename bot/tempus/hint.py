@@ -200,8 +200,8 @@ async def hint_for_user(table: Any, user_id: int, offloader: Offloader,
     (the search runs in ``offloader``, the computer players' workers)."""
     state = table.state
     seat = table.seat_of(user_id)
-    if state is None:
-        return t("help.lobby", game=table.id)
+    if state is None:  # "take a seat" only to who has none
+        return t("help.lobby" if seat is None else "help.lobby_seated", game=table.id)
     if seat is None:
         return t("hint.spectator", game=table.id)
     if table.seats[seat].left:  # a computer plays it now: its hand is nobody's to see

@@ -179,7 +179,8 @@ def test_console_text_of_every_help_and_rules_topic_is_plain(lang: str) -> None:
             _plain(console_text(text))  # ... said for a terminal
         for topic in RULE_TOPICS:
             _plain(rules_console(topic))
-        for key in ("hint.failed", "help.over", "help.waiting", "help.lobby", "help.spectator"):
+        for key in ("hint.failed", "help.over", "help.waiting", "help.lobby",
+                    "help.lobby_seated", "help.spectator"):
             _plain(console_text(t(key, waiting="x", game=1)))
         assert console_text(t("help.waiting", waiting="x")).count(t("console.key", key="h")) == 1
 
