@@ -422,15 +422,17 @@ def parse_game_number(text: str) -> int:
 
 
 async def game_on_server(storage: Storage, guild_id: int | None, game_id: int,
-                         *, finished: bool = True) -> GameRow:
-    """The game, if it belongs to this server (and, with ``finished``, has ended)."""
+                         *, finished: bool = True, lobby: bool = False) -> GameRow:
+    """The game, if it belongs to this server (and, with ``finished``, has ended; a lobby
+    only with ``lobby``)."""
     game = await storage.game(game_id)
     if game is None or guild_key(game.guild_id) != guild_key(guild_id):
         raise GameLookupError("error.unknown_game", game=game_id)
     if game.status == CANCELLED:
         raise GameLookupError("error.cancelled_game", game=game_id)
-    if game.status == LOBBY:
-        raise GameLookupError("error.not_active", game=game_id)
+    if game.status == LOBBY and not lobby:
+        # what is wrong (not started) and what would be right (join, start)
+        raise GameLookupError("help.lobby", game=game_id)
     if finished and game.status == ACTIVE:
         raise GameLookupError("error.not_finished", game=game_id)
     return game

@@ -85,6 +85,11 @@ class Lobby(UseCase):
                                    "pace": check_pace(pace_name).name}
         if seed is not None:
             options["seed"] = seed
+        # the database keeps one open game per channel id; a game's thread is not its
+        # channel id, so a lobby opened in it would be found there before the game itself
+        played_here = await self.storage.open_game_ref(channel_id)
+        if played_here is not None:
+            raise TableError("error.game_exists", game=played_here.id)
         try:
             game = await self.storage.create_game(guild_id, channel_id, user_id,
                                                   name if host_plays else None, options)
@@ -115,10 +120,13 @@ class Lobby(UseCase):
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
         table = await self.tables.get(game_id)
         async with table.lock:
+            seat = table.seat_of(user_id)
             if table.game.status == ACTIVE:
+                if seat is not None and not table.seats[seat].left:
+                    raise TableError("error.already_seated", game=table.id)
                 raise TableError("error.not_lobby_join", game=table.id, host=table.game.host_id)
             require_lobby(table)
-            if table.seat_of(user_id) is not None:
+            if seat is not None:
                 raise TableError("error.already_seated", game=table.id)
             if len(table.seats) >= table.game.options["max_seats"]:
                 raise TableError("error.table_full", seats=len(table.seats))

@@ -75,7 +75,8 @@ class Outcomes:
         seats = table.seats
         private: dict[int, list[str]] = {}
         for e in events:
-            if e.private_to is not None:
+            # a seat left to a computer: its cards are nobody's to see (as its hand view)
+            if e.private_to is not None and not seats[e.private_to].left:
                 with personal(table, e.private_to):
                     private.setdefault(e.private_to, []).append(event_text(e))
         hand_views = {}
@@ -227,8 +228,17 @@ class Outcomes:
         if p is not None:
             lines.append(t("lobby.pace", pace=t(f"pace.{p.name}")) if p.seconds is not None
                          else t("lobby.pace_none"))
-        lines.append(t("lobby.hint", min=CONTENT.min_players))
-        buttons = [Button(t("btn.join"), JOIN, style="primary"), Button(t("btn.leave"), LEAVE),
-                   Button(t("btn.addbot"), ADDBOT), Button(t("btn.start"), START, style="success"),
+        # a full table: joining and adding a computer could only be refused; too few
+        # seated: so could starting; nobody seated but the host (who may not leave) and
+        # computers: so could leaving
+        full = len(table.seats) >= o["max_seats"]
+        enough = len(table.seats) >= CONTENT.min_players
+        leavers = any(s.user_id is not None and s.user_id != table.game.host_id
+                      for s in table.seats)
+        lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=CONTENT.min_players))
+        buttons = [*(() if full else (Button(t("btn.join"), JOIN, style="primary"),)),
+                   *((Button(t("btn.leave"), LEAVE),) if leavers else ()),
+                   *(() if full else (Button(t("btn.addbot"), ADDBOT),)),
+                   *((Button(t("btn.start"), START, style="success"),) if enough else ()),
                    Button(t("btn.cancel"), CANCEL, style="danger")]
         return Panel("\n".join(lines), button_rows(buttons))

@@ -200,8 +200,10 @@ class Play(UseCase):
                 return Panel(t("menu.closed")), table.version
             if spec == "hand":
                 seat = table.seat_of(user_id)
-                if seat is None or table.state is None:
+                if seat is None:
                     raise TableError("hand.spectator", game=table.id)
+                if table.state is None:  # seated in the lobby: no cards before the start
+                    raise TableError("hand.lobby", game=table.id)
                 if table.seats[seat].left:
                     raise TableError("error.left", game=table.id,
                                      colour=colour_name(seat))
@@ -243,6 +245,8 @@ class Play(UseCase):
         seat = table.seat_of(user_id)
         state = table.state
         if seat is None or state is None or table.game.status != ACTIVE:
+            return []
+        if table.seats[seat].left:  # a computer plays it: its cards are nobody's to see
             return []
         try:
             for action in prefix or []:

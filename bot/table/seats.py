@@ -74,6 +74,8 @@ class Seats(UseCase):
                              levels=", ".join(players.levels()))
         table = await self.tables.get(game_id)
         async with table.lock:
+            if table.game.status == LOBBY:  # what would be right: a computer seat
+                raise TableError("error.autopilot_lobby", game=table.id)
             if table.game.status != ACTIVE:
                 raise TableError("error.not_active", game=table.id)
             target = user_id if target is None else target
@@ -179,7 +181,10 @@ class Seats(UseCase):
             seat = table.seat_of(old_user)
             if seat is None:
                 raise TableError("error.not_seated_other", user=old_user, game=table.id)
-            if table.seat_of(new_user) is not None:
+            # the one who left it may be given their own seat back: /tempus join sends a
+            # leaver to the host for exactly that
+            back = new_user == old_user and table.seats[seat].left
+            if table.seat_of(new_user) is not None and not back:
                 raise TableError("error.replace_seated", user=new_user, game=table.id)
             after = with_seat(table.seats, seat, user_id=new_user, name=new_name,
                               autopilot=None, left=False)
@@ -191,7 +196,8 @@ class Seats(UseCase):
             host = new_user if old_user == table.game.host_id else None
 
             def lines(table: Table) -> list[str]:
-                out = [t("replace.done", old=old_user, new=new_user, colour=colour_name(seat))]
+                out = [t("replace.back", user=new_user, colour=colour_name(seat)) if back
+                       else t("replace.done", old=old_user, new=new_user, colour=colour_name(seat))]
                 if host is not None:
                     out.append(t("seats.host_passed", user=host, game=table.id))
                 return out

@@ -234,18 +234,23 @@ class TableService:
             pace_name=pace_name)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
+        # a command is a use of the game's controls, as a click is (clicks.py): whoever
+        # just joined or started is at the table, and the first turn does not ping them
+        self.presence.seen(game_id, user_id)
         return await self.lobby.join(game_id, user_id, name)
 
     async def leave(self, game_id: int, user_id: int) -> Outcome:
         return await self.lobby.leave(game_id, user_id)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.lobby.add_ai(game_id, user_id, level)
 
     async def remove_ai(self, game_id: int, user_id: int) -> Outcome:
         return await self.lobby.remove_ai(game_id, user_id)
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
+        self.presence.seen(game_id, user_id)
         return await self.lobby.start(game_id, user_id)
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:

@@ -71,8 +71,8 @@ def help_text(state_or_view: State | dict[str, Any], seat: int) -> str:
 def help_for_user(table: Any, user_id: int) -> str:
     """``/tempus help`` for ``user_id`` at a table of :class:`bot.table.service.TableService`."""
     seat = table.seat_of(user_id)
-    if table.state is None:
-        return t("help.lobby", game=table.id)
+    if table.state is None:  # "take a seat" only to who has none
+        return t("help.lobby" if seat is None else "help.lobby_seated", game=table.id)
     if seat is None:
         return t("help.spectator", game=table.id)
     return help_text(table.state, seat)

@@ -24,7 +24,7 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from bot.runtime.worker_pool import Offloader
-from bot.tempus.labels import action_label, terrain_name
+from bot.tempus.labels import action_label, colour_name, terrain_name
 from engine import actions as A
 from engine import game as G
 from engine.actions import action_from_json
@@ -201,10 +201,12 @@ async def hint_for_user(table: Any, user_id: int, offloader: Offloader,
     (the search runs in ``offloader``, the computer players' workers)."""
     state = table.state
     seat = table.seat_of(user_id)
-    if state is None:
-        return t("help.lobby", game=table.id)
+    if state is None:  # "take a seat" only to who has none
+        return t("help.lobby" if seat is None else "help.lobby_seated", game=table.id)
     if seat is None:
         return t("hint.spectator", game=table.id)
+    if table.seats[seat].left:  # a computer plays it now: its hand is nobody's to see
+        return t("error.left", game=table.id, colour=colour_name(seat))
     if not table.game.options.get(OPTION, True):
         return t("hint.off")
     if G.decision_for(state, seat) is None:

@@ -619,6 +619,8 @@ def _head(recap: Recap) -> str:
         return t("recap.head.round", round=s.round)
     if recap.first == 0:
         return t("recap.head.start")
+    if recap.turn == 0:  # the setup: no action round has begun ("turn 0" names nothing)
+        return t("recap.head.setup")
     return t("recap.head.decision", round=recap.round, turn=recap.turn)
 
 

@@ -28,7 +28,7 @@ from babel.numbers import format_decimal
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from bot.table.ui import Button, Option, Panel, Select
+from bot.table.ui import MENU, MUTE, Button, Option, Panel, Select
 from bot.tempus import computer_levels as players
 from bot.tempus import help_text as guide
 from bot.tempus import hint as hinting
@@ -171,7 +171,8 @@ class ConsoleSink:
 
 
 def _controls(panel: Panel) -> list[Button | Select]:
-    return panel.controls()
+    # the console pings nobody: "No pings this turn" would lead nowhere
+    return [c for c in panel.controls() if c.op != MUTE]
 
 
 def hex_choice(controls: list[Button | Select], text: str) -> tuple[Select, Option] | None:
@@ -337,7 +338,7 @@ async def _turn(service: TableService, game: int, uid: int, name: str, sink: Con
             panel = secret
         except TableError:
             pass
-    state = {"panel": panel, "version": table.version}
+    state = {"panel": panel, "version": table.version, "home": (panel, table.version)}
     while True:
         try:
             done = await _step(service, game, uid, name, sink, read, out, state)
@@ -386,6 +387,11 @@ async def _step(service: TableService, game: int, uid: int, name: str, sink: Con
         example = next((o.label for s in controls if isinstance(s, Select)
                         for o in s.options if _is_hex(o.label)), "C4")
         print(t("console.pick_hex", example=example) if hexes else t("console.pick"), file=out)
+        return None
+    if isinstance(c, Button) and c.op == MENU and c.arg == "close":
+        # "Back" shows this decision's menu again: at the terminal there is no turn
+        # message to "choose again on", as Discord's "Closed" line says
+        state["panel"], state["version"] = state["home"]
         return None
     if isinstance(c, Select) and values is None:
         for j, opt in enumerate(c.options, 1):

@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from engine import view
+from engine import actions as A
+from engine import apply, view
 from engine.content import CONTENT
 from engine.hexgrid import NUM_HEXES, label
 from engine.state import State
@@ -18,6 +19,7 @@ from render.alt_text import MAX_ALT, board_alt_text, describe_position
 from render.terrain_art import OPEN_SEA
 from render.terrain_layer import hex_kinds
 from render.words import card_type_name
+from tests.engine.helpers import H, make_state
 from tests.render.helpers import game, states
 from tests.render.test_no_leak import _scramble
 
@@ -96,6 +98,20 @@ def test_alt_text_says_whose_turn_the_scores_and_what_changed() -> None:
     assert alt.endswith("Blue grew 2 tokens on D5. Red attacked E6.")
     assert "What changed" not in board_alt_text(v)
     assert "Punkty:" in board_alt_text(v, None, "pl")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_alt_text_of_a_won_fight_ends_its_sentence_once(lang: str) -> None:
+    """After a won attack the attacker decides how many tokens move in (R-COMBAT-8): the
+    "to act" sentence names that decision and ends with one full stop, not "?."."""
+    s = make_state(3, tokens={"G5": (2, 3), "F5": (1, 1), "J9": (1, 1), "K9": (1, 1),
+                              "L10": (1, 1), "C3": (0, 2)}, turn=2)
+    for action in (A.Attack(H("G5"), H("F5")), A.CommitAttackCards(())):  # 3 against 1
+        s, _ = apply(s, 2, action)
+    v = view(s, None)
+    assert [d["kind"] for d in v["decisions"]] == ["occupy"]
+    alt = board_alt_text(v, None, lang)
+    assert "F5" in alt and "?." not in alt and ".." not in alt, alt
 
 
 def test_alt_text_fits_discords_limit() -> None:

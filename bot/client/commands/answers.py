@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bot.history import ledger as hist
 from bot.history.ratings import Skill
-from bot.store import ACTIVE, CANCELLED, FINISHED, GameRow
+from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, GameRow
 from bot.table.service import TableError
 from bot.table.ui import Panel
 from bot.tempus import images
@@ -122,9 +122,9 @@ def _lookup(exc: hist.GameLookupError) -> TableError:
 
 
 async def resolve(service: TableService, asker: Asker, game: str | None, *,
-                  finished: bool) -> GameRow:
+                  finished: bool, lobby: bool = False) -> GameRow:
     """The game named by ``game`` (``#12``) on the asker's server, or the channel's
-    running / last finished game when it is not given."""
+    running / last finished game when it is not given (its lobby only with ``lobby``)."""
     if game is None or not game.strip():
         if asker.channel_id is None:
             raise TableError("error.guild_only")
@@ -136,7 +136,7 @@ async def resolve(service: TableService, asker: Asker, game: str | None, *,
             raise _lookup(exc) from None
     try:
         return await hist.game_on_server(service.storage, asker.guild_id, game_id,
-                                         finished=finished)
+                                         finished=finished, lobby=lobby)
     except hist.GameLookupError as exc:
         raise _lookup(exc) from None
 
@@ -237,9 +237,12 @@ def _position_answer(head: str, lines: list[str], panel: Panel | None,
 
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
                         ) -> Answer:
-    """Whose turn and everyone's position; after the end, the final position."""
+    """Whose turn and everyone's position; after the end, the final position; before the
+    start, the lobby (seats, options, pace)."""
     run = run or _thread
-    g = await resolve(service, asker, None, finished=False)
+    g = await resolve(service, asker, None, finished=False, lobby=True)
+    if g.status == LOBBY:
+        return Answer(service.lobby_panel(await service.table(g.id)).text)
     seats = await service.storage.seats(g.id)
     if g.status == ACTIVE:
         v, _ = await service.public_view(g.id)

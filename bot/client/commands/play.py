@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.client.commands.base import MAX_CHOICES, Choice, CommandCog, filtered, hex_or_none
 from bot.client.translator import ls
 from bot.table.service import TableError
-from bot.tempus.codec import decode_action, encode_action
+from bot.tempus.codec import decode_action, encode_action, shown
 from bot.tempus.labels import action_label
 from engine import actions as A
 from engine.hexgrid import label
@@ -85,14 +85,19 @@ class PlayCommands(CommandCog):
         legal = await self._legal(interaction)
         word = _play_word(text)
         if word is not None:  # "draw", "end": the shortcuts for the Idea action and ends
-            found = [a for a in legal if isinstance(a, PLAY_WORDS[word])]
-            if not found:
-                raise TableError("error.no_options")
-            return found[0]
+            kinds = PLAY_WORDS[word]
+            found = [a for a in legal if isinstance(a, kinds)]
+            if found:
+                return found[0]
+            # not possible now: the table's refusal says why (whose turn it is, or what is
+            # owed instead), which "nothing of that kind" did not
+            first = kinds[0] if isinstance(kinds, tuple) else kinds
+            action: A.Action = first()
+            return action
         for a in legal:
             if action_label(a).lower() == wanted:
                 return a
-        raise TableError("error.bad_choice", reason=text[:50])
+        raise TableError("error.bad_choice", reason=shown(text))
 
     @play.autocomplete("choice")
     async def _play_ac(self, interaction: discord.Interaction[Any], current: str
@@ -107,7 +112,7 @@ class PlayCommands(CommandCog):
         async def work() -> str:
             a, b = hex_or_none(src), hex_or_none(dst)
             if a is None or b is None:
-                raise TableError("error.bad_choice", reason=f"{src} → {dst}")
+                raise TableError("error.bad_choice", reason=shown(f"{src} → {dst}"))
             prefix = await self._prefix(interaction, A.BeginMove())
             return await self._act(interaction, [*prefix, A.MoveToken(a, b)])
         await self._run(interaction, work)
@@ -137,7 +142,7 @@ class PlayCommands(CommandCog):
         async def work() -> str:
             h = hex_or_none(hex)
             if h is None:
-                raise TableError("error.bad_choice", reason=hex)
+                raise TableError("error.bad_choice", reason=shown(hex))
             prefix = await self._prefix(interaction, A.BeginGrow())
             return await self._act(interaction, [*prefix, A.GrowToken(h)])
         await self._run(interaction, work)
@@ -157,7 +162,7 @@ class PlayCommands(CommandCog):
         async def work() -> str:
             a, b = hex_or_none(src), hex_or_none(dst)
             if a is None or b is None:
-                raise TableError("error.bad_choice", reason=f"{src} → {dst}")
+                raise TableError("error.bad_choice", reason=shown(f"{src} → {dst}"))
             return await self._act(interaction, [A.Attack(a, b)])
         await self._run(interaction, work)
 
@@ -187,7 +192,7 @@ class PlayCommands(CommandCog):
         async def work() -> str:
             h = hex_or_none(hex)
             if h is None:
-                raise TableError("error.bad_choice", reason=hex)
+                raise TableError("error.bad_choice", reason=shown(hex))
             return await self._act(interaction, [A.BuildCity(h, value)])
         await self._run(interaction, work)
 
@@ -216,7 +221,7 @@ class PlayCommands(CommandCog):
         async def work() -> str:
             h = hex_or_none(hex)
             if h is None:
-                raise TableError("error.bad_choice", reason=hex)
+                raise TableError("error.bad_choice", reason=shown(hex))
             legal = await self._legal(interaction)
             if any(isinstance(a, A.PlaceTile) for a in legal):
                 return await self._act(interaction, [A.PlaceTile(h, rotation)])

@@ -196,9 +196,16 @@ async def test_refusals_name_the_problem() -> None:
         await show_answer(svc, asker, f"#{running}")
     with pytest.raises(TableError, match="no Tempus game"):
         await status_answer(svc, Asker(ANN, GUILD, 77))
+    # before the start, status shows the lobby (who sits, the options: R-OPT) and the
+    # other looks say it has not started and how to start it
     lobby = await svc.create(GUILD, 78, ANN, "Ann", seats=3)
-    with pytest.raises(TableError, match=f"#{lobby.game_id} is not running"):
-        await status_answer(svc, Asker(ANN, GUILD, 78))
+    status = (await status_answer(svc, Asker(ANN, GUILD, 78))).text
+    assert t("lobby.seat", n=1, name="Ann") in status and t("lobby.opt1.off") in status
+    assert t("lobby.hint", min=3) in status
+    for look in (show_answer(svc, Asker(ANN, GUILD, 78), f"#{lobby.game_id}"),
+                 board_answer(svc, Asker(ANN, GUILD, 78))):
+        with pytest.raises(TableError, match=f"#{lobby.game_id} has not started yet"):
+            await look
     await _close(svc)
 
 

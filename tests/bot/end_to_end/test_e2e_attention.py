@@ -101,6 +101,24 @@ async def test_people_at_the_table_are_named_not_pinged_and_the_away_are_pinged(
         fake.check()
 
 
+@pytest.mark.asyncio
+async def test_who_just_joined_or_started_by_command_is_not_pinged(tmp_path: Path) -> None:
+    """``/tempus join`` and ``/tempus start`` are uses of the game's controls, as the lobby's
+    buttons are: the first turn messages name those people without pinging them."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=21,
+                                              clock=FakeClock()) as bot:
+        seen = watch(fake)
+        ch = fake.channel_ids[0]
+        await open_table(fake, ch)
+        await settle(bot)
+        thread = play_channel(fake, ch)
+        posts = [(text, who) for m, text, who in seen if m.channel_id == thread and m.public]
+        asked = [u for text, _ in posts for u in prompt_users_of(text)]
+        assert asked, "a person is asked to act in the thread"
+        assert not [who for _, who in posts if who], posts
+        fake.check()
+
+
 def prompt_users_of(text: str) -> list[int]:
     return [u for u in PEOPLE if f"<@{u}>" in "\n".join(text.splitlines()[-3:])]
 

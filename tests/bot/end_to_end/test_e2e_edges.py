@@ -329,3 +329,42 @@ async def test_a_refused_move_command_spends_nothing(tmp_path: Path) -> None:
         assert (await game_state(bot, ch)).to_json() == before
         assert writes(fake, ch) == posts
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_play_words_out_of_turn_say_why(tmp_path: Path) -> None:
+    """``/tempus play choice:draw`` (or ``end``) that cannot be done now says whose turn it is
+    or what is owed instead, as any refused choice does, and changes nothing."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        owing = prompt_users(msg)[0]
+        other = next(u for u in PEOPLE if u != owing)
+        before = (await game_state(bot, ch)).to_json()
+        for word in ("draw", "end"):
+            text = (await fake.slash(other, ch, "play", choice=word)).text()
+            assert text.startswith("It is not your turn. Waiting for:"), text
+        # the one who owes a starting token: told that, not "nothing of that kind"
+        text = (await fake.slash(owing, ch, "play", choice="draw")).text()
+        assert text.startswith("Not allowed: now you must place a starting token"), text
+        assert (await game_state(bot, ch)).to_json() == before
+        fake.check()
+
+
+@pytest.mark.asyncio
+async def test_typed_nonsense_is_quoted_back_on_one_plain_line(tmp_path: Path) -> None:
+    """What a person typed into an option is quoted in the refusal as the control refusals
+    quote it (bot.tempus.codec.shown): one line, no markup of theirs, short."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        owing = prompt_users(msg)[0]
+        typed = "`**C4**`\n@everyone " + "z" * 60
+        for sub, options in (("play", {"choice": typed}), ("grow", {"hex": typed}),
+                             ("move", {"from": typed, "to": "C4"}),
+                             ("city", {"hex": typed, "value": 2}),
+                             ("place", {"hex": typed})):
+            text = (await fake.slash(owing, ch, sub, **options)).text()
+            assert text.startswith("I could not understand that choice ("), (sub, text)
+            assert "\n" not in text and "`" not in text and "zzzz…" in text, (sub, text)
+        fake.check()

@@ -12,7 +12,7 @@ import pytest
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableError, TableService
-from bot.table.ui import CARDS, MENU
+from bot.table.ui import ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
 from bot.tempus import panels
 from bot.tempus.labels import card_name
 from engine import actions as A
@@ -70,6 +70,12 @@ async def test_lobby_rules() -> None:
     with pytest.raises(TableError, match="at least 3"):
         await svc.start(g, HOST)
     await svc.join(g, BOB, "Bob")
+    with pytest.raises(TableError, match="not started yet.*table addbot"):
+        await svc.autopilot(g, BOB, None, True)  # not "Game #1 is not running."
+    with pytest.raises(TableError, match="has not started yet, so nobody holds cards"):
+        await svc.menu(g, BOB, "hand")  # seated: not told they are not playing
+    with pytest.raises(TableError, match="not playing"):
+        await svc.menu(g, EVE, "hand")
     with pytest.raises(TableError, match="already have a seat"):
         await svc.join(g, BOB, "Bob")
     with pytest.raises(TableError, match="Only the host"):
@@ -89,6 +95,127 @@ async def test_lobby_rules() -> None:
     await svc.idle()
     assert sink.outcomes[-1].kind == "cancel"
     await svc.create(1, 10, BOB, "Bob")  # the channel is free again
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
+    """Every seat taken: Join and Add computer could only be refused, so the lobby shows
+    neither (and says the host may start); a seat freed brings them back. Start shows only
+    once enough people sit (R-SETUP-1: 3)."""
+    svc, sink = await _service()
+    g = (await svc.create(1, 10, HOST, "Ann", seats=4)).game_id
+
+    def ops() -> set[str]:
+        panel = sink.outcomes[-1].panel
+        assert panel is not None
+        return {c.op for c in panel.controls()}
+    await svc.idle()
+    # only the host, who may not leave (error.host_leave): no Leave either
+    assert START not in ops() and LEAVE not in ops() and {JOIN, ADDBOT} <= ops()
+    await svc.join(g, BOB, "Bob")
+    await svc.add_ai(g, HOST, "easy")
+    await svc.idle()
+    assert {JOIN, ADDBOT, START, LEAVE} <= ops()
+    await svc.add_ai(g, HOST, "easy")
+    await svc.idle()
+    assert JOIN not in ops() and ADDBOT not in ops() and {LEAVE, START, CANCEL} <= ops()
+    panel = sink.outcomes[-1].panel
+    assert panel is not None and t("lobby.hint_full") in panel.text
+    await svc.leave(g, BOB)
+    await svc.idle()
+    assert {JOIN, ADDBOT} <= ops()
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_no_second_game_opens_in_the_thread_of_a_running_one() -> None:
+    """``/tempus new`` typed in a game's thread would open a lobby there that the thread's
+    commands then find instead of the game being played in it."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    thread = 555
+    await svc.storage.set_thread(g, thread)
+    await svc.moved(g, thread)
+    with pytest.raises(TableError, match="already has"):
+        await svc.create(1, thread, BOB, "Bob", in_thread=True)
+    assert await svc.channel_game_id(thread) == g
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_who_left_gets_no_choices_of_the_seat_a_computer_now_plays() -> None:
+    """Autocomplete lists a seat's legal actions (its card plays name its cards): after a
+    person leaves, a computer plays the seat and its hand is nobody's to see, so the
+    leaver's suggestions are empty even while the seat still owes its decision."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    await svc.idle()
+    table = await svc.table(g)
+    (seat,) = table.since
+    uid = table.seats[seat].user_id
+    assert await svc.legal(g, uid)
+    await svc.leave_game(g, uid)
+    async with table.lock:  # the computer has not taken the seat's decision yet
+        assert seat in table.since and table.seats[seat].left
+        assert await svc.legal(g, uid) == []
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_r_info_1_who_left_is_told_nothing_of_the_cards_a_computer_draws_for_them(
+        ) -> None:
+    """After leaving, the seat's hand is nobody's (R-INFO-1): the cards the computer draws
+    or discards for it are in no private line addressed to the seat (its person's DM)."""
+    svc, sink = await _service()
+    g = await _three(svc)
+    rng = random.Random(5)
+    await _play_randomly(svc, g, rng, stop=lambda table: table.version > 60)
+    table = await svc.table(g)
+    seat = table.seat_of(BOB)
+    await svc.leave_game(g, BOB)
+    mark = len(sink.outcomes)
+    await _play_randomly(svc, g, rng)
+    after = sink.outcomes[mark:]
+    assert any(o.finished for o in after), "the game went on to its end"
+    assert not [o.private_lines[seat] for o in after if o.private_lines.get(seat)]
+    assert not [o for o in after if seat in o.hand_views or seat in o.secret_panels]
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_the_host_can_give_a_leaver_their_seat_back() -> None:
+    """A leaver who types /tempus join is told to ask the host for /tempus table replace:
+    the host can then give them their own seat back (not a second seat)."""
+    svc, _ = await _service()
+    g = await _three(svc)
+    await svc.idle()
+    await svc.leave_game(g, BOB)
+    await svc.idle()
+    with pytest.raises(TableError, match="table replace"):
+        await svc.join(g, BOB, "Bob")
+    with pytest.raises(TableError, match="already has a seat"):
+        await svc.replace(g, HOST, CY, BOB, "Bob")  # the leaver takes no other seat
+    back = await svc.replace(g, HOST, BOB, BOB, "Bob")
+    assert back.lines[0].startswith(f"<@{BOB}> is back and plays"), back.lines
+    await svc.idle()
+    table = await svc.table(g)
+    seat = table.seat_of(BOB)
+    assert seat is not None and not table.seats[seat].left
+    assert table.seats[seat].autopilot is None
+    panel, _ = await svc.menu(g, BOB, "hand")  # the hand is theirs to see again
+    assert panel.text
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> None:
+    svc, _ = await _service()
+    g = await _three(svc)
+    with pytest.raises(TableError, match="already have a seat"):
+        await svc.join(g, BOB, "Bob")  # not "ask the host to replace" someone
+    with pytest.raises(TableError, match="already started"):
+        await svc.join(g, EVE, "Eve")
     await _close(svc)
 
 

@@ -69,6 +69,11 @@ def test_help_outside_a_decision() -> None:
         assert "watching game #7" in help_for_user(table, 3)
         lobby = SimpleNamespace(id=8, state=None, seat_of=lambda uid: None)
         assert "has not started" in help_for_user(lobby, 1)
+        # someone seated in the lobby is not told to take a seat
+        seated = SimpleNamespace(id=8, state=None, seat_of=lambda uid: 0)
+        text = help_for_user(seated, 1)
+        assert "has not started" in text and "you have a seat" in text
+        assert "Take a seat" not in text
     with i18n.using("pl"):
         assert help_for_user(table, 2).startswith("Teraz nie masz nic do zdecydowania")
 

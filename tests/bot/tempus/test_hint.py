@@ -50,11 +50,14 @@ def test_hint_is_legal_and_explained(kind: str) -> None:
         assert "{" not in text and len(text) <= 2000
 
 
-def _table(state: State, *, hints: bool = True, seed: int = 99, version: int = 12) -> Any:
+def _table(state: State, *, hints: bool = True, seed: int = 99, version: int = 12,
+           left: int | None = None) -> Any:
     seats = {100 + s: s for s in range(state.num_players)}
     return SimpleNamespace(id=1, state=state, version=version,
                            game=SimpleNamespace(options={"seed": seed, "hints": hints}),
-                           seat_of=seats.get)
+                           seat_of=seats.get,
+                           seats=[SimpleNamespace(left=s == left)
+                                  for s in range(state.num_players)])
 
 
 @pytest.mark.parametrize("kind", [G.TURN, G.MOVING, G.ATTACK_CARDS, G.DEFEND_CARDS,
@@ -95,6 +98,10 @@ async def test_hints_off_spectators_and_nothing_to_decide() -> None:
         assert "off" in await hint_for_user(_table(state, hints=False), 100 + seat, pool)
         assert "no seat" in await hint_for_user(_table(state), 999, pool)
         assert "nothing to decide" in await hint_for_user(_table(state), 100 + waiting, pool)
+        # who left the game: a computer plays the seat and its cards are nobody's to see,
+        # so no hint (made from the seat's view, its hand) even while the seat decides
+        gone = await hint_for_user(_table(state, left=seat), 100 + seat, pool)
+        assert gone.startswith("You left game #1") and "Hint" not in gone, gone
     with i18n.using("pl"):
         assert "wyłączone" in await hint_for_user(_table(state, hints=False), 100 + seat, pool)
 

@@ -29,7 +29,7 @@ from bot.tempus.recap import (
     worth_asking,
 )
 from engine import actions as A
-from engine import apply, view
+from engine import apply, decisions, legal_actions, new_game, view
 from engine.events import Event, visible
 from engine.record import Record
 from engine.simulate import play_game
@@ -103,6 +103,22 @@ def test_the_scripted_recap_in_english() -> None:
     assert "**Purple** (Computer 2): built a city of value 2 on H9." in text
     assert text.splitlines()[-1] == ("Victory points now: Red 1, Blue 4, Yellow 2 (+1), "
                                      "Green 1, Purple 2 (+1).")
+
+
+def test_a_recap_during_the_setup_names_no_turn() -> None:
+    """The setup comes before the first action round (R-SETUP-5): a recap made then says
+    so in its heading instead of "round 1, turn 0"."""
+    s, _ = new_game(3, 5, random_map=True)
+    before, told = view(s, None), []
+    placing = decisions(s)[0].seat
+    while decisions(s)[0].seat == placing:  # the start player's three starting tokens
+        s, events = apply(s, placing, legal_actions(s, placing)[0])
+        told.append(visible(events, None))
+    r = recap_of(Since.decision((placing + 2) % 3), 2, before, told, view(s, None))
+    for lang, setup in (("en", "(setup)"), ("pl", "(przygotowanie gry)")):
+        with using(lang):
+            head = recap_lines(r, NAMES)[0]
+        assert head.endswith(setup) and "0" not in head, head
 
 
 def test_the_scripted_recap_in_polish() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.terminal.console import run_console
+from lang.messages import t
 
 
 @pytest.mark.asyncio
@@ -98,6 +99,27 @@ def _plain(text: str) -> None:
 
 
 @pytest.mark.asyncio
+async def test_no_control_about_pings_at_the_console() -> None:
+    """Nobody is pinged at a terminal, so the turn message's "No pings this turn" is not
+    offered there (it would only answer that nothing will ping)."""
+    rc, text, _ = await _console()
+    assert rc == 1 and "== Player 1 ==" in text
+    assert "[🔕" not in text and "pings" not in text
+
+
+@pytest.mark.asyncio
+async def test_back_returns_to_the_decision_without_a_discord_line() -> None:
+    """A private menu's "Back" at the terminal shows the decision's menu again; Discord's
+    "Closed. Choose again on the turn message." names a message the console has not."""
+    # the tile select, its first centre, then the preview's third control: Back
+    rc, text, script = await _console("1", "1", "3", random_map=False)
+    assert rc == 1 and "[◀ Back]" in text
+    assert t("menu.closed") not in text
+    menus = [p for p in text.split("== Player 1 ==") if "Choose the centre hex" in p]
+    assert len(menus) == 2, text[-1500:]  # the decision's menu, then again after Back
+
+
+@pytest.mark.asyncio
 async def test_it_says_where_the_board_pictures_go(tmp_path: Path) -> None:
     rc, text, _ = await _console(out_dir=str(tmp_path))
     assert rc == 1  # input ended
@@ -157,7 +179,8 @@ def test_console_text_of_every_help_and_rules_topic_is_plain(lang: str) -> None:
             _plain(console_text(text))  # ... said for a terminal
         for topic in RULE_TOPICS:
             _plain(rules_console(topic))
-        for key in ("hint.failed", "help.over", "help.waiting", "help.lobby", "help.spectator"):
+        for key in ("hint.failed", "help.over", "help.waiting", "help.lobby",
+                    "help.lobby_seated", "help.spectator"):
             _plain(console_text(t(key, waiting="x", game=1)))
         assert console_text(t("help.waiting", waiting="x")).count(t("console.key", key="h")) == 1
 
