@@ -137,6 +137,16 @@ def _after(state: State, seat: int, action: A.Action, rng: random.Random) -> Sta
     return s
 
 
+def _chosen(state: State, seat: int, action: A.Action) -> State:
+    """``state`` right after ``action`` (a copy), where the search's rollouts begin."""
+    s = state.copy()
+    try:
+        apply_in_place(s, seat, action)
+    except IllegalAction:
+        return state
+    return s
+
+
 def _parts(state: State, seat: int, fitted: bool) -> dict[str, float]:
     """What the reasons compare: the fitted value's parts (``fitted``, where the era has
     a fitted value), else the static evaluation's terms."""
@@ -197,9 +207,10 @@ def make_hint(view: dict[str, Any], seed: int, budget_s: float | None = None, *,
     root = determinise(view, rng)
 
     plan = plan_steps(root, seat, action, rng)
-    # the reasons of the evaluation that chose: a searched turn's rollouts' scoring
+    # the reasons of the evaluation that chose: a searched turn's rollouts' scoring,
+    # which the rollouts decide from the position after the candidate (its marker used)
     searched_turn = stats.get("kind") == TURN and len(stats.get("candidates", ())) > 1
-    scoring = turn_scoring(root) if searched_turn else TurnScoring.STATIC
+    scoring = turn_scoring(_chosen(root, seat, action)) if searched_turn else TurnScoring.STATIC
     reasons = reasons_for(view, action, seed, fitted=scoring is TurnScoring.FITTED)
     chose = int(stats.get("chose", 0))
     if scoring is TurnScoring.ENDINGS and chose:

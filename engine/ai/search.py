@@ -29,9 +29,9 @@ terrain, and the choice of action in the last two eras. In the last era's last r
 result itself; before that in the last era they stop at this seat's next turn and are
 scored by the static evaluation; in the era before the last, by a value fitted to how
 self-play games of the planner ended from such positions (:mod:`.leaf_value`,
-``data/ai/leaf.json``). :func:`turn_scoring` says which, for the hint's reasons. Earlier choices of
-action are the planner's alone: there, its one-step judgement beat rollouts to the next
-turn scored by the static evaluation (:data:`SEARCH_FROM_ERA_BY_KIND`).
+``data/ai/leaf.json``); :func:`turn_scoring` says which, for the hint's reasons. Earlier
+choices of action are the planner's alone: there, its one-step judgement beat rollouts to
+the next turn scored by the static evaluation (:data:`SEARCH_FROM_ERA_BY_KIND`).
 
 The search never sees hidden information: its only input is the view. Its work is
 capped in rollouts (:data:`ROLLOUTS` per decision, or ``iterations``), so that its
@@ -196,8 +196,9 @@ def runs_to_the_end(state: State) -> bool:
 
 
 def turn_scoring(state: State) -> TurnScoring:
-    """How a searched turn from ``state`` scores its rollouts (:func:`turn_leaf_utility`;
-    a rollout that crosses into another era meets that era's scoring, rarely)."""
+    """How rollouts from ``state`` (a position right after a searched turn's candidate)
+    are scored (:func:`turn_leaf_utility`; a rollout that crosses into another era meets
+    that era's scoring, rarely)."""
     if runs_to_the_end(state):
         return TurnScoring.ENDINGS
     if LEAF_VALUE is not None and state.era_number in LEAF_VALUE.eras and state.phase != OVER:

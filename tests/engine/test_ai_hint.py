@@ -211,3 +211,22 @@ def test_a_last_round_turn_chosen_by_games_played_to_the_end_says_so():
         assert gain > 0
         found += 1
     assert found >= 1
+
+
+def test_the_scoring_a_hint_explains_by_is_the_rollouts_own():
+    """The rollouts start after the candidate, its marker used: a turn taken with one
+    marker more than the last rounds' leaves rollouts that run to the end, and the hint
+    judges the scoring from there too."""
+    from engine import actions as A
+    from engine.ai import search as ai_search
+    from engine.ai.hints import _chosen
+
+    def one_above(s, d):
+        return (d.kind == "turn" and s.turn_actions > 0 and s.era_number >= 10
+                and sum(p.markers for p in s.players) == 2 * s.num_players + 1)
+
+    state, seat = next(_positions(21, one_above))
+    assert A.DrawCards() in legal_actions(state, seat)
+    assert ai_search.turn_scoring(state) is not ai_search.TurnScoring.ENDINGS
+    after = _chosen(state, seat, A.DrawCards())
+    assert ai_search.turn_scoring(after) is ai_search.TurnScoring.ENDINGS
