@@ -121,6 +121,19 @@ def _lookup(exc: hist.GameLookupError) -> TableError:
     return TableError(exc.key, **exc.kwargs)
 
 
+async def no_game_help(service: TableService, channel_id: int | None) -> str:
+    """``/tempus help`` where no game is open: where a finished game's result is (its
+    thread, or its channel until a new game starts), else how to open one."""
+    if channel_id is not None:
+        try:
+            over = await service.last_game_in_channel(channel_id)
+        except TableError:
+            over = None
+        if over is not None:
+            return t("help.finished", game=over)
+    return t("help.no_game")
+
+
 async def resolve(service: TableService, asker: Asker, game: str | None, *,
                   finished: bool, lobby: bool = False) -> GameRow:
     """The game named by ``game`` (``#12``) on the asker's server, or the channel's

@@ -14,6 +14,7 @@ from bot.client.commands.answers import (
     LAST_ERA,
     board_answer,
     moment_choices,
+    no_game_help,
     status_answer,
 )
 from bot.client.commands.base import Choice, CommandCog, asker
@@ -22,7 +23,7 @@ from bot.client.translator import ls
 from bot.table.service import TableError
 from bot.tempus import help_text as guide
 from bot.tempus import hint as hinting
-from lang.messages import RULE_TOPICS, rule_text, t
+from lang.messages import RULE_TOPICS, rule_text
 
 
 class LookCommands(CommandCog):
@@ -52,7 +53,7 @@ class LookCommands(CommandCog):
             try:
                 game = await self._game(interaction)
             except TableError:
-                return t("help.no_game")
+                return await no_game_help(self.service, interaction.channel_id)
             return guide.help_for_user(await self.service.table(game), interaction.user.id)
         await self._run(interaction, work)
 

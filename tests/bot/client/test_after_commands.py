@@ -20,6 +20,7 @@ from bot.client.commands.answers import (
     history_answer,
     leaderboard_answer,
     moment_choices,
+    no_game_help,
     opening_text,
     record_answer,
     replay_answer,
@@ -98,6 +99,22 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
     b2 = await board_answer(svc, asker)
     assert f"game #{o.game_id}" in b2.text
     assert (await record_answer(svc, asker, f"#{g}")).files  # the old one by number
+    await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_help_where_a_game_ended_says_where_its_result_is() -> None:
+    """``/tempus help`` in a finished game's channel (or thread) points to its result and
+    its last position, not "there is no game"; where no game was ever played, how to open
+    one; in Polish too."""
+    svc, g = await _setup()
+    text = await no_game_help(svc, 10)
+    assert text == t("help.finished", game=g) and f"#{g}" in text
+    assert text != t("help.no_game")
+    assert await no_game_help(svc, 11) == t("help.no_game")
+    assert await no_game_help(svc, None) == t("help.no_game")
+    with using("pl"):
+        assert "się zakończyła" in await no_game_help(svc, 10)
     await _close(svc)
 
 
