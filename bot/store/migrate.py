@@ -18,7 +18,8 @@ of the logs, derived again in the target for every finished game it lacks them f
 
 The turn clock is copied, not re-derived: a game's ``deadlines`` rows go with the game (in
 its transaction, replacing the target's unless the target has moved on with the game),
-and ``seats.left_game`` with its seats. The log cannot give them back: when each pending
+and ``seats.left_game`` with its seats, and so do its ``turn_mutes`` (who muted the pings of
+the turn under way). The log cannot give them back: when each pending
 decision began (re-deriving would restart every clock at the migration, granting extra
 time), which reminders were sent (they would be sent again) and the missed deadlines in a
 row (strikes). A deadline that passes while the bots are switched over is handled as after
@@ -125,6 +126,9 @@ def _read_sqlite(path: str) -> tuple[list[dict[str, Any]],
                 "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
                 "FROM deadlines "
                 "WHERE game_id = ? ORDER BY seat", (g["id"],))]
+            g["mutes"] = [tuple(r) for r in con.execute(
+                "SELECT user_id, turn_key FROM turn_mutes WHERE game_id = ? ORDER BY user_id",
+                (g["id"],))]
             g["actions"] = [
                 {"seq": r["seq"], "seat": r["seat"], "action": json.loads(r["action"]),
                  "at": r["at"], "version": r["version"]}
@@ -187,6 +191,10 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     await con.executemany(
         "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes, "
         "covering) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [(gid, *d) for d in g["deadlines"]])
+    await con.execute("DELETE FROM turn_mutes WHERE game_id = $1", gid)
+    await con.executemany(
+        "INSERT INTO turn_mutes (game_id, user_id, turn_key) VALUES ($1, $2, $3)",
+        [(gid, *m) for m in g["mutes"]])
     await con.executemany(
         "INSERT INTO actions (game_id, seq, seat, action, at, version) "
         "VALUES ($1, $2, $3, $4, $5, $6)",

@@ -264,7 +264,7 @@ class PgStorage(SqlStorage):
             for table, key in (("seats", "seat"), ("actions", "seq"), ("results", "seat"),
                                ("rated_games", "game_id"), ("deadlines", "seat"),
                                ("private_menus", "message_id"),
-                               ("hand_messages", "user_id")):
+                               ("hand_messages", "user_id"), ("turn_mutes", "user_id")):
                 rows = await con.fetch(
                     f"SELECT t.game_id, t.{key} FROM {table} t WHERE NOT EXISTS "
                     "(SELECT 1 FROM games g WHERE g.id = t.game_id) ORDER BY 1, 2")

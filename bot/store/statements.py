@@ -211,6 +211,12 @@ SET_HAND_MESSAGE = Sql(
     "ON CONFLICT (game_id, user_id) DO UPDATE SET channel_id = excluded.channel_id, "
     "message_id = excluded.message_id")
 
+# ------------------------------------------------------------------------- turn mutes
+TURN_MUTES = Sql("SELECT user_id, turn_key FROM turn_mutes WHERE game_id = :game_id")
+SET_TURN_MUTE = Sql(
+    "INSERT INTO turn_mutes (game_id, user_id, turn_key) VALUES (:game_id, :user_id, :turn_key) "
+    "ON CONFLICT (game_id, user_id) DO UPDATE SET turn_key = excluded.turn_key")
+
 # ------------------------------------------------------------------------- history
 # Derived tables for bot/history/ledger.py: results per seat of finished games and ratings.
 # Everything here can be dropped (CLEAR_HISTORY) and rebuilt from the action logs.

@@ -374,6 +374,16 @@ class SqlStorage:
         await self._write_one(q.SET_HAND_MESSAGE, game_id=game_id, user_id=user_id,
                               channel_id=channel_id, message_id=message_id)
 
+    # ------------------------------------------------------------------ turn mutes
+    async def turn_mutes(self, game_id: int) -> dict[int, str]:
+        """Each person's muted turn in the game (the turn's key text), by user id."""
+        return {int(r[0]): str(r[1]) for r in await self._read(q.TURN_MUTES, game_id=game_id)}
+
+    async def set_turn_mute(self, game_id: int, user_id: int, turn_key: str) -> None:
+        """The person muted the pings and reminders of ``turn_key`` (not a game change)."""
+        await self._write_one(q.SET_TURN_MUTE, game_id=game_id, user_id=user_id,
+                              turn_key=turn_key)
+
     # ------------------------------------------------------------------ presentation
     async def replace_snapshot(self, game_id: int, state: dict[str, Any]) -> None:
         await self._write_one(q.REPLACE_SNAPSHOT, state=compact(state), game_id=game_id)

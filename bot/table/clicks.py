@@ -144,7 +144,10 @@ class Clicks:
         table = await self.tables.get(c.game_id)
         if table.state is None or table.seat_of(c.user_id) is None:
             raise TableError("error.not_seated", game=c.game_id)
-        self.presence.mute(c.game_id, c.user_id, key_text(table.state))
+        turn = key_text(table.state)
+        # kept before it is confirmed: a restart must not bring this turn's pings back
+        await self.tables.storage.set_turn_mute(c.game_id, c.user_id, turn)
+        self.presence.mute(c.game_id, c.user_id, turn)
         return Reply(menu=Panel(t("mute.done", game=c.game_id)), version=table.version)
 
     async def _act(self, c: Click) -> Reply:

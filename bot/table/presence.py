@@ -1,8 +1,10 @@
 """Who is at which table now: each person's last click in each game, and the turns they
 muted (:mod:`bot.timing.presence` decides what that means for a ping).
 
-:class:`Presence` owns this state, in memory only: after a restart everyone counts as away
-until they click again (at worst one ping too many), and mutes are forgotten with it.
+:class:`Presence` owns this state. Clicks are kept in memory only: after a restart everyone
+counts as away until they click again (at worst one ping too many). A mute is a promise
+("no more pings or reminders in this turn"), so it is also stored (``turn_mutes``) before
+the bot confirms it, and put back when the game is loaded again (:meth:`restore`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ class Presence:
     def mute(self, game_id: int, user_id: int, turn: str) -> None:
         """No pings for the person in ``turn`` (the game's current turn, key text)."""
         self._muted[(game_id, user_id)] = turn
+
+    def restore(self, game_id: int, mutes: dict[int, str]) -> None:
+        """The game's stored mutes (person -> turn), after a restart or a reload; a mute
+        made in this process meanwhile is newer and stays."""
+        for user_id, turn in mutes.items():
+            self._muted.setdefault((game_id, user_id), turn)
 
     def muted(self, game_id: int, user_id: int, turn: str) -> bool:
         return self._muted.get((game_id, user_id)) == turn

@@ -118,11 +118,11 @@ class TableService:
         turnclock = TurnClock(scheduler) if scheduler is not None else None
         # the parts, each the one owner of its state
         self.clocks = Clocks(self.storage, turnclock, owns)
-        self.tables = Tables(self.storage, self.clocks)
-        self.announcer = Announcer(sink, owns)
         #: who is at which table (recent clicks) and who muted their pings
         self.presence = Presence(scheduler.clock if scheduler is not None else None,
                                  at_table_s)
+        self.tables = Tables(self.storage, self.clocks, self.presence)
+        self.announcer = Announcer(sink, owns)
         self.outcomes = Outcomes(self.clocks, self.presence)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,

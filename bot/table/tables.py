@@ -24,6 +24,7 @@ from bot.table.model import (
     record_of,
     replay_move,
 )
+from bot.table.presence import Presence
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
 from engine.undo import is_undo
@@ -32,9 +33,12 @@ log = logging.getLogger(__name__)
 
 
 class Tables:
-    def __init__(self, storage: Storage, clocks: Clocks) -> None:
+    def __init__(self, storage: Storage, clocks: Clocks,
+                 presence: Presence | None = None) -> None:
         self.storage = storage
         self.clocks = clocks
+        #: who muted which turn: a loaded game's stored mutes are put back there
+        self.presence = presence
         #: the games loaded in this process, by id
         self._tables: dict[int, Table] = {}
         #: channel (or thread) id -> its open game's id (autocomplete speed)
@@ -156,6 +160,8 @@ class Tables:
         if self.clocks.timed and game.status == ACTIVE:
             # as stored with the last change (armed by the owner: resume_all, rearm)
             table.clock = await self.clocks.stored(table)
+        if self.presence is not None and game.status == ACTIVE:
+            self.presence.restore(game.id, await self.storage.turn_mutes(game.id))
         if game.state != state.to_json():
             log.warning("game %s: snapshot %s; rebuilt from the log", game.id,
                         game.state_error or "differs from the replayed log")

@@ -258,6 +258,51 @@ async def test_a_muted_turn_sends_no_reminder(tmp_path: Path, muted: bool) -> No
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("muted", [False, True])
+async def test_a_muted_turn_stays_muted_after_a_restart(tmp_path: Path, muted: bool) -> None:
+    """"No pings this turn" is a promise: it is stored before it is confirmed, so a bot
+    restarted in the same turn sends none of that turn's reminders either (unmuted, the
+    restarted bot does send them)."""
+    clock = FakeClock(1_800_000_000.0)
+    db = tmp_path / "t.db"
+    async with running() as fake:
+        async with bot_running(fake, db, seed=25, clock=clock) as bot:
+            ch = fake.channel_ids[0]
+            await fake.slash(11, ch, "new", seats=3, pace="live")
+            await fake.slash(12, ch, "join")
+            await fake.slash(11, ch, "table addbot", level="easy")
+            await fake.slash(11, ch, "start")
+            assert bot.scheduler is not None
+            await bot.scheduler.settle()
+            await settle(bot)
+            msg = panel_message(fake, ch)
+            assert msg is not None
+            owing = [u for u in prompt_users(msg) if u in PEOPLE]
+            assert owing
+            who = owing[0]
+            if muted:
+                mute = next(c for c in msg.custom_ids() if _op(c) == "mute")
+                inter = await fake.click(who, msg, mute)
+                assert inter.text() == t("mute.done", game=1), "confirmed"
+        async with bot_running(fake, db, seed=25, clock=clock) as bot:
+            assert bot.scheduler is not None
+            await bot.scheduler.settle()
+            await settle(bot)
+            timed_out = "Time is up for"
+            for _ in range(10):  # reminders, then the deadline
+                due = bot.scheduler.next_due()
+                if due is None or any(timed_out in m.content for m in fake.channel_messages(
+                        play_channel(fake, ch))):
+                    break
+                clock.set(due)
+                await bot.scheduler.settle()
+                await settle(bot)
+        reminders = [m for m in fake.dms(who) if m.content.startswith("⏰")]
+        assert (not reminders) if muted else reminders, [m.content[:40] for m in reminders]
+        fake.check()
+
+
+@pytest.mark.asyncio
 async def test_a_computer_beginning_the_game_posts_no_message_of_its_own(
         tmp_path: Path) -> None:
     """Seed 24 gives the first tile to the computer's seat; at a pace people can follow

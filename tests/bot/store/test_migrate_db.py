@@ -221,9 +221,9 @@ async def test_the_command_line(tmp_path: Path, pg_url: str, capsys) -> None:
 
 @pytest.mark.asyncio
 async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -> None:
-    """Deadlines (with the reminders sent and the strikes), a seat whose person left and
-    who muted reminders are copied as they are (the log cannot give them back); a bot
-    started on PostgreSQL re-arms the same deadlines."""
+    """Deadlines (with the reminders sent and the strikes), a seat whose person left, who
+    muted reminders and who muted a turn are copied as they are (the log cannot give them
+    back); a bot started on PostgreSQL re-arms the same deadlines."""
     from bot.timing.pace import PACES, next_event
     from bot.timing.scheduler import Scheduler
     from bot.timing.time_source import FakeClock
@@ -241,6 +241,7 @@ async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -
     g = o.game_id
     await svc.leave_game(g, CY)
     await svc.set_reminders(BOB, False)
+    await src.set_turn_mute(g, HOST, "1:actions:0")
     clock.advance(LIVE / 2 + 1)  # the half-time reminders are noted
     await sched.settle()
     await svc.idle()
@@ -259,6 +260,7 @@ async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -
         assert await dst.seats(g) == await src.seats(g)
         assert [s.left for s in await dst.seats(g)] == [False, False, True]
         assert not await dst.reminders_on(BOB) and await dst.reminders_on(HOST)
+        assert await dst.turn_mutes(g) == {HOST: "1:actions:0"}
         # the bot on PostgreSQL arms the copied deadlines as they were
         sched = Scheduler(clock)
         pg_svc = TableService(dst, CollectSink(), ai_delay=0, scheduler=sched)

@@ -971,3 +971,22 @@ async def test_each_persons_hand_message_is_kept_per_game(backend: Backend) -> N
     await store.set_hand_message(g.id, 100, big + 1, big + 3)  # deleted, posted anew
     assert await store.hand_message(g.id, 100) == (big + 1, big + 3)
     assert (await store.game(g.id)).version == g.version, "a hand message is no game change"
+
+
+@pytest.mark.asyncio
+async def test_a_persons_muted_turn_is_kept_per_game(backend: Backend) -> None:
+    """SQLite migration 10 / PG 7: "No pings this turn" is kept, per person and game, a
+    later turn's mute replacing the earlier; it is no game change."""
+    store = await backend.open()
+    g = await store.create_game(1, 10, 100, "Ann", {})
+    other = await store.create_game(1, 11, 100, "Ann", {})
+    big = 1 << 60
+    assert await store.turn_mutes(g.id) == {}
+    await store.set_turn_mute(g.id, 100, "3:actions:0")
+    await store.set_turn_mute(g.id, big, "3:actions:0")
+    await store.set_turn_mute(other.id, 100, "1:tokens:2")
+    assert await store.turn_mutes(g.id) == {100: "3:actions:0", big: "3:actions:0"}
+    await store.set_turn_mute(g.id, 100, "4:actions:1")  # a later turn muted
+    assert await store.turn_mutes(g.id) == {100: "4:actions:1", big: "3:actions:0"}
+    assert await store.turn_mutes(other.id) == {100: "1:tokens:2"}
+    assert (await store.game(g.id)).version == g.version, "a mute is no game change"
