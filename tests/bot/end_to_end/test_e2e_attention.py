@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.client.app import TempusBot
 from bot.table.model import key_text
 from bot.tempus.labels import colour_name
 from bot.timing.presence import AT_TABLE_S
@@ -219,6 +220,46 @@ async def test_a_computers_turn_never_opens_a_turn_message(tmp_path: Path) -> No
         fake.check()
 
 
+async def _live_game_owed_by_a_person(fake: FakeDiscord, bot: TempusBot, ch: int,
+                                      mute: bool) -> int:
+    """Two people and a computer at a live pace; the first person owing a decision
+    (returned) mutes the turn from its turn message if ``mute``."""
+    await fake.slash(11, ch, "new", seats=3, pace="live")
+    await fake.slash(12, ch, "join")
+    await fake.slash(11, ch, "table addbot", level="easy")
+    await fake.slash(11, ch, "start")
+    assert bot.scheduler is not None
+    await bot.scheduler.settle()
+    await settle(bot)
+    msg = panel_message(fake, ch)
+    assert msg is not None
+    owing = [u for u in prompt_users(msg) if u in PEOPLE]
+    assert owing
+    if mute:
+        button = next(c for c in msg.custom_ids() if _op(c) == "mute")
+        inter = await fake.click(owing[0], msg, button)
+        assert inter.text() == t("mute.done", game=1), "confirmed"
+    return owing[0]
+
+
+async def _reminders_until_the_deadline(fake: FakeDiscord, bot: TempusBot, clock: FakeClock,
+                                        ch: int, who: int) -> list[Message]:
+    """Run the turn clock through its reminders to the deadline; ``who``'s reminder DMs."""
+    assert bot.scheduler is not None
+    await bot.scheduler.settle()
+    await settle(bot)
+    timed_out = "Time is up for"
+    for _ in range(10):  # reminders, then the deadline
+        due = bot.scheduler.next_due()
+        if due is None or any(timed_out in m.content for m in fake.channel_messages(
+                play_channel(fake, ch))):
+            break
+        clock.set(due)
+        await bot.scheduler.settle()
+        await settle(bot)
+    return [m for m in fake.dms(who) if m.content.startswith("⏰")]
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("muted", [False, True])
 async def test_a_muted_turn_sends_no_reminder(tmp_path: Path, muted: bool) -> None:
@@ -228,31 +269,8 @@ async def test_a_muted_turn_sends_no_reminder(tmp_path: Path, muted: bool) -> No
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=25,
                                               clock=clock) as bot:
         ch = fake.channel_ids[0]
-        await fake.slash(11, ch, "new", seats=3, pace="live")
-        await fake.slash(12, ch, "join")
-        await fake.slash(11, ch, "table addbot", level="easy")
-        await fake.slash(11, ch, "start")
-        assert bot.scheduler is not None
-        await bot.scheduler.settle()
-        await settle(bot)
-        msg = panel_message(fake, ch)
-        assert msg is not None
-        owing = [u for u in prompt_users(msg) if u in PEOPLE]
-        assert owing
-        who = owing[0]
-        if muted:
-            mute = next(c for c in msg.custom_ids() if _op(c) == "mute")
-            await fake.click(who, msg, mute)
-        timed_out = "Time is up for"
-        for _ in range(10):  # reminders, then the deadline
-            due = bot.scheduler.next_due()
-            if due is None or any(timed_out in m.content for m in fake.channel_messages(
-                    play_channel(fake, ch))):
-                break
-            clock.set(due)
-            await bot.scheduler.settle()
-            await settle(bot)
-        reminders = [m for m in fake.dms(who) if m.content.startswith("⏰")]
+        who = await _live_game_owed_by_a_person(fake, bot, ch, muted)
+        reminders = await _reminders_until_the_deadline(fake, bot, clock, ch, who)
         assert (not reminders) if muted else reminders, [m.content[:40] for m in reminders]
         fake.check()
 
@@ -266,38 +284,11 @@ async def test_a_muted_turn_stays_muted_after_a_restart(tmp_path: Path, muted: b
     clock = FakeClock(1_800_000_000.0)
     db = tmp_path / "t.db"
     async with running() as fake:
+        ch = fake.channel_ids[0]
         async with bot_running(fake, db, seed=25, clock=clock) as bot:
-            ch = fake.channel_ids[0]
-            await fake.slash(11, ch, "new", seats=3, pace="live")
-            await fake.slash(12, ch, "join")
-            await fake.slash(11, ch, "table addbot", level="easy")
-            await fake.slash(11, ch, "start")
-            assert bot.scheduler is not None
-            await bot.scheduler.settle()
-            await settle(bot)
-            msg = panel_message(fake, ch)
-            assert msg is not None
-            owing = [u for u in prompt_users(msg) if u in PEOPLE]
-            assert owing
-            who = owing[0]
-            if muted:
-                mute = next(c for c in msg.custom_ids() if _op(c) == "mute")
-                inter = await fake.click(who, msg, mute)
-                assert inter.text() == t("mute.done", game=1), "confirmed"
+            who = await _live_game_owed_by_a_person(fake, bot, ch, muted)
         async with bot_running(fake, db, seed=25, clock=clock) as bot:
-            assert bot.scheduler is not None
-            await bot.scheduler.settle()
-            await settle(bot)
-            timed_out = "Time is up for"
-            for _ in range(10):  # reminders, then the deadline
-                due = bot.scheduler.next_due()
-                if due is None or any(timed_out in m.content for m in fake.channel_messages(
-                        play_channel(fake, ch))):
-                    break
-                clock.set(due)
-                await bot.scheduler.settle()
-                await settle(bot)
-        reminders = [m for m in fake.dms(who) if m.content.startswith("⏰")]
+            reminders = await _reminders_until_the_deadline(fake, bot, clock, ch, who)
         assert (not reminders) if muted else reminders, [m.content[:40] for m in reminders]
         fake.check()
 
