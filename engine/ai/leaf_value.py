@@ -41,15 +41,20 @@ RIDGE = 3.0
 LEAF_FILE = Path(__file__).resolve().parents[2] / "data" / "ai" / "leaf.json"
 
 
+def _position(state: State, ev: Evaluator
+              ) -> tuple[list[float], list[dict[str, float]], list[int]]:
+    """Every seat's worth, evaluation terms and victory points in ``state``."""
+    snap = ev.snapshot(state)
+    worth = ev.finish(state, snap)  # one pass over the board for every seat's terms
+    terms = [ev.terms(state, s, (snap, worth)) for s in range(state.num_players)]
+    return worth, terms, all_victory_points(state)
+
+
 def features(ev: Evaluator, state: State, seat: int) -> tuple[float, ...]:
     """``seat``'s features in ``state``, a game in progress (:data:`FEATURES`, the
     constant 1.0 last)."""
-    n = state.num_players
-    snap = ev.snapshot(state)
-    worth = ev.finish(state, snap)  # one pass over the board for every seat's terms
-    terms = [ev.terms(state, s, (snap, worth)) for s in range(n)]
-    vp = all_victory_points(state)
-    rivals = [s for s in range(n) if s != seat]
+    worth, terms, vp = _position(state, ev)
+    rivals = [s for s in range(state.num_players) if s != seat]
     out = [terms[seat][k] - sum(terms[s][k] for s in rivals) / len(rivals) for k in TERMS]
     out.append(worth[seat] - max(worth[s] for s in rivals))
     out.append(worth[seat] - sum(worth[s] for s in rivals) / len(rivals))
@@ -93,11 +98,8 @@ class LeafValue:
         if coef is None or state.phase == OVER:
             return None
         c = dict(zip(FEATURES, coef, strict=True))
-        n = state.num_players
-        snap = ev.snapshot(state)
-        worth = ev.finish(state, snap)
-        terms = [ev.terms(state, s, (snap, worth)) for s in range(n)]
-        rivals = [s for s in range(n) if s != seat]
+        worth, terms, vp = _position(state, ev)
+        rivals = [s for s in range(state.num_players) if s != seat]
         best = max(rivals, key=lambda s: worth[s])  # the first of the best, as max() finds
         out: dict[str, float] = {}
         for k in terms[seat]:
@@ -107,7 +109,6 @@ class LeafValue:
             lead_best = terms[seat][k] - terms[best][k]
             out[k] = (c.get(k, 0.0) * lead_mean + c["worth_best"] * lead_best
                       + c["worth_mean"] * lead_mean)
-        vp = all_victory_points(state)
         out["rivals"] = (c["vp_best"] * (vp[seat] - max(vp[s] for s in rivals))
                          + c["vp_mean"] * (vp[seat] - sum(vp[s] for s in rivals) / len(rivals)))
         out["actions_left"] = out.get("actions_left", 0.0) + c["markers"] * float(
