@@ -83,6 +83,22 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _anatomy(args: argparse.Namespace) -> int:
+    from .anatomy import anatomy
+    lineup = [s.strip() for s in args.seats.split(",") if s.strip()]
+    if len(lineup) < 3:
+        print(json.dumps({"error": f"--seats must name at least 3 levels, not {len(lineup)}"}))
+        return 2
+    try:
+        out = anatomy(lineup, args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
+                      iterations=args.iterations)
+    except ValueError as e:
+        print(json.dumps({"error": str(e)}))
+        return 2
+    print(json.dumps(out, indent=1))
+    return 0
+
+
 def _data_text(data: dict[str, Any]) -> str:
     """A computer player's numbers as the JSON kept in ``data/ai/``: one line per list (a
     schedule per era, a model's coefficients), since a reader compares across a row, not
@@ -182,6 +198,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="hard: rollouts per decision (default: hard's own cap; without "
                         "--budget no clock, so reproducible)")
     p.set_defaults(func=_ladder)
+    p = sub.add_parser("anatomy", help="where the first level's games are won and lost: "
+                                       "its lead by era in wins and losses, actions, "
+                                       "points by source (JSON)")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seats", default="hard,normal,normal,normal",
+                   help="comma-separated levels, one per player; the first is followed")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--budget", type=float, default=None,
+                   help="hard: CPU seconds per decision (default: the search's own)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="hard: cap on rollouts per decision (default: the search's own)")
+    p.set_defaults(func=_anatomy)
     p = sub.add_parser("tune", help="tune the planner's weights by self-play (SPSA)")
     p.add_argument("--iterations", type=int, default=400)
     p.add_argument("--games", type=int, default=8, help="deals per side per iteration")

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
+from .. import actions as A
 from ..game import apply_in_place, decisions
 from ..setup import new_game
+from ..state import State
 from ..views import view
 from . import ALL_LEVELS, choose_action
 
@@ -50,9 +52,20 @@ def game_setup(index: int, num_players: int) -> tuple[list[int], int]:
     return slots, start
 
 
+#: called before each action is applied: (state, seat, decision kind, action)
+Watcher = Callable[[State, int, str, A.Action], None]
+
+
 def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None, bool]
              ) -> GameResult:
-    index, seed, lineup, max_actions, budget_s, iterations, random_map = args
+    return play_game(*args)[0]
+
+
+def play_game(index: int, seed: int, lineup: Sequence[str], max_actions: int,
+              budget_s: float | None, iterations: int | None, random_map: bool,
+              watch: Watcher | None = None) -> tuple[GameResult, State]:
+    """Game ``index`` of ``lineup`` from ``seed``: its result and its final state;
+    ``watch`` (for :mod:`.anatomy`) sees every action before it is applied."""
     n = len(lineup)
     slots, start = game_setup(index, n)
     game_seed = seed + index
@@ -74,12 +87,14 @@ def play_one(args: tuple[int, int, Sequence[str], int, float | None, int | None,
                                    budget_s=budget_s, iterations=iterations)
             result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
             result.times[slots[d.seat]].append(time.perf_counter() - t0)
+            if watch is not None:
+                watch(state, d.seat, d.kind, action)
             apply_in_place(state, d.seat, action)
             step += 1
     result.winners = list(state.winners)
     result.scores = list(state.scores)
     result.actions = step
-    return result
+    return result, state
 
 
 def percentile(xs: Sequence[float], q: float) -> float:
