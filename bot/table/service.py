@@ -200,8 +200,9 @@ class TableService:
     async def channel_game_id(self, channel_id: int) -> int:
         return await self.tables.channel_game_id(channel_id)
 
-    async def last_game_in_channel(self, channel_id: int) -> int:
-        return await self.tables.last_game_in_channel(channel_id)
+    async def last_game_in_channel(self, channel_id: int, *, newer_lobby: bool = False
+                                   ) -> int:
+        return await self.tables.last_game_in_channel(channel_id, newer_lobby=newer_lobby)
 
     async def moved(self, game_id: int, thread_id: int) -> None:
         self.tables.moved(game_id, thread_id)
