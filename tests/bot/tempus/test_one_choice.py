@@ -71,14 +71,14 @@ def test_the_one_choice_labels_in_polish() -> None:
         _, panel, buttons = _buttons(ONE)
         labels = {b.label for b in buttons if b.op == ACT}
         assert "🏰 Zbuduj miasto o wartości 2 na E5" in labels
-        assert "⚔️ Atak na F5 z E5: ty 2 przeciw Niebieski 2 (łąka), bez kart" in labels
+        assert "⚔️ Atak na F5 z E5: siła 2 do 2 bez kart (Niebieski, łąka)" in labels
         assert panel.text.startswith("Na przycisku ataku widać siłę bez kart; remis "
                                      "wygrywa obrońca.\n")
         state = make_state(tokens={"E5": (0, 3), **BLUE_FAR}, cities={"F5": (1, 2)},
                            markers=1)
         labels = {b.label for b in panels.public_panel(state, SEATS[:3]).controls()
                   if isinstance(b, Button)}
-        assert "⚔️ Atak na miasto F5 (Niebieski) z E5: ty 3 przeciw 2, bez kart" in labels
+        assert "⚔️ Atak na miasto F5 (Niebieski) z E5: siła 3 do 2 bez kart" in labels
 
 
 def test_the_longest_one_choice_labels_fit_a_button() -> None:
