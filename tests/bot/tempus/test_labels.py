@@ -85,8 +85,11 @@ def test_names_an_action_knows_every_label_of_the_game_not_only_those_possible_n
                                                      if not names_an_action(x)][:3]
     assert names_an_action("  attack   f5 FROM e5 ")
     assert names_an_action(action_label(A.Occupy(1)))
+    assert names_an_action("Attack with Leader (forest), education (FARMLAND)")
+    assert names_an_action("Defend with no cards")
     for nonsense in ("", "attack", "attack the blue one", "Attack Z99 from E5",
-                     "Build a city on E5", "hello"):
+                     "Build a city on E5", "hello", "Attack with all my might",
+                     "Play Magic (forest): one more token moves", "The city counts as moon"):
         assert not names_an_action(nonsense), nonsense
     with i18n.using("pl"):
         assert names_an_action("Atak na F5 z E5") and names_an_action("Wprowadź 2 piony")
