@@ -70,7 +70,7 @@ from bot.table.model import (
 )
 from bot.table.outcomes import Outcomes
 from bot.table.parts import Parts
-from bot.table.play import Play, waiting
+from bot.table.play import Play, check_turn, waiting
 from bot.table.presence import Presence
 from bot.table.recaps import Recaps
 from bot.table.seats import Seats
@@ -200,8 +200,9 @@ class TableService:
     async def channel_game_id(self, channel_id: int) -> int:
         return await self.tables.channel_game_id(channel_id)
 
-    async def last_game_in_channel(self, channel_id: int) -> int:
-        return await self.tables.last_game_in_channel(channel_id)
+    async def last_game_in_channel(self, channel_id: int, *, newer_lobby: bool = False
+                                   ) -> int:
+        return await self.tables.last_game_in_channel(channel_id, newer_lobby=newer_lobby)
 
     async def moved(self, game_id: int, thread_id: int) -> None:
         self.tables.moved(game_id, thread_id)
@@ -272,6 +273,17 @@ class TableService:
     async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
         self.presence.seen(game_id, user_id)
         return await self.play.undo(game_id, user_id, version)
+
+    async def why_not_deciding(self, game_id: int, user_id: int) -> TableError | None:
+        """Why ``user_id`` owes no decision in the game now (not seated, not their turn,
+        not started ...), as the refusal an action of theirs would get; None if they owe
+        one. Changes nothing."""
+        table = await self.tables.get(game_id)
+        try:
+            check_turn(table, user_id, None)
+        except TableError as exc:
+            return exc
+        return None
 
     def undo_seat(self, table: Table) -> int | None:
         return model.undo_seat(table)

@@ -189,13 +189,20 @@ class Tables:
         self._by_channel[channel_id] = game.id
         return game.id
 
-    async def last_game_in_channel(self, channel_id: int) -> int:
+    async def last_game_in_channel(self, channel_id: int, *, newer_lobby: bool = False
+                                   ) -> int:
         """For looking (board, status, record): the channel's running game, else its last
         finished one (so the final position stays visible until a new game starts), else
-        its lobby; TableError when the channel has none."""
+        its lobby; TableError when the channel has none. With ``newer_lobby`` (status,
+        which shows a lobby as well as a game) a lobby opened after that finished game,
+        such as its rematch, comes first: it is what the channel is about now."""
         game = await self.storage.latest_game_in_channel(channel_id, (ACTIVE,))
         if game is None:
             game = await self.storage.latest_game_in_channel(channel_id, (FINISHED,))
+            if game is not None and newer_lobby:
+                lobby = await self.storage.latest_game_in_channel(channel_id, (LOBBY,))
+                if lobby is not None and lobby.id > game.id:
+                    return lobby.id
         if game is None:
             return await self.channel_game_id(channel_id)
         return game.id

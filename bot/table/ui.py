@@ -3,7 +3,7 @@
 The table service describes what a player may click as a :class:`Panel`; the Discord layer
 turns it into components (ids from :mod:`bot.tempus.codec`), the offline console into numbered
 menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options a select,
-100 characters for labels, values and ids.
+80 characters for a button's label, 100 for other labels, values and ids.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from typing import Any, Literal
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_OPTIONS = 25
+#: a button's label (a select option's label may have 100)
+MAX_LABEL = 80
 
 
 class Op(StrEnum):

@@ -7,11 +7,14 @@ images: :mod:`render.words` holds them, in every language; here they are in the 
 
 from __future__ import annotations
 
+import re
+import string
+from functools import cache
 from typing import Any
 
 from engine import actions as A
 from engine.content import CONTENT
-from engine.hexgrid import label
+from engine.hexgrid import label, parse_label
 from lang import i18n
 from lang.messages import t
 from render import words
@@ -72,3 +75,81 @@ def action_label(action: A.Action) -> str:
         # "Attack with no cards", not "Attack with cards: no cards"
         return t(f"act.{action.type}.none", **kw)
     return t(f"act.{action.type}", **kw)
+
+
+#: the fields of an action label that name a hex (``action_label``'s ``kw``)
+_HEX_FIELDS = ("src", "dst", "hex", "centre", "target", "own")
+#: the fields that name a card, a list of cards, a terrain
+_NAME_FIELDS = ("card", "cards", "terrain")
+
+
+def _label_keys() -> list[str]:
+    """The catalogue keys :func:`action_label` words actions with."""
+    keys = i18n.message_keys()
+    return [k for kind in A.ACTION_TYPES for k in keys
+            if k == f"act.{kind}" or k.startswith(f"act.{kind}.")] + ["act.attack_leader"]
+
+
+@cache
+def _label_patterns(lang: str) -> tuple[re.Pattern[str], ...]:
+    """Each action label of ``lang`` as a pattern: its words as they are, a hex, a card, a
+    list of cards or a terrain where one goes (a named group, checked by
+    :func:`names_an_action`), a number where a number goes."""
+    out = []
+    for key in _label_keys():
+        parts, named = [], set()
+        for literal, name, spec, _ in string.Formatter().parse(i18n.lookup(key, lang)):
+            parts.append(re.escape(re.sub(r"\s+", " ", literal)).replace(r"\ ", r"\s+"))
+            if name is None:
+                continue
+            if spec and "|" in spec:  # {count:token|tokens}: one of the plural forms
+                parts.append("(?:" + "|".join(map(re.escape, spec.split("|"))) + ")")
+            elif name in ("rotation", "value", "count"):
+                parts.append(r"\d{1,2}")
+            elif name in _HEX_FIELDS + _NAME_FIELDS and name not in named:
+                named.add(name)
+                parts.append(rf"(?P<{name}>.+?)")
+            else:
+                parts.append(".+?")
+        out.append(re.compile("".join(parts), re.IGNORECASE))
+    return tuple(out)
+
+
+@cache
+def _names(lang: str) -> tuple[frozenset[str], frozenset[str], str]:
+    """Every card's name, every terrain's name and "no cards", in ``lang``, lower case."""
+    with i18n.using(lang):
+        cards = frozenset(card_name(c).lower() for c in range(len(CONTENT.cards)))
+        terrains = frozenset(terrain_name(k).lower() for k in CONTENT.terrain_names)
+        return cards, terrains, t("act.no_cards").lower()
+
+
+def _fits(lang: str, field: str, text: str) -> bool:
+    """Whether ``text`` can stand in an action label's ``field`` (``lang``'s words)."""
+    if field in _HEX_FIELDS:
+        try:
+            parse_label(text)
+        except ValueError:
+            return False
+        return True
+    cards, terrains, no_cards = _names(lang)
+    value = text.lower()
+    if field == "card":
+        return value in cards
+    if field == "cards":
+        return value == no_cards or all(c.strip() in cards for c in value.split(","))
+    return value in terrains
+
+
+def names_an_action(text: str) -> bool:
+    """Whether ``text`` is worded like an action of the game (in the current language or
+    in English), with hexes of the board and the game's cards and terrains, whether or not
+    that action is possible now: a label typed by hand, or one from an earlier turn."""
+    wanted = " ".join(text.split())
+    for lang in dict.fromkeys((i18n.current(), i18n.SOURCE)):
+        for pattern in _label_patterns(lang):
+            m = pattern.fullmatch(wanted)
+            if m is not None and all(_fits(lang, field, value)
+                                     for field, value in m.groupdict().items()):
+                return True
+    return False

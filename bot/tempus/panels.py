@@ -17,6 +17,7 @@ from bot.table.ui import (
     ACT,
     CARDS,
     HELP,
+    MAX_LABEL,
     MAX_OPTIONS,
     MAX_ROWS,
     MENU,
@@ -269,9 +270,19 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                                   "secondary" if idle else "primary"))
     if A.DrawCards in kinds:
         buttons.append(Button(t("btn.draw"), ACT, encode_action(A.DrawCards()), "primary"))
-    if any(isinstance(a, A.Attack) and a.leader is None for a in legal):
+    # a choice with one possible answer is not asked: the button names it and does it
+    attacks = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
+    if len(attacks) == 1:
+        buttons.append(Button(_one_attack_label(state, attacks[0]), ACT,
+                              encode_action(attacks[0]), "danger"))
+    elif attacks:
         buttons.append(Button(t("btn.attack"), MENU, "attack", "danger"))
-    if A.BuildCity in kinds:
+    builds = [a for a in legal if isinstance(a, A.BuildCity)]
+    if len(builds) == 1:
+        buttons.append(Button(clip(t("only.city", hex=label(builds[0].hex),
+                                     value=builds[0].value), MAX_LABEL),
+                              ACT, encode_action(builds[0]), "success"))
+    elif builds:
         buttons.append(Button(t("btn.city"), MENU, "city", "success"))
     buttons.sort(key=lambda b: b.style == "secondary")
     buttons += _hand_button(state, seat)
@@ -285,7 +296,26 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                  options=options)
     else:
         text = t("prompt.turn_done", who=who(seats, seat), options=options)
+    if len(attacks) == 1:
+        # what the target menu said under its strengths (R-COMBAT-7), now that no menu
+        # opens; above the prompt, which stays the last line (the clock's line goes above it)
+        text = t("attack.ties_one") + "\n" + text
     return Panel(text, button_rows(buttons))
+
+
+def _one_attack_label(state: State, a: A.Attack) -> str:
+    """The button of the only possible attack: target, source and both strengths before
+    cards (R-COMBAT-6), what the target menu would have shown."""
+    if state.city_owner[a.dst] >= 0:
+        text = t("only.attack_city", dst=label(a.dst), src=label(a.src),
+                 att=state.count[a.src], dfn=state.city_value[a.dst],
+                 owner=colour_name(state.city_owner[a.dst]))
+    else:
+        text = t("only.attack", dst=label(a.dst), src=label(a.src),
+                 att=state.count[a.src], dfn=state.count[a.dst],
+                 owner=colour_name(state.owner[a.dst]),
+                 terrain=terrain_name(state.terrain[a.dst]))
+    return clip(text, MAX_LABEL)
 
 
 def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -427,6 +457,8 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
         plays = [a for a in card_plays(legal) if card_of(a) == card]
         if not plays:  # not a card this player can play now (or no card at all)
             raise MenuError("error.no_options")
+        if len(plays) == 1:
+            return Panel(card_name(card), [_one_play(plays[0]), _back("cards")])
         opts = _action_options(plays)
         panel = _options_menu(opts, _card_target_placeholder(card_name(card), opts),
                               card_name(card))
@@ -529,13 +561,22 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
             return Panel(text + "\n" + t("menu.no_card_play"))
         return Panel("\n".join([text, t("menu.no_card_play"), t("menu.instead")]),
                      [*instead[:MAX_ROWS - 1], _back()])
-    if len(plays) <= MAX_OPTIONS:
-        rows: list[Row] = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
+    if len(plays) == 1:  # not "which card?" with one answer: play it, or go back
+        rows: list[Row] = [_one_play(plays[0])]
+    elif len(plays) <= MAX_OPTIONS:
+        rows = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
     else:
         cards = sorted({card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
         rows = [Select(t("ph.card"), MENU, "card", opts)]
     return Panel(text, [*rows, _back()])
+
+
+def _one_play(play: A.Action) -> tuple[Button]:
+    """The button of a card menu's only play: it names the play and makes it."""
+    # the play's own words say "Play …" in every language; the card mark is no word
+    return (Button(clip(f"🎴 {action_label(play)}", MAX_LABEL), ACT, encode_action(play),
+                   "primary"),)
 
 
 def _what_else(state: State, seat: int) -> list[Row]:

@@ -137,11 +137,12 @@ async def no_game_help(service: TableService, channel_id: int | None) -> str:
 async def resolve(service: TableService, asker: Asker, game: str | None, *,
                   finished: bool, lobby: bool = False) -> GameRow:
     """The game named by ``game`` (``#12``) on the asker's server, or the channel's
-    running / last finished game when it is not given (its lobby only with ``lobby``)."""
+    running / last finished game when it is not given (with ``lobby``, its lobby too,
+    before a finished game older than it)."""
     if game is None or not game.strip():
         if asker.channel_id is None:
             raise TableError("error.guild_only")
-        game_id = await service.last_game_in_channel(asker.channel_id)
+        game_id = await service.last_game_in_channel(asker.channel_id, newer_lobby=lobby)
     else:
         try:
             game_id = hist.parse_game_number(game)
@@ -251,11 +252,17 @@ def _position_answer(head: str, lines: list[str], panel: Panel | None,
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
                         ) -> Answer:
     """Whose turn and everyone's position; after the end, the final position; before the
-    start, the lobby (seats, options, pace)."""
+    start, the lobby (seats, options, pace), also when a finished game is older than it
+    (a rematch's lobby), saying where that game's result is."""
     run = run or _thread
     g = await resolve(service, asker, None, finished=False, lobby=True)
     if g.status == LOBBY:
-        return Answer(service.lobby_panel(await service.table(g.id)).text)
+        text = service.lobby_panel(await service.table(g.id)).text
+        assert asker.channel_id is not None  # resolve found the channel's lobby
+        over = await service.storage.latest_game_in_channel(asker.channel_id, (FINISHED,))
+        if over is not None and over.id < g.id:  # a rematch: where the last game went
+            text += "\n" + t("status.previous_game", game=over.id)
+        return Answer(text)
     seats = await service.storage.seats(g.id)
     if g.status == ACTIVE:
         v, _ = await service.public_view(g.id)

@@ -17,7 +17,7 @@ from bot.client.commands.base import MAX_CHOICES, Choice, CommandCog, filtered, 
 from bot.client.translator import ls
 from bot.table.service import TableError
 from bot.tempus.codec import decode_action, encode_action, shown
-from bot.tempus.labels import action_label
+from bot.tempus.labels import action_label, names_an_action
 from engine import actions as A
 from engine.hexgrid import label
 from lang.messages import t
@@ -40,6 +40,18 @@ def _play_word(text: str) -> str | None:
         if wanted in (word, t(f"play.word.{word}").lower()):
             return word
     return None
+
+
+#: how many of the choices possible now a refused choice lists (the option suggests all)
+ALLOWED_SHOWN = 5
+
+
+def allowed_now(legal: list[A.Action]) -> str:
+    """Some of the choices possible now, and where to find every one of them."""
+    shown_labels = [action_label(a) for a in legal[:ALLOWED_SHOWN]]
+    more = "; …" if len(legal) > ALLOWED_SHOWN else ""
+    return t("error.choice_not_now.some", choices="; ".join(shown_labels) + more,
+             option=t("cmd.play.choice.name"))
 
 
 class PlayCommands(CommandCog):
@@ -97,6 +109,15 @@ class PlayCommands(CommandCog):
         for a in legal:
             if action_label(a).lower() == wanted:
                 return a
+        if names_an_action(text):  # a choice of the game, but not one possible now
+            if not legal:  # not their decision: why (whose turn it is ...), if known
+                game = await self._game(interaction)  # no game here says so rather
+                why = await self.service.why_not_deciding(game, interaction.user.id)
+                raise TableError("error.choice_not_now", choice=shown(text),
+                                 allowed=str(why) if why is not None
+                                 else t("error.choice_not_now.none"))
+            raise TableError("error.choice_not_now", choice=shown(text),
+                             allowed=allowed_now(legal))
         raise TableError("error.bad_choice", reason=shown(text))
 
     @play.autocomplete("choice")

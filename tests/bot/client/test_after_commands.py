@@ -323,6 +323,37 @@ async def test_rematch_reopens_the_table_with_the_same_people() -> None:
 
 
 @pytest.mark.asyncio
+async def test_status_after_a_rematch_shows_its_lobby_and_where_the_result_is() -> None:
+    """Once a rematch's lobby is open in the channel, ``/tempus status`` there shows that
+    lobby (the finished game is no longer what the channel is about) and says where the
+    finished game's result is; board and record still show the finished game (they cannot
+    show a lobby), and status in the old game's thread still shows that game."""
+    svc, g = await _setup(people=(ANN, BOB, CY))
+    game = await svc.storage.game(g)
+    assert game is not None
+    await svc.storage.set_thread(g, 55)
+    asker = Asker(ANN, GUILD, 10)
+    assert "🏆" in (await status_answer(svc, asker)).text
+    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    new = reply.outcome.game_id  # type: ignore[union-attr]
+    status = (await status_answer(svc, asker)).text
+    assert status.startswith(svc.lobby_panel(await svc.table(new)).text)
+    assert status.endswith("\n" + t("status.previous_game", game=g))
+    assert f"/tempus-records show game:#{g}" in status and "🏆" not in status
+    with using("pl"):
+        assert t("status.previous_game", game=g) in (await status_answer(svc, asker)).text
+    assert await svc.last_game_in_channel(10) == g  # the other looks: unchanged
+    assert f"game #{g}" in (await board_answer(svc, asker)).text
+    assert (await record_answer(svc, asker)).files[0].filename == f"tempus-game-{g}.json"
+    in_thread = (await status_answer(svc, Asker(ANN, GUILD, 55))).text
+    assert f"game #{g}" in in_thread and "🏆" in in_thread
+    # once the lobby is cancelled, status shows the finished game again
+    await svc.cancel(new, BOB)
+    assert "🏆" in (await status_answer(svc, asker)).text
+    await _close(svc)
+
+
+@pytest.mark.asyncio
 async def test_rematch_keeps_every_lobby_option_and_mentions_the_invited() -> None:
     """Every option ``/tempus new`` took comes back: pace, R-OPT-1, hints, language, map,
     seats, computer levels, a game opened inside a thread, and any other lobby option;

@@ -352,6 +352,53 @@ async def test_play_words_out_of_turn_say_why(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_typed_choice_of_the_game_not_possible_now_is_understood(tmp_path: Path
+                                                                       ) -> None:
+    """``/tempus play choice:<label typed by hand>``: a label of an action that is not
+    possible now (another phase's, or an earlier turn's) is understood and refused as
+    such, saying what is possible now or whose turn it is, privately, changing nothing;
+    text that names no action is still "not understood"."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
+        ch = fake.channel_ids[0]
+        msg = await open_game(fake, bot, ch)
+        owing = prompt_users(msg)[0]
+        other = next(u for u in PEOPLE if u != owing)
+        state = await game_state(bot, ch)
+        seat = PEOPLE.index(owing)
+        legal = legal_actions(state, seat)
+        assert legal and all(type(a).__name__ == "PlaceStartToken" for a in legal)
+        first = f"Starting token on {label(legal[0].hex)}"
+        before, posts = state.to_json(), writes(fake, ch)
+        # another phase's action, typed by its owner (in any case and spacing)
+        r = await fake.slash(owing, ch, "play", choice="attack  f5 from E5")
+        assert r.text().startswith("I understood that choice (attack f5 from E5), but you "
+                                   "cannot make it now; nothing was changed. Now you can "
+                                   f"choose: {first}; "), r.text()
+        assert r.text().endswith("Start typing in `choice` to see every choice."), r.text()
+        assert all(m.where == "ephemeral" and m.to_user == owing for m in r.replies)
+        # a possible choice typed by someone whose turn it is not: whose turn it is
+        r = await fake.slash(other, ch, "play", choice=first)
+        assert r.text().startswith(f"I understood that choice ({first}), but you cannot "
+                                   "make it now; nothing was changed. It is not your turn. "
+                                   "Waiting for:"), r.text()
+        # text that names no action, or a hex not on the board: not understood
+        for typed in ("attack the blue one", "Attack Z99 from E5"):
+            r = await fake.slash(owing, ch, "play", choice=typed)
+            assert r.text().startswith("I could not understand that choice ("), r.text()
+        await settle(bot)
+        assert (await game_state(bot, ch)).to_json() == before
+        assert writes(fake, ch) == posts
+        # an earlier phase's label (the map is laid): understood, not possible
+        r = await fake.slash(owing, ch, "play", choice="Place the tile on F5, rotation 2")
+        assert r.text().startswith("I understood that choice (Place the tile on F5, "
+                                   "rotation 2), but you cannot make it now"), r.text()
+        # and the label typed as it is offered: done
+        r = await fake.slash(owing, ch, "play", choice=first)
+        assert r.text() == f"Done: {first}.", r.text()
+        fake.check()
+
+
+@pytest.mark.asyncio
 async def test_typed_nonsense_is_quoted_back_on_one_plain_line(tmp_path: Path) -> None:
     """What a person typed into an option is quoted in the refusal as the control refusals
     quote it (bot.tempus.codec.shown): one line, no markup of theirs, short."""

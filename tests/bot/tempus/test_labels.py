@@ -66,3 +66,36 @@ def test_the_random_level_picks_as_it_always_has() -> None:
                         checked += 1
             apply_in_place(state, ds[0].seat, engine_random_action(state, ds[0].seat, rng))
     assert checked > 500
+
+
+def test_names_an_action_knows_every_label_of_the_game_not_only_those_possible_now() -> None:
+    """A label typed by hand (any case, any spacing) is recognised as an action of the
+    game, in the asker's language or in English; words that name no action, or an action
+    on a hex off the board, are not."""
+    from bot.tempus.labels import action_label, names_an_action
+    from engine import actions as A
+    from tests.bot.helpers import random_states
+
+    labels = set()
+    for state in random_states(3, 3, every=5):
+        for seat in range(3):
+            labels.update(action_label(a) for a in legal_actions(state, seat))
+    assert len(labels) > 50
+    assert all(names_an_action(x) for x in labels), [x for x in labels
+                                                     if not names_an_action(x)][:3]
+    assert names_an_action("  attack   f5 FROM e5 ")
+    assert names_an_action(action_label(A.Occupy(1)))
+    assert names_an_action("Attack with Leader (forest), education (FARMLAND)")
+    assert names_an_action("Defend with no cards")
+    for nonsense in ("", "attack", "attack the blue one", "Attack Z99 from E5",
+                     "Build a city on E5", "hello", "Attack with all my might",
+                     "Play Magic (forest): one more token moves", "The city counts as moon"):
+        assert not names_an_action(nonsense), nonsense
+    with i18n.using("pl"):
+        assert names_an_action("Atak na F5 z E5") and names_an_action("Wprowadź 2 piony")
+        assert names_an_action("Attack F5 from E5")  # English is understood everywhere
+        assert names_an_action(action_label(A.DrawCards()))
+        assert not names_an_action("Atak na Z99 z E5")
+        polish = {action_label(a) for state in random_states(4, 3, every=7)
+                  for seat in range(3) for a in legal_actions(state, seat)}
+        assert polish and all(names_an_action(x) for x in polish)

@@ -1,0 +1,99 @@
+"""A turn message's control with one possible answer acts in one click, through the same
+path as the menu's choice: the same checks (a stale click is refused), stored before the
+reply, the same acknowledgement, the same undo; two possible answers still open the
+private menu."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.service import TableError
+from bot.table.ui import ACT, MENU, UNDO, Button, Select
+from bot.tempus.codec import decode_action
+from engine import actions as A
+from engine.game import ATTACK_CARDS, TURN, decision_for
+from tests.bot.table.test_table import _close, _service, _three
+from tests.bot.tempus.test_one_choice import ONE, TWO
+from tests.engine.helpers import H, card, make_state
+
+
+async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
+    """A started game of three people put in a position (a test's state surgery): Red's
+    (Ann's) turn with one action left."""
+    from engine.undo import Timeline
+
+    g = await _three(svc)
+    await svc.idle()
+    table = await svc.table(g)
+    async with table.lock:
+        table.state = make_state(tokens=tokens, hands=hands or {}, markers=1)
+        table.since = {0: table.version}
+        table.timeline = Timeline()
+    return g, table, table.seats[0].user_id
+
+
+async def _button(svc, g, kind):  # type: ignore[no-untyped-def]
+    panel, version = await svc.turn_panel(g)
+    found = [b for b in panel.controls() if isinstance(b, Button) and b.op == ACT
+             and isinstance(decode_action(b.arg), kind)]
+    return found, version
+
+
+@pytest.mark.asyncio
+async def test_the_one_city_button_builds_in_one_click_and_can_be_undone() -> None:
+    svc, _ = await _service()
+    try:
+        # a card in hand: the turn does not end by itself after the build (the bot ends a
+        # turn with nothing left to do at once), so the build can still be taken back
+        g, table, ann = await _table(svc, ONE, {0: [card("EDU", "W")]})
+        (button,), version = await _button(svc, g, A.BuildCity)
+        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        assert reply.menu is None and reply.text == "Done: Build a city of value 2 on E5."
+        assert table.state.city_owner[H("E5")] == 0 and table.state.city_value[H("E5")] == 2
+        rows = await svc.storage.actions(g)
+        assert rows[-1].action == A.BuildCity(H("E5"), 2).to_json(), "stored before the reply"
+        # the same checks as any control: the old message's button is refused, not repeated
+        with pytest.raises(TableError):
+            await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        reply = await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        assert table.state.city_owner[H("E5")] == -1
+        await svc.idle()
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_the_one_attack_button_attacks_in_one_click_and_can_be_undone() -> None:
+    """With a card in hand the attacker still chooses cards in private, and may take the
+    attack back until then (engine.undo)."""
+    svc, _ = await _service()
+    try:
+        g, table, ann = await _table(svc, ONE, {0: [card("EDU", "W")]})
+        (button,), version = await _button(svc, g, A.Attack)
+        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        assert reply.text == "Done: Attack F5 from E5."
+        assert decision_for(table.state, 0).kind == ATTACK_CARDS
+        await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        assert decision_for(table.state, 0).kind == TURN and table.state.combat is None
+        await svc.idle()
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_two_possible_cities_still_open_the_private_menu() -> None:
+    svc, _ = await _service()
+    try:
+        g, table, ann = await _table(svc, TWO)
+        found, version = await _button(svc, g, A.BuildCity)
+        assert not found
+        panel, _ = await svc.turn_panel(g)
+        (city,) = [b for b in panel.controls() if isinstance(b, Button) and b.op == MENU
+                   and b.arg == "city"]
+        before = table.version
+        reply = await svc.use(g, version, ann, "Ann", city.op, city.arg)
+        assert reply.menu is not None and table.version == before, "a menu changes nothing"
+        (select,) = [r for r in reply.menu.rows if isinstance(r, Select)]
+        assert len(select.options) == 2
+    finally:
+        await _close(svc)

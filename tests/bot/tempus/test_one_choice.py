@@ -1,0 +1,112 @@
+"""Never ask a question with one possible answer: a turn message's "Build city…" or
+"Attack…" with one possible choice is a button that names it and makes it (the attack's
+with both strengths before cards, R-COMBAT-6/7), and a card menu with one possible play
+offers that play as a button, not a select of one; two choices still open the menu."""
+
+from __future__ import annotations
+
+from bot.table.ui import ACT, MAX_LABEL, MENU, Button, Select
+from bot.tempus import panels
+from bot.tempus.codec import decode_action
+from engine import actions as A
+from engine.legal import legal_actions
+from lang import i18n
+from tests.bot.positions import BLUE_FAR
+from tests.bot.tempus.test_panels import SEATS
+from tests.engine.helpers import H, card, make_state
+
+#: Red holds 2 tokens on E5 (one city of value 2 possible) next to Blue's 2 on F5 (one
+#: possible attack)
+ONE = {"E5": (0, 2), "F5": (1, 2), **BLUE_FAR}
+#: and 2 more on G5, which can be a city too and attack F5 as well
+TWO = {**ONE, "G5": (0, 2)}
+
+
+def _buttons(tokens, hands=None):  # type: ignore[no-untyped-def]
+    state = make_state(tokens=tokens, hands=hands or {}, markers=1)
+    panel = panels.public_panel(state, SEATS[:3])
+    return state, panel, [b for b in panel.controls() if isinstance(b, Button)]
+
+
+def test_one_city_site_and_one_attack_are_buttons_that_act() -> None:
+    state, panel, buttons = _buttons(ONE)
+    legal = legal_actions(state, 0)
+    acts = {decode_action(b.arg): b for b in buttons if b.op == ACT}
+    build, attack = A.BuildCity(H("E5"), 2), A.Attack(H("E5"), H("F5"))
+    assert [a for a in legal if isinstance(a, (A.BuildCity, A.Attack))] == [attack, build]
+    assert acts[build].label == "🏰 Build a city of value 2 on E5"
+    assert acts[build].style == "success"
+    assert acts[attack].label == "⚔️ Attack F5 from E5: you 2 vs Blue 2 (grassland), before cards"
+    assert acts[attack].style == "danger"
+    assert not [b for b in buttons if b.op == MENU and b.arg in ("city", "attack")]
+    # the tie rule the target menu showed is said above the prompt, which lists the buttons
+    assert panel.text.startswith("Strength before cards is shown on the attack button; "
+                                 "ties go to the defender.\n")
+    assert acts[build].label in panel.text.splitlines()[-1]
+
+
+def test_an_attack_on_a_city_names_its_owner_and_value() -> None:
+    state = make_state(tokens={"E5": (0, 3), **BLUE_FAR}, cities={"F5": (1, 2)}, markers=1)
+    panel = panels.public_panel(state, SEATS[:3])
+    (button,) = [b for b in panel.controls() if isinstance(b, Button) and b.op == ACT
+                 and isinstance(decode_action(b.arg), A.Attack)]
+    assert button.label == "⚔️ Attack Blue's city on F5 from E5: you 3 vs 2, before cards"
+
+
+def test_two_choices_still_open_the_menus() -> None:
+    state, panel, buttons = _buttons(TWO)
+    menus = {b.arg: b.label for b in buttons if b.op == MENU}
+    assert menus["city"] == "🏰 Build city…" and menus["attack"] == "⚔️ Attack…"
+    assert not [b for b in buttons if b.op == ACT
+                and isinstance(decode_action(b.arg), (A.BuildCity, A.Attack))]
+    assert not panel.text.startswith("Strength")
+    city = panels.menu(state, 0, "city")
+    (select,) = [r for r in city.rows if isinstance(r, Select)]
+    assert [o.label for o in select.options] == ["Build a city of value 2 on E5",
+                                                "Build a city of value 2 on G5"]
+
+
+def test_the_one_choice_labels_in_polish() -> None:
+    with i18n.using("pl"):
+        _, panel, buttons = _buttons(ONE)
+        labels = {b.label for b in buttons if b.op == ACT}
+        assert "🏰 Zbuduj miasto o wartości 2 na E5" in labels
+        assert "⚔️ Atak na F5 z E5: siła 2 do 2 bez kart (Niebieski, łąka)" in labels
+        assert panel.text.startswith("Na przycisku ataku widać siłę bez kart; remis "
+                                     "wygrywa obrońca.\n")
+        state = make_state(tokens={"E5": (0, 3), **BLUE_FAR}, cities={"F5": (1, 2)},
+                           markers=1)
+        labels = {b.label for b in panels.public_panel(state, SEATS[:3]).controls()
+                  if isinstance(b, Button)}
+        assert "⚔️ Atak na miasto F5 (Niebieski) z E5: siła 3 do 2 bez kart" in labels
+
+
+def test_the_longest_one_choice_labels_fit_a_button() -> None:
+    """Discord refuses a button label over 80 characters: the longest colour, terrain,
+    hexes and numbers still fit, in every language."""
+    for lang in i18n.languages():
+        with i18n.using(lang):
+            colours = [panels.colour_name(s) for s in range(5)]
+            terrains = [panels.terrain_name(k) for k in "GFWHM"]
+            for key in ("only.attack", "only.attack_city", "only.city"):
+                for c in colours:
+                    for ter in terrains:
+                        text = panels.t(key, dst="M12", src="L12", hex="M12", att=99, dfn=99,
+                                        value=99, owner=c, terrain=ter)
+                        assert len(text) <= MAX_LABEL, (lang, text)
+
+
+def test_a_card_menu_with_one_play_offers_it_as_a_button() -> None:
+    lea = card("LEA", "G")
+    state = make_state(tokens=ONE, hands={0: [lea]}, markers=1)
+    menu = panels.menu(state, 0, "cards")
+    assert not [r for r in menu.rows if isinstance(r, Select)]
+    play, back = menu.controls()
+    assert isinstance(play, Button) and play.op == ACT
+    assert decode_action(play.arg) == A.Attack(H("E5"), H("F5"), lea)
+    assert play.label == "🎴 Attack F5 from E5 with Leader (grassland) (no action used)"
+    assert (back.op, back.arg) == (MENU, "close")
+    # two plays: "which card?"
+    state = make_state(tokens=ONE, hands={0: [lea, card("GOV", "G")]}, markers=1)
+    (select,) = [r for r in panels.menu(state, 0, "cards").rows if isinstance(r, Select)]
+    assert select.op == ACT and len(select.options) == 2
