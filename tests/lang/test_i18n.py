@@ -382,10 +382,13 @@ def test_buttons_carry_the_same_icon_in_every_language() -> None:
             assert not any(ch.isalpha() for ch in icon), (lang, name, label)
             icons.add(icon)
         assert len(icons) == 1, (name, icons)
+    # the one-choice buttons ("only.*") name their choice: longest names and numbers
+    longest = dict(n=99, colour="Fioletowy", terrain="wzgórza", hex="L12", value=4,
+                   dst="L12", src="K11", att=12, dfn=12, owner="Fioletowy")
     for key in i18n.message_keys():
-        if key.startswith("btn."):
+        if key.startswith(("btn.", "only.")):
             for lang in LANGS:
-                assert len(t_in(lang, key, n=99, colour="Fioletowy", terrain="wzgórza")) <= 80
+                assert len(t_in(lang, key, **longest)) <= 80, (lang, key)
 
 
 @pytest.mark.parametrize("lang", i18n.languages())
