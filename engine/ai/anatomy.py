@@ -198,6 +198,9 @@ def summarise(lineup: Sequence[str], games: Sequence[GameAnatomy]) -> dict[str, 
         "seats": list(lineup),
         "player": lineup[0],
         "win_share": _mean([_won(g) for g in games]),
+        # the games each "won" and "lost" figure is over (a shared win counts as won)
+        "games_won": len(wins),
+        "games_lost": len(losses),
         "by_era": by_era,
         "final": {
             "player": final(lambda g: [g.final[g.hero]], games),

@@ -48,6 +48,7 @@ def test_summary_numbers():
                  final=_final([6, 8, 4]))
     out = AN.summarise(("hard", "normal", "normal"), [won, lost])
     assert out["win_share"] == 0.5
+    assert (out["games_won"], out["games_lost"]) == (1, 1)
     e1, e2 = out["by_era"]
     # era 1: won game 4 - mean(2, 3) = 1.5; lost game (hero seat 2) 1 - mean(3, 3) = -2
     assert (e1["vp_lead_won"], e1["vp_lead_lost"], e1["vp_lead"]) == (1.5, -2.0, -0.25)
