@@ -289,7 +289,8 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     if A.EndTurn in kinds:
         buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
     p = state.players[seat]
-    options = ", ".join(b.label for b in buttons)
+    # not ", ": a label may contain commas (the one-attack button's does)
+    options = t("prompt.options_sep").join(b.label for b in buttons)
     if state.turn_actions > 0:
         text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
                  round=state.era_number, turn=state.action_round, markers=p.markers,

@@ -190,3 +190,21 @@ def test_the_one_move_and_grow_labels_in_polish() -> None:
         _, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
         (select,) = [r for r in panel.rows if isinstance(r, Select)]
         assert select.placeholder == "Przesuń pion z E5 na… (D4–F5)"
+
+
+def test_the_turn_prompt_lists_the_buttons_unambiguously() -> None:
+    """The one-attack label has commas in it: the prompt's list separates the buttons with a
+    mark no label contains, so each label can be read off whole, in every language."""
+    for lang in i18n.languages():
+        with i18n.using(lang):
+            _, panel, buttons = _buttons(ONE, {0: [card("EDU", "W")]})
+            labels = [b.label for b in buttons if b.op in (ACT, MENU)]
+            prompt = panel.text.splitlines()[-1]
+            listed = prompt[prompt.index(labels[0]):].removesuffix(".")
+            assert any("," in label for label in labels), labels
+            assert listed.split(panels.t("prompt.options_sep")) == labels, listed
+    _, panel, _ = _buttons(ONE)
+    assert panel.text.endswith("Here: 👣 Move · 🃏 Draw cards · ⚔️ Attack F5 from E5: you 2 "
+                               "vs Blue 2 (grassland), before cards · 🏰 Build a city of value "
+                               "2 on E5 · 🌱 Grow: no room on your hexes, uses the marker."), \
+        panel.text
