@@ -208,3 +208,20 @@ def test_the_turn_prompt_lists_the_buttons_unambiguously() -> None:
                                "vs Blue 2 (grassland), before cards · 🏰 Build a city of value "
                                "2 on E5 · 🌱 Grow: no room on your hexes, uses the marker."), \
         panel.text
+
+
+def test_the_attack_menu_says_the_strengths_in_natural_polish() -> None:
+    """The target menu's descriptions as the one-attack button has them: "siła 2 do 2 bez
+    kart (Niebieski, łąka)", never "przeciw Niebieski" (a colour name after "przeciw"
+    would need the dative, which a name filled in cannot have)."""
+    with i18n.using("pl"):
+        state = make_state(tokens=TWO, markers=1)
+        (select,) = [r for r in panels.menu(state, 0, "attack").rows if isinstance(r, Select)]
+        assert [o.description for o in select.options] == [
+            "siła 2 do 2 bez kart (Niebieski, łąka)"] * 2
+        state = make_state(tokens={"E5": (0, 3), "G5": (0, 3), **BLUE_FAR},
+                           cities={"F5": (1, 2)}, markers=1)
+        (select,) = [r for r in panels.menu(state, 0, "attack").rows if isinstance(r, Select)]
+        assert [o.description for o in select.options] == [
+            "siła 3 do 2 bez kart (miasto: Niebieski; teren: łąka albo wskazany przez "
+            "właściciela)"] * 2
