@@ -326,10 +326,11 @@ def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons: list[Button] = []
     # a choice with one possible answer is not asked: one move is a button that makes it;
     # one source shows its destinations at once (public facts, as the sources are), not
-    # "from where?" with one answer and then a private menu
+    # "from where?" with one answer and then a private menu, unless they need more selects
+    # than the panel has room for (sea travel: every coastal hex), which the menu has
     if len(moves) == 1:
         buttons.append(_one_move(moves[0]))
-    elif len(sources) == 1:
+    elif len(sources) == 1 and len(moves) <= 3 * MAX_OPTIONS:
         rows, _ = chunked_selects(_dest_options(state, moves),
                                   lambda a, b: t("ph.move_from", src=label(sources[0]),
                                                  first=a, last=b), ACT, "", 3)

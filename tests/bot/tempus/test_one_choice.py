@@ -6,6 +6,8 @@ destinations and one hex to grow on; two choices still open the menu or the sele
 
 from __future__ import annotations
 
+import pytest
+
 from bot.table.ui import ACT, MAX_LABEL, MENU, Button, Select
 from bot.tempus import panels
 from bot.tempus.codec import decode_action
@@ -225,3 +227,14 @@ def test_the_attack_menu_says_the_strengths_in_natural_polish() -> None:
         assert [o.description for o in select.options] == [
             "siła 3 do 2 bez kart (miasto: Niebieski; teren: łąka albo wskazany przez "
             "właściciela)"] * 2
+
+
+def test_one_source_with_more_destinations_than_the_panel_holds_keeps_the_menu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sea travel may offer every coastal hex: destinations that need more selects than the
+    public panel has room for stay in the private menu (which has one more select and says
+    when it cuts), rather than being cut without a word."""
+    monkeypatch.setattr(panels, "MAX_OPTIONS", 1)  # six destinations, six selects
+    _, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert (select.op, select.arg, [o.value for o in select.options]) == (MENU, "dest", ["E5"])
