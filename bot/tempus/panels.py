@@ -289,7 +289,8 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     if A.EndTurn in kinds:
         buttons.append(Button(t("btn.end_turn"), ACT, encode_action(A.EndTurn()), "secondary"))
     p = state.players[seat]
-    options = ", ".join(b.label for b in buttons)
+    # not ", ": a label may contain commas (the one-attack button's does)
+    options = t("prompt.options_sep").join(b.label for b in buttons)
     if state.turn_actions > 0:
         text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
                  round=state.era_number, turn=state.action_round, markers=p.markers,
@@ -319,26 +320,62 @@ def _one_attack_label(state: State, a: A.Attack) -> str:
 
 
 def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
-    legal = legal_actions(state, d.seat)
-    sources = sorted({a.src for a in legal if isinstance(a, A.MoveToken)}, key=hex_order)
+    moves = _moves(legal_actions(state, d.seat))
+    sources = sorted({a.src for a in moves}, key=hex_order)
     rows: list[Row] = []
-    if sources:
+    buttons: list[Button] = []
+    # a choice with one possible answer is not asked: one move is a button that makes it;
+    # one source shows its destinations at once (public facts, as the sources are), not
+    # "from where?" with one answer and then a private menu, unless they need more selects
+    # than the panel has room for (sea travel: every coastal hex), which the menu has
+    if len(moves) == 1:
+        buttons.append(_one_move(moves[0]))
+    elif len(sources) == 1 and len(moves) <= 3 * MAX_OPTIONS:
+        rows, _ = chunked_selects(_dest_options(state, moves),
+                                  lambda a, b: t("ph.move_from", src=label(sources[0]),
+                                                 first=a, last=b), ACT, "", 3)
+    elif sources:
         rows, _ = chunked_selects(_hex_options(state, sources),
                                   lambda a, b: t("ph.move_src"), MENU, "dest", 3)
-    buttons = [Button(t("btn.end_move"), ACT, encode_action(A.EndMove()))]
+    buttons.append(Button(t("btn.end_move"), ACT, encode_action(A.EndMove())))
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
     key = "prompt.move" if state.steps_left > 0 else "prompt.move_none"
     return Panel(t(key, who=who(seats, d.seat), n=state.steps_left), rows)
 
 
+def _moves(legal: list[A.Action], src: int | None = None) -> list[A.MoveToken]:
+    """The token moves among ``legal`` (from ``src`` only, if given), by source and
+    destination."""
+    moves = [a for a in legal if isinstance(a, A.MoveToken) and (src is None or a.src == src)]
+    return sorted(moves, key=lambda a: (hex_order(a.src), hex_order(a.dst)))
+
+
+def _dest_options(state: State, moves: list[A.MoveToken]) -> list[Option]:
+    """A select's options for moves from one source: each destination and what is on it."""
+    return [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
+            for a in moves]
+
+
+def _one_move(move: A.MoveToken) -> Button:
+    """The button of the only possible move (from the source chosen, or at all)."""
+    return Button(clip(t("only.move", src=label(move.src), dst=label(move.dst)), MAX_LABEL),
+                  ACT, encode_action(move), "primary")
+
+
 def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.GrowToken)]
     acts.sort(key=lambda a: hex_order(a.hex))
-    opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
-            for a in acts]
-    rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow"), ACT, "", 3)
-    buttons = [Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow()))]
+    rows: list[Row] = []
+    buttons: list[Button] = []
+    if len(acts) == 1:  # one possible hex: the button names it and grows the token there
+        buttons.append(Button(clip(t("only.grow", hex=label(acts[0].hex)), MAX_LABEL), ACT,
+                              encode_action(acts[0]), "primary"))
+    else:
+        opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+                for a in acts]
+        rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow"), ACT, "", 3)
+    buttons.append(Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow())))
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
     key = "prompt.grow" if state.steps_left > 0 else "prompt.grow_none"
@@ -442,13 +479,15 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
                                        lambda a: hex_description(state, a.hex)), "", [_back()])
     if name == "dest":
         src = _hex(param)
-        moves = [a for a in legal if isinstance(a, A.MoveToken) and a.src == src]
-        moves.sort(key=lambda a: hex_order(a.dst))
-        opts = [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
-                for a in moves]
-        panel = _options_menu(opts, lambda a, b: t("ph.move_dst", first=a, last=b),
-                              t("act.move_token", src=label(src), dst="…"),
-                              highlight=tuple(a.dst for a in moves))
+        moves = _moves(legal, src)
+        if len(moves) == 1:  # not "to where?" with one answer: make that move, or go back
+            panel = Panel(t("act.move_token", src=label(src), dst="…"),
+                          [(_one_move(moves[0]),)], highlight=(moves[0].dst,))
+        else:
+            panel = _options_menu(_dest_options(state, moves),
+                                  lambda a, b: t("ph.move_dst", first=a, last=b),
+                                  t("act.move_token", src=label(src), dst="…"),
+                                  highlight=tuple(a.dst for a in moves))
         return _crop(_with_rows(panel, "", [_back()]), state, (src,))
     if name == "cards":
         return cards_menu(state, seat, legal)

@@ -193,7 +193,7 @@ def test_polish_is_translated() -> None:
                "result.rating.change", "result.short_row", "result.tie.value", "result.who",
                # image formats and separators (render/words.py)
                "image.alt.hex", "image.alt.score", "image.card.in_list", "image.desc.hex",
-               "image.dot_sep",
+               "image.dot_sep", "prompt.options_sep",
                "image.list_sep", "image.player.start", "image.title", "image.who_what"}
     en, pl = i18n.catalogue()["en"].messages, i18n.catalogue()["pl"].messages
     same = sorted(k for k in en if en[k] == pl[k] and k not in same_ok)
@@ -373,7 +373,8 @@ ICON_BUTTONS = ("join", "leave", "addbot", "start", "cancel", "move", "grow", "d
 
 def test_buttons_carry_the_same_icon_in_every_language() -> None:
     """Each main button starts with an icon (not a letter), the same in every language, and
-    every button label fits Discord's 80 characters."""
+    every button label fits Discord's 80 characters and lacks the mark that separates the
+    buttons listed in the turn prompt (a label may contain commas)."""
     for name in ICON_BUTTONS:
         icons = set()
         for lang in LANGS:
@@ -388,7 +389,9 @@ def test_buttons_carry_the_same_icon_in_every_language() -> None:
     for key in i18n.message_keys():
         if key.startswith(("btn.", "only.")):
             for lang in LANGS:
-                assert len(t_in(lang, key, **longest)) <= 80, (lang, key)
+                text = t_in(lang, key, **longest)
+                assert len(text) <= 80, (lang, key)
+                assert t_in(lang, "prompt.options_sep").strip() not in text, (lang, key)
 
 
 @pytest.mark.parametrize("lang", i18n.languages())

@@ -7,6 +7,7 @@ moves); ``/tempus board since:N`` gives a round's recap to anyone."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from tests.bot.e2e import (
     _op,
     bot_running,
     in_process,
+    message_version,
     panel_message,
     play_until,
     png_size,
@@ -33,9 +35,13 @@ def recap_button(msg: Message) -> str | None:
     return next((c for c in msg.custom_ids() if _op(c) == "recap"), None)
 
 
-def ready(applied: int, msg: Message) -> bool:
-    """Far enough into the game, a person's turn after others played: the button is up."""
-    return applied >= 25 and recap_button(msg) is not None and bool(prompt_users(msg))
+def ready(tried: set[int]) -> Callable[[int, Message], bool]:
+    """Far enough into the game, a person's turn after others played: the button is up (on
+    a turn message not ``tried`` yet)."""
+    def stop(applied: int, msg: Message) -> bool:
+        return (applied >= 25 and recap_button(msg) is not None and bool(prompt_users(msg))
+                and message_version(msg) not in tried)
+    return stop
 
 
 def polish_for(fake: FakeDiscord, uid: int) -> None:
@@ -81,17 +87,26 @@ async def test_what_happened_privately_and_after_a_restart(tmp_path: Path) -> No
             await fake.slash(ADA, ch, "table addbot", level="easy")
             await fake.slash(ADA, ch, "start")
             await settle(bot)
-            await play_until(fake, in_process(bot), ch, people, stop=ready)
-            msg = panel_message(fake, ch)
-            assert msg is not None
-            button = recap_button(msg)
-            assert button is not None
-            owing = prompt_users(msg)[0]
-            posts = writes(fake, ch)
-            text, picture = private_recap(await fake.click(owing, msg, button), owing)
-            assert text.startswith("**What happened since your last move**"), text
-            assert "Victory points now:" in text.splitlines()[-1]
-            assert picture.description and "Marked on the board" in picture.description, text
+            # random play may reach a turn after which nothing changed on the board (only
+            # "began a Move action but moved no token", cards drawn): play on to the next
+            # person's turn until the recap has something to mark
+            tried: set[int] = set()
+            for _ in range(20):
+                await play_until(fake, in_process(bot), ch, people, stop=ready(tried))
+                msg = panel_message(fake, ch)
+                assert msg is not None
+                button = recap_button(msg)
+                assert button is not None
+                owing = prompt_users(msg)[0]
+                posts = writes(fake, ch)
+                text, picture = private_recap(await fake.click(owing, msg, button), owing)
+                assert text.startswith("**What happened since your last move**"), text
+                assert "Victory points now:" in text.splitlines()[-1]
+                if picture.description and "Marked on the board" in picture.description:
+                    break
+                tried.add(message_version(msg))
+            else:
+                raise AssertionError(f"no recap with anything marked; the last: {text}")
             watcher, _ = private_recap(await fake.click(SPECTATOR, msg, button), SPECTATOR)
             assert watcher.startswith("**What happened since the start of round"), watcher
             polish, _ = private_recap(await fake.click(POLE, msg, button), POLE)

@@ -1,7 +1,8 @@
 """A turn message's control with one possible answer acts in one click, through the same
 path as the menu's choice: the same checks (a stale click is refused), stored before the
 reply, the same acknowledgement, the same undo; two possible answers still open the
-private menu."""
+private menu. The same for one token move, one source's destinations and one hex to grow
+on."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import pytest
 
 from bot.table.service import TableError
 from bot.table.ui import ACT, MENU, UNDO, Button, Select
-from bot.tempus.codec import decode_action
+from bot.tempus.codec import decode_action, encode_action
 from engine import actions as A
 from engine.game import ATTACK_CARDS, TURN, decision_for
 from tests.bot.table.test_table import _close, _service, _three
-from tests.bot.tempus.test_one_choice import ONE, TWO
+from tests.bot.tempus.test_one_choice import HEMMED, ONE, TWO
 from tests.engine.helpers import H, card, make_state
 
 
@@ -95,5 +96,64 @@ async def test_two_possible_cities_still_open_the_private_menu() -> None:
         assert reply.menu is not None and table.version == before, "a menu changes nothing"
         (select,) = [r for r in reply.menu.rows if isinstance(r, Select)]
         assert len(select.options) == 2
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_the_one_move_button_moves_in_one_click_and_can_be_undone() -> None:
+    svc, _ = await _service()
+    try:
+        # a card in hand keeps the turn open after the action, so it can be taken back
+        g, table, ann = await _table(svc, HEMMED, {0: [card("EDU", "W")]})
+        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        (button,), version = await _button(svc, g, A.MoveToken)
+        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        assert reply.menu is None and reply.text == "Done: Move a token E5 → F5."
+        assert table.state.owner[H("F5")] == 0 and table.state.owner[H("E5")] == -1
+        rows = await svc.storage.actions(g)
+        assert rows[-1].action == A.MoveToken(H("E5"), H("F5")).to_json(), "stored first"
+        with pytest.raises(TableError):  # the old message's button is refused
+            await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        assert table.state.owner[H("E5")] == 0 and table.state.owner[H("F5")] == -1
+        await svc.idle()
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_the_one_grow_button_grows_in_one_click_and_can_be_undone() -> None:
+    svc, _ = await _service()
+    try:
+        # one grassland hex with room
+        g, table, ann = await _table(svc, {"E5": (0, 1)}, {0: [card("EDU", "W")]})
+        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginGrow()))
+        (button,), version = await _button(svc, g, A.GrowToken)
+        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        assert reply.text == "Done: Grow a token on E5." and table.state.count[H("E5")] == 2
+        await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        assert table.state.count[H("E5")] == 1
+        await svc.idle()
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_one_source_moves_in_one_choice_of_its_destinations() -> None:
+    """The public select of the only source's destinations acts: one choice, no menu."""
+    svc, _ = await _service()
+    try:
+        g, table, ann = await _table(svc, {"E5": (0, 1)}, {0: [card("EDU", "W")]})
+        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        panel, version = await svc.turn_panel(g)
+        (select,) = [r for r in panel.rows if isinstance(r, Select)]
+        assert select.op == ACT
+        value = encode_action(A.MoveToken(H("E5"), H("D5")))
+        assert value in [o.value for o in select.options]
+        reply = await svc.use(g, version, ann, "Ann", select.op, select.arg, [value])
+        assert reply.menu is None and reply.text == "Done: Move a token E5 → D5."
+        assert table.state.owner[H("D5")] == 0
+        await svc.idle()
     finally:
         await _close(svc)

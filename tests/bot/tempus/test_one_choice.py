@@ -1,14 +1,18 @@
 """Never ask a question with one possible answer: a turn message's "Build city…" or
 "Attack…" with one possible choice is a button that names it and makes it (the attack's
 with both strengths before cards, R-COMBAT-6/7), and a card menu with one possible play
-offers that play as a button, not a select of one; two choices still open the menu."""
+offers that play as a button, not a select of one; so do one token move, one source's
+destinations and one hex to grow on; two choices still open the menu or the select."""
 
 from __future__ import annotations
+
+import pytest
 
 from bot.table.ui import ACT, MAX_LABEL, MENU, Button, Select
 from bot.tempus import panels
 from bot.tempus.codec import decode_action
 from engine import actions as A
+from engine import apply
 from engine.legal import legal_actions
 from lang import i18n
 from tests.bot.positions import BLUE_FAR
@@ -88,7 +92,8 @@ def test_the_longest_one_choice_labels_fit_a_button() -> None:
         with i18n.using(lang):
             colours = [panels.colour_name(s) for s in range(5)]
             terrains = [panels.terrain_name(k) for k in "GFWHM"]
-            for key in ("only.attack", "only.attack_city", "only.city"):
+            for key in ("only.attack", "only.attack_city", "only.city", "only.move",
+                        "only.grow"):
                 for c in colours:
                     for ter in terrains:
                         text = panels.t(key, dst="M12", src="L12", hex="M12", att=99, dfn=99,
@@ -110,3 +115,126 @@ def test_a_card_menu_with_one_play_offers_it_as_a_button() -> None:
     state = make_state(tokens=ONE, hands={0: [lea, card("GOV", "G")]}, markers=1)
     (select,) = [r for r in panels.menu(state, 0, "cards").rows if isinstance(r, Select)]
     assert select.op == ACT and len(select.options) == 2
+
+
+#: Red's one token on E5, hemmed in by Blue on five sides: its only move is to F5
+HEMMED = {"E5": (0, 1), **{h: (1, 1) for h in ("D4", "D5", "D6", "E4", "E6")}}
+
+
+def _in(action, tokens):  # type: ignore[no-untyped-def]
+    """Red's Move or Grow action begun in a position of ``tokens``, and its public panel."""
+    state, _ = apply(make_state(tokens=tokens, markers=1), 0, action)
+    return state, panels.public_panel(state, SEATS[:3])
+
+
+def _acts(panel):  # type: ignore[no-untyped-def]
+    return {decode_action(b.arg): b for b in panel.controls()
+            if isinstance(b, Button) and b.op == ACT}
+
+
+def test_one_possible_move_is_a_button_that_makes_it() -> None:
+    state, panel = _in(A.BeginMove(), HEMMED)
+    move = A.MoveToken(H("E5"), H("F5"))
+    assert [a for a in legal_actions(state, 0) if isinstance(a, A.MoveToken)] == [move]
+    assert not [r for r in panel.rows if isinstance(r, Select)]
+    assert _acts(panel)[move].label == "👣 Move a token E5 → F5"
+    assert _acts(panel)[move].style == "primary"
+    assert A.EndMove() in _acts(panel)
+
+
+def test_one_source_shows_its_destinations_at_once() -> None:
+    """Not "from where?" with one answer and then a private menu: the destinations of the
+    only source that can move are the public select, and choosing one moves."""
+    state, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert select.op == ACT and select.placeholder == "Move a token from E5 to… (D4–F5)"
+    moves = {decode_action(o.value) for o in select.options}
+    assert moves == {a for a in legal_actions(state, 0) if isinstance(a, A.MoveToken)}
+    assert [o.label for o in select.options] == ["D4", "D5", "D6", "E4", "E6", "F5"]
+    assert not [b for b in panel.controls() if b.op == MENU]
+
+
+def test_two_sources_still_ask_from_where_and_a_menu_with_one_destination_is_a_button() -> None:
+    state, panel = _in(A.BeginMove(), {**HEMMED, "H5": (0, 1)})
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert (select.op, select.arg) == (MENU, "dest")
+    assert [o.value for o in select.options] == ["E5", "H5"]
+    # E5 can go to F5 only: that move or back, not "to where?" with one answer
+    menu = panels.menu(state, 0, "dest:E5")
+    assert not [r for r in menu.rows if isinstance(r, Select)]
+    move, back = menu.controls()
+    assert isinstance(move, Button) and (move.op, move.label) == (ACT, "👣 Move a token E5 → F5")
+    assert decode_action(move.arg) == A.MoveToken(H("E5"), H("F5"))
+    assert (back.op, back.arg) == (MENU, "close")
+    assert menu.image == "crop" and menu.focus == (H("E5"),) and menu.highlight == (H("F5"),)
+    # H5 has six destinations: the select, as before
+    (dests,) = [r for r in panels.menu(state, 0, "dest:H5").rows if isinstance(r, Select)]
+    assert dests.op == ACT and len(dests.options) == 6
+
+
+def test_one_hex_to_grow_on_is_a_button_and_two_keep_the_select() -> None:
+    state, panel = _in(A.BeginGrow(), {"E5": (0, 1), **BLUE_FAR})
+    assert not [r for r in panel.rows if isinstance(r, Select)]
+    assert _acts(panel)[A.GrowToken(H("E5"))].label == "🌱 Grow a token on E5"
+    assert A.EndGrow() in _acts(panel)
+    _, panel = _in(A.BeginGrow(), {"E5": (0, 1), "G5": (0, 1), **BLUE_FAR})
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert select.op == ACT and [o.label for o in select.options] == ["E5", "G5"]
+    assert not [b for b in _acts(panel) if isinstance(b, A.GrowToken)]
+
+
+def test_the_one_move_and_grow_labels_in_polish() -> None:
+    with i18n.using("pl"):
+        _, panel = _in(A.BeginMove(), HEMMED)
+        assert _acts(panel)[A.MoveToken(H("E5"), H("F5"))].label == "👣 Przesuń pion E5 → F5"
+        _, panel = _in(A.BeginGrow(), {"E5": (0, 1), **BLUE_FAR})
+        assert _acts(panel)[A.GrowToken(H("E5"))].label == "🌱 Nowy pion na E5"
+        _, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
+        (select,) = [r for r in panel.rows if isinstance(r, Select)]
+        assert select.placeholder == "Przesuń pion z E5 na… (D4–F5)"
+
+
+def test_the_turn_prompt_lists_the_buttons_unambiguously() -> None:
+    """The one-attack label has commas in it: the prompt's list separates the buttons with a
+    mark no label contains, so each label can be read off whole, in every language."""
+    for lang in i18n.languages():
+        with i18n.using(lang):
+            _, panel, buttons = _buttons(ONE, {0: [card("EDU", "W")]})
+            labels = [b.label for b in buttons if b.op in (ACT, MENU)]
+            prompt = panel.text.splitlines()[-1]
+            listed = prompt[prompt.index(labels[0]):].removesuffix(".")
+            assert any("," in label for label in labels), labels
+            assert listed.split(panels.t("prompt.options_sep")) == labels, listed
+    _, panel, _ = _buttons(ONE)
+    assert panel.text.endswith("Here: 👣 Move · 🃏 Draw cards · ⚔️ Attack F5 from E5: you 2 "
+                               "vs Blue 2 (grassland), before cards · 🏰 Build a city of value "
+                               "2 on E5 · 🌱 Grow: no room on your hexes, uses the marker."), \
+        panel.text
+
+
+def test_the_attack_menu_says_the_strengths_in_natural_polish() -> None:
+    """The target menu's descriptions as the one-attack button has them: "siła 2 do 2 bez
+    kart (Niebieski, łąka)", never "przeciw Niebieski" (a colour name after "przeciw"
+    would need the dative, which a name filled in cannot have)."""
+    with i18n.using("pl"):
+        state = make_state(tokens=TWO, markers=1)
+        (select,) = [r for r in panels.menu(state, 0, "attack").rows if isinstance(r, Select)]
+        assert [o.description for o in select.options] == [
+            "siła 2 do 2 bez kart (Niebieski, łąka)"] * 2
+        state = make_state(tokens={"E5": (0, 3), "G5": (0, 3), **BLUE_FAR},
+                           cities={"F5": (1, 2)}, markers=1)
+        (select,) = [r for r in panels.menu(state, 0, "attack").rows if isinstance(r, Select)]
+        assert [o.description for o in select.options] == [
+            "siła 3 do 2 bez kart (miasto: Niebieski; teren: łąka albo wskazany przez "
+            "właściciela)"] * 2
+
+
+def test_one_source_with_more_destinations_than_the_panel_holds_keeps_the_menu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sea travel may offer every coastal hex: destinations that need more selects than the
+    public panel has room for stay in the private menu (which has one more select and says
+    when it cuts), rather than being cut without a word."""
+    monkeypatch.setattr(panels, "MAX_OPTIONS", 1)  # six destinations, six selects
+    _, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert (select.op, select.arg, [o.value for o in select.options]) == (MENU, "dest", ["E5"])

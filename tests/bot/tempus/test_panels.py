@@ -123,7 +123,7 @@ def test_every_multi_step_menu_has_a_back_button_and_prompts_list_the_buttons() 
             panel = panels.public_panel(state, SEATS[: state.num_players])
             if d.kind == "turn":
                 labels = [b.label for b in panel.controls() if isinstance(b, Button)]
-                assert panel.text.endswith(", ".join(labels) + ".")
+                assert panel.text.endswith(" · ".join(labels) + ".")
                 for b in panel.controls():
                     if isinstance(b, Button) and b.label.startswith(("👣 Move:", "🌱 Grow:")):
                         assert "uses the marker" in b.label and b.style == "secondary"
