@@ -26,7 +26,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
 from .. import actions as A
@@ -35,8 +34,7 @@ from ..progress import all_victory_points
 from ..score_breakdown import seat_score
 from ..state import State
 from ..views import view
-from . import ALL_LEVELS
-from .tournament import game_setup, play_game
+from .tournament import check_levels, game_setup, play_game, run_games
 
 #: a seat's points by source at the end of the game, and its cards (R-END-2, R-END-3)
 FINAL_KEYS = ("hexes", "cities", "flight", "total", "city_count", "cards")
@@ -117,23 +115,10 @@ def anatomy(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
             on_game: Callable[[GameAnatomy], None] | None = None) -> dict[str, Any]:
     """Play ``games`` games of ``lineup`` as :func:`.tournament.tournament` does and
     summarise them from the first level's side (:func:`summarise`)."""
-    for lv in lineup:
-        if lv not in ALL_LEVELS:
-            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+    check_levels(lineup)
     t0 = time.perf_counter()
     work = [(g, seed, tuple(lineup), budget_s, iterations) for g in range(games)]
-    out: list[GameAnatomy] = []
-    if jobs > 1:
-        with get_context("spawn").Pool(jobs) as pool:
-            for g in pool.imap(anatomy_one, work, chunksize=1):
-                out.append(g)
-                if on_game is not None:
-                    on_game(g)
-    else:
-        for w in work:
-            out.append(anatomy_one(w))
-            if on_game is not None:
-                on_game(out[-1])
+    out = run_games(anatomy_one, work, jobs, on_game)
     summary = summarise(lineup, out)
     summary.update(seed=seed, budget_s=budget_s, iterations=iterations,
                    elapsed_s=round(time.perf_counter() - t0, 1))

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import actions as A
 from ..game import apply_in_place, decisions
@@ -22,6 +22,9 @@ from ..setup import new_game
 from ..state import State
 from ..views import view
 from . import ALL_LEVELS, choose_action
+
+W = TypeVar("W")
+R = TypeVar("R")
 
 
 @dataclass
@@ -127,30 +130,43 @@ def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
     }
 
 
+def check_levels(lineup: Sequence[str]) -> None:
+    """ValueError naming the first unknown level of ``lineup``."""
+    for lv in lineup:
+        if lv not in ALL_LEVELS:
+            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+
+
+def run_games(worker: Callable[[W], R], work: Sequence[W], jobs: int,
+              on_each: Callable[[R], None] | None = None) -> list[R]:
+    """``worker`` over ``work`` in order, in ``jobs`` processes (one game each, so a game's
+    CPU time is its own); ``on_each`` sees each result as it comes."""
+    out: list[R] = []
+    if jobs > 1:
+        with get_context("spawn").Pool(jobs) as pool:
+            for r in pool.imap(worker, work, chunksize=1):
+                out.append(r)
+                if on_each is not None:
+                    on_each(r)
+    else:
+        for w in work:
+            out.append(worker(w))
+            if on_each is not None:
+                on_each(out[-1])
+    return out
+
+
 def tournament(lineup: Sequence[str], games: int, seed: int, *, jobs: int = 1,
                budget_s: float | None = None, iterations: int | None = None,
                random_map: bool = True, max_actions: int = 20000,
                on_result: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
     """Play ``games`` games of ``lineup`` (one level per player) and summarise them;
     ``on_result`` sees each game's result as it finishes (in game order)."""
-    for lv in lineup:
-        if lv not in ALL_LEVELS:
-            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+    check_levels(lineup)
     t0 = time.perf_counter()
     work = [(g, seed, tuple(lineup), max_actions, budget_s, iterations, random_map)
             for g in range(games)]
-    results: list[GameResult] = []
-    if jobs > 1:
-        with get_context("spawn").Pool(jobs) as pool:
-            for r in pool.imap(play_one, work, chunksize=1):
-                results.append(r)
-                if on_result is not None:
-                    on_result(r)
-    else:
-        for w in work:
-            results.append(play_one(w))
-            if on_result is not None:
-                on_result(results[-1])
+    results = run_games(play_one, work, jobs, on_result)
     out = summarise(lineup, results, seed, budget_s=budget_s, iterations=iterations,
                     random_map=random_map)
     out["elapsed_s"] = round(time.perf_counter() - t0, 1)
