@@ -190,11 +190,13 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     assert bot.service is not None
                     game_id = await bot.service.last_game_in_channel(channel)
                     seats = (await bot.service.table(game_id)).seats
-            return measure(fake, channel, seen, seats, locale, undone)
+                    # the game's stored actions (an undone one is no longer stored)
+                    actions = len(await bot.service.storage.actions(game_id))
+            return measure(fake, channel, seen, seats, locale, undone, actions)
 
 
 def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list[int]]],
-            seats: list[Any], locale: str, undone: bool) -> dict[str, Any]:
+            seats: list[Any], locale: str, undone: bool, actions: int) -> dict[str, Any]:
     thread = play_channel(fake, channel)
     public = {channel, thread}
     computers = [s.name for s in seats if s.is_ai]
@@ -221,11 +223,15 @@ def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list
     writes = fake.public_writes(thread)
     turns = turns_in(final_record(fake, channel))
     thread_posts = len(posts)
+    thread_edits = sum(m.edits for m in fake.channel_messages(thread))
+    boards = sum(1 for w in writes if w.files and _has_board(fake, w.message_id))
     return {
         "locale": locale, "people": people, "own_turns": own_turns,
         "thread_posts": thread_posts,
-        "thread_edits": sum(m.edits for m in fake.channel_messages(thread)),
-        "boards": sum(1 for w in writes if w.files and _has_board(fake, w.message_id)),
+        "thread_edits": thread_edits, "boards": boards,
+        # per stored action: games of different lengths compare by these
+        "actions": actions, "edits_per_action": round(thread_edits / max(1, actions), 3),
+        "boards_per_action": round(boards / max(1, actions), 3),
         "channel_posts": len(fake.channel_messages(channel)) if thread != channel else 0,
         "turns": turns, "posts_per_turn": round(thread_posts / max(1, turns), 2),
         "computer_posts": computer_posts, "undo": undone,
