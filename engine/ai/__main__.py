@@ -23,8 +23,13 @@ from typing import Any
 from .tournament import tournament
 
 
+def _lineup(seats: str) -> list[str]:
+    """The levels of ``--seats`` (comma-separated), in seat order."""
+    return [s.strip() for s in seats.split(",") if s.strip()]
+
+
 def _tournament(args: argparse.Namespace) -> int:
-    lineup = [s.strip() for s in args.seats.split(",") if s.strip()]
+    lineup = _lineup(args.seats)
     if len(lineup) != args.players:
         print(json.dumps({"error": f"--seats names {len(lineup)} levels for "
                                    f"{args.players} players"}))
@@ -51,7 +56,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _summarise(args: argparse.Namespace) -> int:
     from .tournament import merge_progress, summarise
 
-    lineup = [s.strip() for s in args.seats.split(",") if s.strip()]
+    lineup = _lineup(args.seats)
     lines: list[str] = []
     for name in args.files:
         with open(name, encoding="utf-8") as f:
@@ -85,7 +90,7 @@ def _ladder(args: argparse.Namespace) -> int:
 
 def _anatomy(args: argparse.Namespace) -> int:
     from .anatomy import anatomy
-    lineup = [s.strip() for s in args.seats.split(",") if s.strip()]
+    lineup = _lineup(args.seats)
     if len(lineup) < 3:
         print(json.dumps({"error": f"--seats must name at least 3 levels, not {len(lineup)}"}))
         return 2

@@ -6,7 +6,8 @@ follows the first level of the line-up, "the player", through each game:
 
 * at the end of every era (after its progress phase) and at the end of the game, each
   seat's victory points as they would count now (R-END-2) and its era cube;
-* per era, the actions every seat chose at the start of its turns (R-ROUND-2);
+* per era, the actions every seat chose in its turns and the cards it played for their
+  effect (R-ROUND-2, R-CARD-1);
 * at the end, each seat's points by source (hexes, cities, Flight) and its cards.
 
 The summary compares the player with the mean of the other seats: its lead in victory
@@ -101,10 +102,8 @@ def anatomy_one(args: tuple[int, int, Sequence[str], float | None, int | None]
     final = []
     for s in range(n):
         sc = seat_score(public, s)
-        city = sum(v for _, v in sc.cities)
-        final.append({"hexes": len(sc.hexes), "cities": city, "flight": sc.flight,
-                      "total": len(sc.hexes) + city + sc.flight,
-                      "city_count": len(sc.cities), "cards": sc.cards})
+        final.append({"hexes": sc.hex_points, "cities": sc.city_points, "flight": sc.flight,
+                      "total": sc.total, "city_count": sc.city_count, "cards": sc.cards})
     return GameAnatomy(result.seed, hero, (hero - start) % n, list(result.winners),
                        rec.vp, rec.cubes,
                        [[dict(c) for c in era] for era in rec.actions[:len(rec.vp)]], final)

@@ -29,7 +29,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
 from ..game import apply_in_place, decisions
@@ -37,7 +36,7 @@ from ..progress import rank_keys
 from ..setup import new_game
 from ..views import view
 from . import choose_action
-from .tournament import percentile, wilson
+from .tournament import check_levels, percentile, run_games, wilson
 
 #: the ladder's levels, weakest first
 LADDER_LEVELS = ("random", "easy", "normal", "hard")
@@ -131,11 +130,7 @@ def ladder(players: Sequence[int], games: int, seed: int, *, jobs: int = 1,
            budget_s: float | None = None, iterations: int | None = None,
            levels: Sequence[str] = LADDER_LEVELS) -> dict[str, Any]:
     """Play the ladder and summarise it (see the module docstring)."""
-    from . import ALL_LEVELS
-
-    for lv in levels:
-        if lv not in ALL_LEVELS:
-            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+    check_levels(levels)
     for n in players:
         if not 3 <= n <= 5:
             raise ValueError("tables have 3 to 5 players (R-SETUP-1)")
@@ -144,11 +139,7 @@ def ladder(players: Sequence[int], games: int, seed: int, *, jobs: int = 1,
     t0 = time.perf_counter()
     work = [(g, seed, players[g % len(players)], tuple(levels), hard_budget, iterations)
             for g in range(games)]
-    if jobs > 1:
-        with get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(play_ladder_game, work, chunksize=1)
-    else:
-        results = [play_ladder_game(w) for w in work]
+    results = run_games(play_ladder_game, work, jobs)
     ratings = rate(results, levels)
     per: dict[str, dict[str, Any]] = {}
     for lv in levels:
