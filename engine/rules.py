@@ -26,6 +26,12 @@ Versions:
    itself only when their hand is empty (its size is public). With cards in hand the
    player ends the turn (or plays a card), whether or not any card could be played: a
    turn that ended at once used to tell the table that the hand held no playable card.
+5. R-INFO-4: the same one level down. A Move ends by itself after its last token only
+   when the hand is empty (with cards in hand the player ends it, or plays Transport), and
+   a Growth ends by itself when the supply is empty, or when no token can grow (no room,
+   or no growth left) and the hand is empty; otherwise the player ends it (or plays
+   Sanitation or Health care). Under rules 1-4 these steps ended at once unless the hand
+   held Transport, Sanitation or Health care, which told the table that it did not.
 
 (Face-down discards, R-INFO-1, change only what views and events show, not the play, so
 they hold for every version.)
@@ -39,10 +45,10 @@ from typing import Any
 from .errors import IllegalAction
 
 #: The rules new games are played under.
-RULES_VERSION = 4
+RULES_VERSION = 5
 #: What a game that does not say was played under (stored before versions existed).
 LEGACY_RULES_VERSION = 1
-RULES_VERSIONS = (1, 2, 3, 4)
+RULES_VERSIONS = (1, 2, 3, 4, 5)
 
 #: R-OPT-1: a hex holding only the player's city counts as occupied for R-COMBAT-2.
 PROTECTION_COUNTS_CITIES = "protection_counts_cities"
@@ -57,6 +63,11 @@ SANITATION_LAPSES_FROM = 3
 #: The rules version from which the turn ends by itself after the last action only with an
 #: empty hand, so that the flow of play says nothing of the hand's contents (R-INFO-1).
 TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM = 4
+
+#: The rules version from which a Move or a Growth ends by itself only with an empty hand
+#: (or, for a Growth, an empty supply), so that no step's end says what the hand holds
+#: (R-INFO-4).
+STEPS_END_ONLY_WITH_EMPTY_HAND_FROM = 5
 
 #: The rules version from which table options exist.
 OPTIONS_FROM_VERSION = 2

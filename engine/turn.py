@@ -31,7 +31,11 @@ from .pieces import (
     require_card,
 )
 from .progress import begin_progress
-from .rules import SANITATION_LAPSES_FROM, TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM
+from .rules import (
+    SANITATION_LAPSES_FROM,
+    STEPS_END_ONLY_WITH_EMPTY_HAND_FROM,
+    TURN_ENDS_ONLY_WITH_EMPTY_HAND_FROM,
+)
 from .setup import start_turn
 from .state import C_OCCUPY, COMBAT, DISCARD, GROW, MAIN, MOVE, PROGRESS, State
 
@@ -100,8 +104,34 @@ def end_move(state: State, seat: int, events: list[Event]) -> None:
 
 
 def _maybe_end_move(state: State, seat: int, events: list[Event]) -> None:
-    if state.steps_left <= 0 and not has_card(state, seat, "TRA"):
+    """End the Move once its last token has moved, unless a card could extend it: from
+    rules 5 any card in hand (R-INFO-4: only the hand's size is public), before that a
+    Transport in hand."""
+    if state.steps_left <= 0 and not _step_kept_open(state, seat):
         end_move(state, seat, events)
+
+
+def _step_kept_open(state: State, seat: int) -> bool:
+    if state.rules_version >= STEPS_END_ONLY_WITH_EMPTY_HAND_FROM:
+        return bool(state.players[seat].hand)
+    return hand_extends_step(state, seat)
+
+
+def hand_extends_step(state: State, seat: int) -> bool:
+    """Whether a card in ``seat``'s hand could let the Move or Growth under way go on
+    once it is spent: Transport after a Move's last token; Sanitation where no token has
+    room to grow, Health care once the Growth's number is used. Rules 1-4 ended the step
+    by itself when this was false; from rules 5 the player ends it (R-INFO-4), and the
+    computer players still end it at once when this is false."""
+    if state.stage == MOVE:
+        return state.steps_left > 0 or has_card(state, seat, "TRA")
+    if state.stage == GROW:
+        if state.players[seat].supply <= 0:
+            return False
+        room = bool(grow_hexes(state, seat)) or has_card(state, seat, "SAN")
+        count = state.steps_left > 0 or has_card(state, seat, "HEA")
+        return room and count
+    return False
 
 
 # ---------------------------------------------------------------- Growth (R-GROW)
@@ -168,9 +198,12 @@ def end_grow(state: State, seat: int, events: list[Event]) -> None:
 
 
 def _maybe_end_grow(state: State, seat: int, events: list[Event]) -> None:
-    no_room = not grow_hexes(state, seat) and not has_card(state, seat, "SAN")
-    no_count = state.steps_left <= 0 and not has_card(state, seat, "HEA")
-    if no_room or no_count or state.players[seat].supply <= 0:
+    """End the Growth when nothing more can grow: the supply is empty (public), or no
+    token can grow (no room, or no growth left) and no card could change that: from
+    rules 5 any card in hand (R-INFO-4), before that Sanitation for room or Health care
+    for growth."""
+    spent = state.steps_left <= 0 or not grow_hexes(state, seat)
+    if state.players[seat].supply <= 0 or (spent and not _step_kept_open(state, seat)):
         end_grow(state, seat, events)
 
 
@@ -264,6 +297,7 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
                         f"{label(t)} is converted onto {label(own)}.", seat,
                         data={"card": action.card, "type": "REL", "target": label(t),
                               "own": label(own), "victim": victim}))
+    _maybe_end_step_after_card(state, seat, events)
 
 
 def sanitation_hexes(state: State, seat: int) -> list[int]:
@@ -339,6 +373,20 @@ def play_sanitation(state: State, seat: int, action: PlaySanitation,
                         f"{label(h)} rises by 1.", seat, data={"card": action.card, "type": "SAN",
                                                              "hex": label(h)}))
     if state.stage == GROW:
+        _maybe_end_grow(state, seat, events)
+    elif state.stage == MOVE:
+        _maybe_end_step_after_card(state, seat, events)
+
+
+def _maybe_end_step_after_card(state: State, seat: int, events: list[Event]) -> None:
+    """Rules 5: a card played during a spent Move or Growth may leave the hand empty, and
+    the step then ends as it would have after its last token (R-INFO-4). Rules 1-4
+    checked only after a Sanitation in a Growth, and replay as they were played."""
+    if state.rules_version < STEPS_END_ONLY_WITH_EMPTY_HAND_FROM:
+        return
+    if state.stage == MOVE:
+        _maybe_end_move(state, seat, events)
+    elif state.stage == GROW:
         _maybe_end_grow(state, seat, events)
 
 

@@ -33,6 +33,7 @@ from ..setup import TILE_CELLS, legal_tile_centres, start_token_hexes
 from ..state import State
 from ..turn import city_sites, grow_hexes, religion_targets, sanitation_at_occupy
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Snapshot, Weights, progress_prize
+from .spent_steps import end_of_spent_step
 from .tactics import (
     CARDS,
     beat_chance,
@@ -113,6 +114,9 @@ class NormalPlayer:
 
     # ------------------------------------------------------------------ entry points
     def act(self, state: State, seat: int) -> A.Action:
+        spent = end_of_spent_step(state, seat)
+        if spent is not None:
+            return spent
         if state.stage in ("move", "grow") and state.steps_left > 0 and state.turn == seat:
             planned = self._planned.get(self._board_key(state, seat))
             if planned is not None and self._still_legal(state, seat, planned):

@@ -78,6 +78,7 @@ from .leaf_value import load_leaf_value
 from .normal import NormalPlayer
 from .planner import SETTINGS, PlannerPlayer
 from .sampling import determinise, my_seat
+from .spent_steps import end_of_spent_step
 
 #: rollouts per decision (before the kind's share): with at least 2 * MIN_ROUNDS paired
 #: rounds per candidate that is 3 candidates. A rollout costs about 5 ms, so a searched
@@ -317,6 +318,9 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     legal = legal_actions(root, seat)
     if len(legal) == 1:
         return legal[0]
+    spent = end_of_spent_step(root, seat)
+    if spent is not None:
+        return spent
     first_era = SEARCH_FROM_ERA_BY_KIND.get(decision.kind, SEARCH_FROM_ERA)
     if root.era_number < first_era or cap <= 0:
         return PlannerPlayer(random.Random(rng.random())).act(root, seat)

@@ -51,9 +51,12 @@ def test_r_grow_1_growth_number():
     """The era's growth number caps the new tokens (1 in the Starting box)."""
     s = make_state(tokens={"E5": (0, 1), "G5": (0, 1)}, hands={0: [card("SAN", "G")]})
     s, _ = play(s, 0, BeginGrow(), GrowToken(H("E5")))
-    assert s.stage == MAIN and tokens_of(s, 0) == {"E5": 2, "G5": 1}  # growth is over
-    with pytest.raises(IllegalAction, match="not grow token"):
+    # R-INFO-4: with cards in hand the player ends the spent Growth
+    assert s.stage == GROW and tokens_of(s, 0) == {"E5": 2, "G5": 1}
+    with pytest.raises(IllegalAction, match="no more tokens may grow"):
         apply(s, 0, GrowToken(H("G5")))
+    s, _ = apply(s, 0, EndGrow())
+    assert s.stage == MAIN
 
 
 def test_r_grow_3_stack_limit():
