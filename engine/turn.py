@@ -117,6 +117,20 @@ def _step_kept_open(state: State, seat: int) -> bool:
     return hand_extends_step(state, seat)
 
 
+def waits_to_end_after(state: State, seat: int, step: MoveToken | GrowToken) -> bool:
+    """Whether after ``step`` (legal now) the Move or Growth under way is spent (no token
+    may move or grow) yet waits for its player to end it: from rules 5 with cards in hand
+    (R-INFO-4). A front end offers "... and end the move" for such a step, so that the
+    player does not have to say it in a click of its own."""
+    if state.rules_version < STEPS_END_ONLY_WITH_EMPTY_HAND_FROM or not state.players[seat].hand:
+        return False
+    if isinstance(step, MoveToken):
+        return state.stage == MOVE and state.steps_left == 1
+    if state.stage != GROW or state.players[seat].supply <= 1:
+        return False  # the last token of the supply ends the Growth by itself
+    return state.steps_left == 1 or grow_hexes(state, seat) == [step.hex]
+
+
 def hand_extends_step(state: State, seat: int) -> bool:
     """Whether a card in ``seat``'s hand could let the Move or Growth under way go on
     once it is spent: Transport after a Move's last token; Sanitation where no token has

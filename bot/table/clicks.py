@@ -20,7 +20,7 @@ from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.ui import Op, Panel
-from bot.tempus.codec import decode_action, shown
+from bot.tempus.codec import decode_actions, shown
 from bot.tempus.labels import action_label
 from lang.messages import t
 
@@ -153,11 +153,17 @@ class Clicks:
     async def _act(self, c: Click) -> Reply:
         text = c.values[0] if c.values else c.arg
         try:
-            action = decode_action(text)
+            actions = decode_actions(text)
         except ValueError:
             raise TableError("error.bad_choice", reason=shown(text)) from None
-        outcome = await self.play.act(c.game_id, c.user_id, action, c.version)
-        return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
+        if len(actions) == 1:
+            outcome = await self.play.act(c.game_id, c.user_id, actions[0], c.version)
+            what = action_label(actions[0])
+        else:  # a step and the end of its action ("... and stop moving"): one click
+            outcome = await self.play.act_many(c.game_id, c.user_id, actions, c.version)
+            what = t("ack.two_steps", first=action_label(actions[0]),
+                     second=action_label(actions[1]))
+        return Reply(text=t("ack.done", what=what), outcome=outcome)
 
     async def _cards(self, c: Click) -> Reply:
         make = CARD_ACTIONS.get(c.arg)

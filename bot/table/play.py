@@ -98,14 +98,16 @@ class Play(UseCase):
             self.computers.kick(table)
         return outcome
 
-    async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
-        """Several actions in a row (``/tempus move`` = begin the move + move a token),
-        each its own transaction, announced together."""
+    async def act_many(self, game_id: int, user_id: int, actions: list[Action],
+                       version: int | None = None) -> Outcome:
+        """Several actions in a row (``/tempus move`` = begin the move + move a token; a
+        last token's "and stop moving"), each its own transaction, announced together;
+        ``version`` as for :meth:`act`."""
         table = await self.tables.get(game_id)
         outcome: Outcome | None = None
         try:
             async with table.lock:
-                seat = check_turn(table, user_id, None)
+                seat = check_turn(table, user_id, version)
                 table.covering.pop(seat, None)
                 trial = table.state
                 assert trial is not None

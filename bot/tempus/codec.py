@@ -41,6 +41,24 @@ def encode_action(action: Action) -> str:
     return ":".join(parts)
 
 
+#: joins the actions of one control that makes several steps ("move, and end the move")
+STEPS_SEP = "+"
+
+
+def encode_actions(actions: list[Action]) -> str:
+    """Several actions made by one click, in order (:func:`decode_actions`)."""
+    return STEPS_SEP.join(encode_action(a) for a in actions)
+
+
+def decode_actions(text: str) -> list[Action]:
+    """Inverse of :func:`encode_actions` (one action or several); ValueError on anything
+    malformed, or on more than two steps (no control makes more)."""
+    parts = text.split(STEPS_SEP)
+    if len(parts) > 2:
+        raise ValueError("too many steps")
+    return [decode_action(p) for p in parts]
+
+
 def decode_action(text: str) -> Action:
     """Inverse of :func:`encode_action`; raises ValueError on anything malformed."""
     head, *rest = text.split(":")

@@ -32,7 +32,7 @@ from bot.table.ui import (
     clip,
     with_button,
 )
-from bot.tempus.codec import encode_action
+from bot.tempus.codec import encode_action, encode_actions
 from bot.tempus.event_text import decision_text
 from bot.tempus.help_text import card_of, card_plays
 from bot.tempus.labels import (
@@ -54,7 +54,7 @@ from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
 from engine.progress import new_era_index, progress_points
 from engine.state import State
-from engine.turn import sanitation_at_occupy
+from engine.turn import sanitation_at_occupy, waits_to_end_after
 from engine.views import view
 from lang.messages import t
 
@@ -322,6 +322,7 @@ def _one_attack_label(state: State, a: A.Attack) -> str:
 def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     moves = _moves(legal_actions(state, d.seat))
     sources = sorted({a.src for a in moves}, key=hex_order)
+    last = bool(moves) and waits_to_end_after(state, d.seat, moves[0])
     rows: list[Row] = []
     buttons: list[Button] = []
     # a choice with one possible answer is not asked: one move is a button that makes it;
@@ -329,11 +330,12 @@ def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     # "from where?" with one answer and then a private menu, unless they need more selects
     # than the panel has room for (sea travel: every coastal hex), which the menu has
     if len(moves) == 1:
-        buttons.append(_one_move(moves[0]))
+        buttons += _one_move(moves[0], last)
     elif len(sources) == 1 and len(moves) <= 3 * MAX_OPTIONS:
-        rows, _ = chunked_selects(_dest_options(state, moves),
-                                  lambda a, b: t("ph.move_from", src=label(sources[0]),
-                                                 first=a, last=b), ACT, "", 3)
+        key = "ph.move_from_end" if last else "ph.move_from"
+        rows, _ = chunked_selects(_dest_options(state, moves, last),
+                                  lambda a, b: t(key, src=label(sources[0]), first=a, last=b),
+                                  ACT, "", 3)
     elif sources:
         rows, _ = chunked_selects(_hex_options(state, sources),
                                   lambda a, b: t("ph.move_src"), MENU, "dest", 3)
@@ -341,7 +343,24 @@ def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
     key = "prompt.move" if state.steps_left > 0 else "prompt.move_none"
-    return Panel(t(key, who=who(seats, d.seat), n=state.steps_left), rows)
+    text = t(key, who=who(seats, d.seat), n=state.steps_left)
+    return Panel(_last_step_note(text) if last else text, rows)
+
+
+def _last_step_note(prompt: str) -> str:
+    """R-INFO-4: the last token's controls also end the action, so that nobody clicks
+    "done" after it; a card is played first (Transport: one more token) to go on. Said
+    to every hand of cards alike: only the hand's size is public."""
+    return t("prompt.last_step_note") + "\n" + prompt
+
+
+def _then_end(step: A.Action, last: bool) -> str:
+    """The value of a control that makes ``step`` and, when it is the action's last
+    (``last``), ends the Move or Growth with it."""
+    if not last:
+        return encode_action(step)
+    end: A.Action = A.EndMove() if isinstance(step, A.MoveToken) else A.EndGrow()
+    return encode_actions([step, end])
 
 
 def _moves(legal: list[A.Action], src: int | None = None) -> list[A.MoveToken]:
@@ -351,35 +370,53 @@ def _moves(legal: list[A.Action], src: int | None = None) -> list[A.MoveToken]:
     return sorted(moves, key=lambda a: (hex_order(a.src), hex_order(a.dst)))
 
 
-def _dest_options(state: State, moves: list[A.MoveToken]) -> list[Option]:
-    """A select's options for moves from one source: each destination and what is on it."""
-    return [Option(label(a.dst), encode_action(a), clip(hex_description(state, a.dst)))
+def _dest_options(state: State, moves: list[A.MoveToken], last: bool = False) -> list[Option]:
+    """A select's options for moves from one source: each destination and what is on it
+    (``last``: each also ends the Move)."""
+    return [Option(label(a.dst), _then_end(a, last), clip(hex_description(state, a.dst)))
             for a in moves]
 
 
-def _one_move(move: A.MoveToken) -> Button:
-    """The button of the only possible move (from the source chosen, or at all)."""
-    return Button(clip(t("only.move", src=label(move.src), dst=label(move.dst)), MAX_LABEL),
-                  ACT, encode_action(move), "primary")
+def _one_move(move: A.MoveToken, last: bool = False) -> list[Button]:
+    """The button of the only possible move (from the source chosen, or at all); for the
+    action's last token, one that also ends the Move and one that keeps it open."""
+    src, dst = label(move.src), label(move.dst)
+    if not last:
+        return [Button(clip(t("only.move", src=src, dst=dst), MAX_LABEL), ACT,
+                       encode_action(move), "primary")]
+    return [Button(clip(t("only.move_end", src=src, dst=dst), MAX_LABEL), ACT,
+                   _then_end(move, True), "primary"),
+            Button(clip(t("only.move_more", src=src, dst=dst), MAX_LABEL), ACT,
+                   encode_action(move), "secondary")]
 
 
 def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.GrowToken)]
     acts.sort(key=lambda a: hex_order(a.hex))
+    last = bool(acts) and waits_to_end_after(state, d.seat, acts[0])
     rows: list[Row] = []
     buttons: list[Button] = []
     if len(acts) == 1:  # one possible hex: the button names it and grows the token there
-        buttons.append(Button(clip(t("only.grow", hex=label(acts[0].hex)), MAX_LABEL), ACT,
-                              encode_action(acts[0]), "primary"))
+        h = label(acts[0].hex)
+        if last:
+            buttons += [Button(clip(t("only.grow_end", hex=h), MAX_LABEL), ACT,
+                               _then_end(acts[0], True), "primary"),
+                        Button(clip(t("only.grow_more", hex=h), MAX_LABEL), ACT,
+                               encode_action(acts[0]), "secondary")]
+        else:
+            buttons.append(Button(clip(t("only.grow", hex=h), MAX_LABEL), ACT,
+                                  encode_action(acts[0]), "primary"))
     else:
-        opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
+        opts = [Option(label(a.hex), _then_end(a, last), clip(hex_description(state, a.hex)))
                 for a in acts]
-        rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow"), ACT, "", 3)
+        rows, _ = chunked_selects(opts, lambda a, b: t("ph.grow_end" if last else "ph.grow"),
+                                  ACT, "", 3)
     buttons.append(Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow())))
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
     key = "prompt.grow" if state.steps_left > 0 else "prompt.grow_none"
-    return Panel(t(key, who=who(seats, d.seat), n=state.steps_left), rows)
+    text = t(key, who=who(seats, d.seat), n=state.steps_left)
+    return Panel(_last_step_note(text) if last else text, rows)
 
 
 def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -480,12 +517,14 @@ def menu(state: State, seat: int, spec: str, game_id: int = 0) -> Panel:
     if name == "dest":
         src = _hex(param)
         moves = _moves(legal, src)
+        last = bool(moves) and waits_to_end_after(state, seat, moves[0])
         if len(moves) == 1:  # not "to where?" with one answer: make that move, or go back
             panel = Panel(t("act.move_token", src=label(src), dst="…"),
-                          [(_one_move(moves[0]),)], highlight=(moves[0].dst,))
+                          [tuple(_one_move(moves[0], last))], highlight=(moves[0].dst,))
         else:
-            panel = _options_menu(_dest_options(state, moves),
-                                  lambda a, b: t("ph.move_dst", first=a, last=b),
+            key = "ph.move_dst_end" if last else "ph.move_dst"
+            panel = _options_menu(_dest_options(state, moves, last),
+                                  lambda a, b: t(key, first=a, last=b),
                                   t("act.move_token", src=label(src), dst="…"),
                                   highlight=tuple(a.dst for a in moves))
         return _crop(_with_rows(panel, "", [_back()]), state, (src,))

@@ -9,7 +9,7 @@ from itertools import combinations
 from bot.table.service import Outcome
 from bot.table.ui import ACT, CARDS, MENU, Button, Panel, Select
 from bot.tempus import panels
-from bot.tempus.codec import decode_action
+from bot.tempus.codec import decode_actions
 from engine import actions as A
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
@@ -49,6 +49,12 @@ CARD_KIND_ACTIONS = {
 }
 
 
+def first_step(value: str) -> A.Action:
+    """The action a control makes first: a last token's "... and stop moving" makes the
+    step, then ends the action (R-INFO-4), so the step is reachable through it."""
+    return decode_actions(value)[0]
+
+
 def reachable(state: State, seat: int, panel: Panel, depth: int = 0) -> set[A.Action]:
     """Every action a player can reach from ``panel`` by clicking through its menus."""
     out: set[A.Action] = set()
@@ -57,7 +63,7 @@ def reachable(state: State, seat: int, panel: Panel, depth: int = 0) -> set[A.Ac
     for c in panel.controls():
         if isinstance(c, Button):
             if c.op == ACT:
-                out.add(decode_action(c.arg))
+                out.add(first_step(c.arg))
             elif c.op == MENU:
                 out |= _menu(state, seat, c.arg, depth)
             elif c.op == CARDS:
@@ -65,7 +71,7 @@ def reachable(state: State, seat: int, panel: Panel, depth: int = 0) -> set[A.Ac
         elif isinstance(c, Select):
             values = [o.value for o in c.options]
             if c.op == ACT:
-                out |= {decode_action(v) for v in values}
+                out |= {first_step(v) for v in values}
             elif c.op == MENU:
                 for v in values:
                     out |= _menu(state, seat, f"{c.arg}:{v}", depth)

@@ -10,9 +10,9 @@ import pytest
 
 from bot.table.service import TableError
 from bot.table.ui import ACT, MENU, UNDO, Button, Select
-from bot.tempus.codec import decode_action, encode_action
+from bot.tempus.codec import decode_actions, encode_action, encode_actions
 from engine import actions as A
-from engine.game import ATTACK_CARDS, TURN, decision_for
+from engine.game import ATTACK_CARDS, MOVING, TURN, decision_for
 from tests.bot.table.test_table import _close, _service, _three
 from tests.bot.tempus.test_one_choice import HEMMED, ONE, TWO
 from tests.engine.helpers import H, card, make_state
@@ -36,7 +36,7 @@ async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
 async def _button(svc, g, kind):  # type: ignore[no-untyped-def]
     panel, version = await svc.turn_panel(g)
     found = [b for b in panel.controls() if isinstance(b, Button) and b.op == ACT
-             and isinstance(decode_action(b.arg), kind)]
+             and isinstance(decode_actions(b.arg)[0], kind)]
     return found, version
 
 
@@ -102,21 +102,52 @@ async def test_two_possible_cities_still_open_the_private_menu() -> None:
 
 @pytest.mark.asyncio
 async def test_the_one_move_button_moves_in_one_click_and_can_be_undone() -> None:
+    """The Move's last token (R-INFO-4, rules 5: with cards in hand the Move waits for its
+    player to end it): one button moves it and ends the Move in one click, one keeps the
+    Move open; either can be taken back."""
     svc, _ = await _service()
     try:
         # a card in hand keeps the turn open after the action, so it can be taken back
         g, table, ann = await _table(svc, HEMMED, {0: [card("EDU", "W")]})
         await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
-        (button,), version = await _button(svc, g, A.MoveToken)
-        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
-        assert reply.menu is None and reply.text == "Done: Move a token E5 → F5."
+        (end, keep), version = await _button(svc, g, A.MoveToken)
+        assert decode_actions(end.arg) == [A.MoveToken(H("E5"), H("F5")), A.EndMove()]
+        assert decode_actions(keep.arg) == [A.MoveToken(H("E5"), H("F5"))]
+        reply = await svc.use(g, version, ann, "Ann", end.op, end.arg)
+        assert reply.menu is None
+        assert reply.text == "Done: Move a token E5 → F5. Stop moving."
         assert table.state.owner[H("F5")] == 0 and table.state.owner[H("E5")] == -1
+        assert decision_for(table.state, 0).kind == TURN, "the Move ended with the click"
         rows = await svc.storage.actions(g)
-        assert rows[-1].action == A.MoveToken(H("E5"), H("F5")).to_json(), "stored first"
+        assert [r.action for r in rows[-2:]] == [A.MoveToken(H("E5"), H("F5")).to_json(),
+                                                 A.EndMove().to_json()], "stored first"
         with pytest.raises(TableError):  # the old message's button is refused
-            await svc.use(g, version, ann, "Ann", button.op, button.arg)
-        await svc.use(g, table.version, ann, "Ann", UNDO, "")
-        assert table.state.owner[H("E5")] == 0 and table.state.owner[H("F5")] == -1
+            await svc.use(g, version, ann, "Ann", end.op, end.arg)
+        while table.state.owner[H("E5")] != 0:
+            await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        assert table.state.owner[H("F5")] == -1
+        # the other button keeps the Move open: a card may still be played after it
+        (end, keep), version = await _button(svc, g, A.MoveToken)
+        await svc.use(g, version, ann, "Ann", keep.op, keep.arg)
+        assert decision_for(table.state, 0).kind == MOVING
+        await svc.idle()
+    finally:
+        await _close(svc)
+
+
+@pytest.mark.asyncio
+async def test_the_last_token_with_an_empty_hand_needs_no_end() -> None:
+    """An empty hand ends the Move by itself (its size is public): one plain button."""
+    svc, _ = await _service()
+    try:
+        g, table, ann = await _table(svc, HEMMED)
+        table.state.players[0].markers = 2  # the turn goes on after the Move
+        table.state.turn_actions = 2
+        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        (button,), version = await _button(svc, g, A.MoveToken)
+        assert decode_actions(button.arg) == [A.MoveToken(H("E5"), H("F5"))]
+        await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        assert decision_for(table.state, 0).kind == TURN
         await svc.idle()
     finally:
         await _close(svc)
@@ -129,11 +160,13 @@ async def test_the_one_grow_button_grows_in_one_click_and_can_be_undone() -> Non
         # one grassland hex with room
         g, table, ann = await _table(svc, {"E5": (0, 1)}, {0: [card("EDU", "W")]})
         await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginGrow()))
-        (button,), version = await _button(svc, g, A.GrowToken)
-        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
-        assert reply.text == "Done: Grow a token on E5." and table.state.count[H("E5")] == 2
-        await svc.use(g, table.version, ann, "Ann", UNDO, "")
-        assert table.state.count[H("E5")] == 1
+        (end, _keep), version = await _button(svc, g, A.GrowToken)
+        reply = await svc.use(g, version, ann, "Ann", end.op, end.arg)
+        assert reply.text == "Done: Grow a token on E5. Stop growing."
+        assert table.state.count[H("E5")] == 2
+        assert decision_for(table.state, 0).kind == TURN
+        while table.state.count[H("E5")] != 1:
+            await svc.use(g, table.version, ann, "Ann", UNDO, "")
         await svc.idle()
     finally:
         await _close(svc)
@@ -149,10 +182,12 @@ async def test_one_source_moves_in_one_choice_of_its_destinations() -> None:
         panel, version = await svc.turn_panel(g)
         (select,) = [r for r in panel.rows if isinstance(r, Select)]
         assert select.op == ACT
-        value = encode_action(A.MoveToken(H("E5"), H("D5")))
+        # the Move's last token: the choice also ends the Move (R-INFO-4, rules 5)
+        value = encode_actions([A.MoveToken(H("E5"), H("D5")), A.EndMove()])
         assert value in [o.value for o in select.options]
         reply = await svc.use(g, version, ann, "Ann", select.op, select.arg, [value])
-        assert reply.menu is None and reply.text == "Done: Move a token E5 → D5."
+        assert reply.menu is None
+        assert reply.text == "Done: Move a token E5 → D5. Stop moving."
         assert table.state.owner[H("D5")] == 0
         await svc.idle()
     finally:

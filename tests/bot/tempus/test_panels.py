@@ -61,7 +61,7 @@ def test_every_legal_action_is_reachable_from_the_panels() -> None:
     kinds: set[str] = set()
     _check_game(3, 3, False, kinds)
     seed = 0
-    while len(kinds) < len(panels.G.HANDLERS) and seed < 60:
+    while len(kinds) < len(panels.G.HANDLERS) and seed < 200:
         _check_game(seed, 3 + seed % 3, True, kinds)
         seed += 1
     assert kinds == set(panels.G.HANDLERS)
@@ -159,7 +159,7 @@ def test_attack_targets_show_both_strengths_before_commitment() -> None:
 def test_card_choices_show_their_worth() -> None:
     """Each card in a fight or a progress phase says what it adds ("+1 here", "+2 points")."""
     kinds = set()
-    for seed in (3, 4, 5):
+    for seed in range(3, 20):
         for state in random_states(seed, 3, every=1):
             for d in decisions(state):
                 if d.kind not in ("attack_cards", "defend_cards", "progress_cards"):
