@@ -33,6 +33,7 @@ from bot.table.model import (
     public,
 )
 from bot.tempus import computer_levels as players
+from bot.timing.computer_pace import wait_after_thinking
 from engine.actions import Action
 from engine.game import to_act
 from engine.state import State
@@ -151,11 +152,15 @@ class Computers:
                     state, version = table.state, table.version
                     forced = forced_action(table, seat)
                 assert state is not None
-                if self.delay and forced is None:
-                    await asyncio.sleep(self.delay)
+                asked = asyncio.get_running_loop().time()
                 try:
                     action = (forced if forced is not None
                               else await self._think(table, state, seat, version))
+                    if self.delay and forced is None:
+                        # the pause holds the thinking: an answer's timing does not
+                        # depend on how long a search over the hand took (R-INFO-4)
+                        thought = asyncio.get_running_loop().time() - asked
+                        await asyncio.sleep(wait_after_thinking(self.delay, thought))
                     async with table.lock:
                         if table.since.get(seat, version + 1) > version:
                             continue  # the position changed under us: think again
