@@ -34,6 +34,8 @@ def _after_last_action(rules_version: int = RULES_VERSION) -> State:
                    hands={0: [EDUCATION]}, markers=1, rules_version=rules_version)
     for action in (A.BeginMove(), A.MoveToken(H("E5"), H("F5"))):
         s, _ = apply(s, 0, action)
+    if s.stage == "move":  # rules 5 (R-INFO-4): she ends the Move herself
+        s, _ = apply(s, 0, A.EndMove())
     return s
 
 
