@@ -53,7 +53,7 @@ from engine.game import Decision, decisions
 from engine.hexgrid import label, parse_label, tile_hexes
 from engine.legal import legal_actions
 from engine.progress import new_era_index, progress_points
-from engine.state import State
+from engine.state import GROW, MOVE, State
 from engine.turn import sanitation_at_occupy, waits_to_end_after
 from engine.views import view
 from lang.messages import t
@@ -152,13 +152,17 @@ def with_mute(panel: Panel) -> Panel:
     return with_button(panel, Button(t("btn.mute"), MUTE, "", "secondary"))
 
 
-def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]) -> bool:
-    """Whether beginning this action leaves no step to take (it would only use a marker)."""
+def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]
+                  ) -> tuple[bool, bool]:
+    """Whether beginning this action leaves no step to take (it would only use a marker),
+    and whether it then waits to be ended (a Growth with no room and cards in hand,
+    R-INFO-4; a Move with no token that can move): its button then ends it too."""
     try:
         after, _ = G.apply(state, seat, begin)
     except IllegalAction:
-        return True
-    return not any(isinstance(a, step) for a in legal_actions(after, seat))
+        return True, False
+    idle = not any(isinstance(a, step) for a in legal_actions(after, seat))
+    return idle, idle and after.stage in (MOVE, GROW)
 
 
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
@@ -265,8 +269,10 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                                      (A.BeginGrow, A.GrowToken, "btn.grow", "btn.grow_idle")):
         if cls in kinds:
             # an action that cannot change anything says so, and goes after the useful ones
-            idle = _does_nothing(state, seat, cls(), step)
-            buttons.append(Button(t(idle_key if idle else key), ACT, encode_action(cls()),
+            idle, waits = _does_nothing(state, seat, cls(), step)
+            end: A.Action = A.EndMove() if cls is A.BeginMove else A.EndGrow()
+            value = encode_actions([cls(), end]) if waits else encode_action(cls())
+            buttons.append(Button(t(idle_key if idle else key), ACT, value,
                                   "secondary" if idle else "primary"))
     if A.DrawCards in kinds:
         buttons.append(Button(t("btn.draw"), ACT, encode_action(A.DrawCards()), "primary"))

@@ -50,7 +50,8 @@ def scripted() -> tuple[dict[str, Any], list[list[Event]], State]:
     the public view before, each move's public events, and the state after."""
     s = make_state(5, tokens={"C3": (0, 2), "E5": (1, 3), "J9": (1, 1), "K9": (1, 1),
                               "L10": (1, 1), "G5": (2, 3), "C8": (3, 1), "H9": (4, 3)},
-                   hands={1: [FORT], 2: [WEAPONS]}, turn=1)
+                   hands={1: [FORT], 2: [WEAPONS]}, turn=1,
+                   rules_version=4)  # rules 5 only adds Blue's "stop moving", which says nothing
     before = view(s, None)
     told: list[list[Event]] = []
     for seat, action in [
@@ -142,7 +143,7 @@ def test_a_window_begun_during_a_fight_takes_the_fight_from_the_board() -> None:
     before, told, s = scripted()
     state = make_state(5, tokens={"C3": (0, 2), "E5": (1, 3), "J9": (1, 1), "K9": (1, 1),
                                   "L10": (1, 1), "G5": (2, 3), "C8": (3, 1), "H9": (4, 3)},
-                       hands={1: [FORT], 2: [WEAPONS]}, turn=1)
+                       hands={1: [FORT], 2: [WEAPONS]}, turn=1, rules_version=4)
     for seat, action in [(1, A.BeginMove()), (1, A.MoveToken(H("E5"), H("F5"))),
                          (1, A.EndTurn()), (2, A.Attack(H("G5"), H("F5"))),
                          (2, A.CommitAttackCards((WEAPONS,)))]:
