@@ -193,7 +193,7 @@ def test_polish_is_translated() -> None:
                "result.rating.change", "result.short_row", "result.tie.value", "result.who",
                # image formats and separators (render/words.py)
                "image.alt.hex", "image.alt.score", "image.card.in_list", "image.desc.hex",
-               "image.dot_sep", "prompt.options_sep",
+               "image.dot_sep", "prompt.options_sep", "ack.two_steps",
                "image.list_sep", "image.player.start", "image.title", "image.who_what"}
     en, pl = i18n.catalogue()["en"].messages, i18n.catalogue()["pl"].messages
     same = sorted(k for k in en if en[k] == pl[k] and k not in same_ok)

@@ -114,7 +114,7 @@ def picks(record: Record, rng: random.Random, every: int = 9) -> list[int]:
     return sorted(out)
 
 
-GAMES = [(3, 4, True), (4, 14, True), (5, 3, True), (3, 4, False)]
+GAMES = [(3, 4, True), (4, 14, True), (5, 3, True), (3, 24, False)]
 
 
 @pytest.mark.parametrize("players,seed,random_map", GAMES)
