@@ -318,9 +318,9 @@ def search_action(view: dict[str, Any], seed: int, budget_s: float | None = None
     legal = legal_actions(root, seat)
     if len(legal) == 1:
         return legal[0]
-    spent = end_of_spent_step(root, seat)
-    if spent is not None:
-        return spent
+    end_of_action = end_of_spent_step(root, seat)
+    if end_of_action is not None:
+        return end_of_action
     first_era = SEARCH_FROM_ERA_BY_KIND.get(decision.kind, SEARCH_FROM_ERA)
     if root.era_number < first_era or cap <= 0:
         return PlannerPlayer(random.Random(rng.random())).act(root, seat)

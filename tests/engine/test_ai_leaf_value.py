@@ -144,6 +144,8 @@ def test_a_searched_turn_before_the_last_era_scores_its_rollouts_by_the_fitted_v
         if not ds:
             continue
         seat = ds[0].seat
+        # a decision the search leaves to the planner keeps the last search's stats
+        search.LAST_STATS.clear()
         search.search_action(view(state, seat), seed=1, budget_s=100.0)
         if search.LAST_STATS.get("kind") == TURN and len(search.LAST_STATS["candidates"]) > 1:
             break

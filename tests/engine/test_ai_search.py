@@ -7,7 +7,7 @@ import random
 from engine import decisions, new_game, view
 from engine.ai import choose_action, search
 from engine.ai.evaluate import FLIGHT, Evaluator
-from engine.ai.normal import NormalPlayer
+from engine.ai.normal import NormalPlayer, fights
 from engine.ai.planner import PlannerPlayer
 from engine.ai.sampling import determinise
 from engine.combat import attack_targets
@@ -94,16 +94,16 @@ def test_fights_scored_as_changes_equal_the_full_evaluation():
                 p = NormalPlayer(random.Random(0))
                 ev = p.evaluator(state)
                 before = board(state)
-                fast = p._win_state(state, seat, ev, src, dst)
+                fast = fights.win_state(p, state, seat, ev, src, dst)
                 assert board(state) == before  # the position is put back
-                assert abs(fast - p._win_state_full(state, seat, ev, src, dst)) < 1e-9
+                assert abs(fast - fights.win_state_full(state, seat, ev, src, dst)) < 1e-9
                 lost = state.copy()
                 lost.count[src] -= 1
                 if lost.count[src] == 0:
                     lost.owner[src] = -1
                 lost.players[seat].supply += 1
                 full_lose = Evaluator(lost).relative(lost, seat)
-                assert abs(p._lose_state(state, seat, ev, src) - full_lose) < 1e-9
+                assert abs(fights.lose_state(p, state, seat, ev, src) - full_lose) < 1e-9
                 assert board(state) == before
                 checked += 1
         if checked >= 60:
