@@ -156,8 +156,8 @@ def main() -> None:
         for rules in (4, 5):
             games = [play(counts[g % len(counts)], a.seed + g, rules) for g in range(a.games)]
             people = sum(g["people"] for g in games)
-            out: dict[str, float] = {k: sum(g[k] for g in games)
-                                     for k in ("clicks", "decisions", "step_ends", "folded", "unreachable")}
+            keys = ("clicks", "decisions", "step_ends", "folded", "unreachable")
+            out: dict[str, float] = {k: sum(g[k] for g in games) for k in keys}
             out["clicks_per_person_per_game"] = round(out["clicks"] / people, 1)
             results[rules] = out
             print(json.dumps({"rules": rules, "games": a.games, **out}))
