@@ -10,6 +10,7 @@ everything that does (card plays, secret card choices) sits behind a button that
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.store import SeatRow
@@ -659,31 +660,74 @@ def secret_panel(state: State, seat: int) -> Panel:
                      if o == seat and state.terrain[h] == terrain)
         lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
                        terrain=terrain_name(terrain)))
-    lines += hand_lines(hand)
     worth = _card_worth(state, seat, d.kind)
-    opts = tuple(Option(clip(f"{card_name(c)} · {worth(c)}" if worth else card_name(c)),
-                        str(c), clip(card_text(c))) for c in hand)
+    if worth is not None:
+        # the useful cards first (stable: equal worth keeps the hand's order)
+        hand = sorted(hand, key=lambda card: -worth(card))
+    lines += hand_lines(hand)
+    if worth is not None and hand and not any(worth(c) for c in hand):
+        lines.append(t("worth.none_line"))
+    opts = tuple(Option(clip(_worth_label(c, worth)), str(c), clip(card_text(c)))
+                 for c in hand)
     if d.kind == G.DISCARDING:
         n = state.discards[seat]
         rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
+    elif len(hand) == 1:
+        # one card: not a select of one, but two buttons, play it or not; one worth
+        # nothing now is not the highlighted one
+        card = hand[0]
+        play = _SECRET_PLAYS[d.kind]((card,))
+        useful = worth is None or worth(card) > 0
+        rows = [(Button(clip(t("btn.play_only", card=opts[0].label), MAX_LABEL), ACT,
+                        encode_action(play), "primary" if useful else "secondary"),
+                 Button(t("btn.no_cards"), CARDS, d.kind,
+                        "secondary" if useful else "primary"))]
     else:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
         rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
     return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
 
 
-def _card_worth(state: State, seat: int, kind: str) -> Callable[[int], str] | None:
-    """What each card would add to the choice owed now: "+1 here" in this fight, "+2 points"
-    in this progress phase; None when cards have no worth to show (a discard)."""
+#: the action of a secret card choice made of the given cards
+_SECRET_PLAYS: dict[str, Callable[[tuple[int, ...]], A.Action]] = {
+    G.ATTACK_CARDS: A.CommitAttackCards,
+    G.DEFEND_CARDS: A.DefendCards,
+    G.PROGRESS_CARDS: A.ProgressCards,
+}
+
+
+def _worth_label(card: int, worth: _Worth | None) -> str:
+    """"Weapons (hills) · +2 here"; one that would add nothing says so before it is chosen."""
+    if worth is None:
+        return card_name(card)
+    n = worth(card)
+    return f"{card_name(card)} · {t('worth.none') if n <= 0 else t(worth.key, n=n)}"
+
+
+@dataclass(frozen=True)
+class _Worth:
+    """What a card adds to the choice owed now (``key``: its words, "+{n} here")."""
+
+    value: Callable[[int], int]
+    key: str
+
+    def __call__(self, card: int) -> int:
+        return self.value(card)
+
+
+def _card_worth(state: State, seat: int, kind: str) -> _Worth | None:
+    """What each card would add to the choice owed now: strength in this fight ("+1
+    here"), points in this progress phase ("+2 points"); None when cards have no worth to
+    show (a discard)."""
     c = state.combat
     if kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
         defending = kind == G.DEFEND_CARDS
-        return lambda card: t("worth.fight", n=card_strength(card, c.terrain, defending))
+        return _Worth(lambda card: card_strength(card, c.terrain, defending), "worth.fight")
     if kind == G.PROGRESS_CARDS:
         era = new_era_index(state)
         base = progress_points(state, seat, [], era)
-        return lambda card: t("worth.progress",
-                              n=progress_points(state, seat, [card], era) - base)
+        return _Worth(lambda card: progress_points(state, seat, [card], era) - base,
+                      "worth.progress")
     return None
 
 

@@ -1,0 +1,56 @@
+"""Card menus of a fight or a progress phase show what each card would bring now, the
+useful ones first; a card that would add nothing says so before it is chosen, and a hand
+of one card is two buttons (play it or not), not a select of one (R-COMBAT-6, R-PROG-3)."""
+
+from __future__ import annotations
+
+from bot.table.ui import ACT, CARDS, Button, Select
+from bot.tempus import panels
+from bot.tempus.codec import decode_action
+from engine import actions as A
+from engine import apply
+from tests.bot.positions import BLUE_FAR
+from tests.engine.helpers import H, card, make_state
+
+EDU_FARM, WEA_GRASS = card("EDU", "F"), card("WEA", "G")
+
+
+def _attacking(hand: list[int]):  # type: ignore[no-untyped-def]
+    """Red attacks Blue's F5 (grassland) from E5 holding ``hand``."""
+    state = make_state(tokens={"E5": (0, 2), "F5": (1, 2), **BLUE_FAR}, hands={0: hand},
+                       markers=1)
+    state, _ = apply(state, 0, A.Attack(H("E5"), H("F5")))
+    return state
+
+
+def test_useful_cards_come_first_and_a_card_worth_nothing_says_so() -> None:
+    panel = panels.secret_panel(_attacking([EDU_FARM, WEA_GRASS]), 0)
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert [o.label for o in select.options] == [
+        "Weapons (grassland) · +2 here", "Education (farmland) · worth nothing now"]
+    assert [int(o.value) for o in select.options] == [WEA_GRASS, EDU_FARM]
+    assert "None of your cards" not in panel.text
+
+
+def test_one_card_is_two_buttons_and_the_useless_one_is_not_the_highlighted() -> None:
+    state = _attacking([EDU_FARM])
+    panel = panels.secret_panel(state, 0)
+    assert not [r for r in panel.rows if isinstance(r, Select)], "no select of one"
+    (row,) = panel.rows
+    assert isinstance(row, tuple)
+    play, none = row
+    assert isinstance(play, Button) and isinstance(none, Button)
+    assert play.label == "Play Education (farmland) · worth nothing now"
+    assert play.op == ACT and decode_action(play.arg) == A.CommitAttackCards((EDU_FARM,))
+    assert (none.op, none.arg) == (CARDS, "attack_cards")
+    assert (play.style, none.style) == ("secondary", "primary")
+    assert "None of your cards would add anything now" in panel.text
+    apply(state, 0, decode_action(play.arg))  # the button's action is legal
+
+
+def test_one_useful_card_is_the_highlighted_button() -> None:
+    panel = panels.secret_panel(_attacking([WEA_GRASS]), 0)
+    (row,) = panel.rows
+    assert isinstance(row, tuple)
+    assert row[0].label == "Play Weapons (grassland) · +2 here"
+    assert (row[0].style, row[1].style) == ("primary", "secondary")
