@@ -33,7 +33,7 @@ from bot.table.ui import (
     clip,
     with_button,
 )
-from bot.tempus.codec import encode_action
+from bot.tempus.codec import decode_action, encode_action
 from bot.tempus.event_text import decision_text
 from bot.tempus.help_text import card_of, card_plays
 from bot.tempus.labels import (
@@ -91,14 +91,39 @@ def hex_description(state: State, h: int) -> str:
 
 def chunked_selects(options: list[Option], placeholder: Callable[[str, str], str], op: str,
                     arg: str, rows: int) -> tuple[list[Row], bool]:
-    """Spread options over up to ``rows`` selects of 25; returns (rows, truncated)."""
-    out: list[Row] = []
+    """Spread options over up to ``rows`` selects of at most 25, as even as they can be
+    (26 choices are two selects of 13, not 25 and a select of one); returns (rows,
+    truncated). A question with one possible answer is not asked: one option is a button
+    that makes the choice."""
     fitting = options[: rows * MAX_OPTIONS]
-    for i in range(0, len(fitting), MAX_OPTIONS):
-        chunk = tuple(fitting[i:i + MAX_OPTIONS])
+    truncated = len(options) > len(fitting)
+    if len(fitting) == 1:
+        return [(_only_option(fitting[0], placeholder, op, arg),)], truncated
+    out: list[Row] = []
+    selects = -(-len(fitting) // MAX_OPTIONS)
+    size = -(-len(fitting) // selects) if selects else 0
+    for i in range(0, len(fitting), size or 1):
+        chunk = tuple(fitting[i:i + size])
         out.append(Select(clip(placeholder(chunk[0].label, chunk[-1].label), 150), op, arg,
                           chunk))
-    return out, len(options) > len(fitting)
+    return out, truncated
+
+
+def _only_option(option: Option, placeholder: Callable[[str, str], str], op: str,
+                 arg: str) -> Button:
+    """The button for a select's only option: the question with its answer for a choice
+    of places ("Place a starting token on… L11 · forest"), else the action's own words, with
+    the option's description."""
+    question = placeholder(option.label, option.label)
+    span = f" ({option.label}–{option.label})"
+    if span in question or op != ACT:
+        text = f"{question.replace(span, '')} {option.label}"
+    else:
+        text = action_label(decode_action(option.value))
+    if option.description:  # what the select would have shown under it (hex, strengths)
+        text = f"{text} · {option.description}"
+    return Button(clip(text, MAX_LABEL), op, f"{arg}:{option.value}" if arg else option.value,
+                  "primary")
 
 
 def _hex_options(state: State, hexes: list[int]) -> list[Option]:
