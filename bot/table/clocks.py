@@ -23,7 +23,7 @@ from bot.table.model import (
 from bot.tempus import computer_levels as players
 from bot.tempus.labels import colour_name
 from bot.timing import deadlines
-from bot.timing.pace import PACES, Pace, UnknownPace, pace
+from bot.timing.pace import LAST, PACES, Pace, UnknownPace, pace
 from bot.timing.turn_clock import TurnClock
 from engine.state import State
 from lang import i18n
@@ -198,6 +198,18 @@ class Clocks:
         return lines
 
     # ------------------------------------------------------------------ reminders
+    def could_remind(self, table: Table, seat: int) -> bool:
+        """Whether the seat's person may still get a reminder for the decision they owe:
+        the table has deadlines, the person has not turned reminders off (as far as this
+        process knows) and not every reminder of the decision was sent."""
+        p = self.pace_of(table)
+        user = table.seats[seat].user_id
+        if p is None or p.seconds is None or user is None \
+                or self._reminders_on.get(user) is False:
+            return False
+        row = table.clock.get(seat)
+        return row is None or row.reminded < LAST
+
     async def wants_reminders(self, user_id: int) -> bool:
         on = self._reminders_on.get(user_id)
         if on is None:

@@ -268,7 +268,8 @@ def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                        lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", "tile")
     text = t("prompt.place_tile", who=who(seats, d.seat), tile=state.tile_stack[0],
              left=len(state.tile_stack))
-    return Panel(text, rows)
+    # the board outlines where the tile may go (its possible centres)
+    return Panel(text, rows, highlight=tuple(centres))
 
 
 def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -279,7 +280,9 @@ def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     rows = hex_selects(opts, [a.hex for a in acts], lambda a, b: t("ph.token", first=a, last=b),
                        ACT, "", "token")
     left = CONTENT.starting_tokens - len(state.start_hexes)
-    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows)
+    # the board outlines where the token may go
+    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows,
+                 highlight=tuple(dict.fromkeys(a.hex for a in acts)))
 
 
 def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
