@@ -706,7 +706,7 @@ def secret_panel(state: State, seat: int) -> Panel:
         card = hand[0]
         play = _SECRET_PLAYS[d.kind]((card,))
         useful = worth is None or worth(card) > 0
-        rows = [(Button(clip(t("btn.play_only", card=opts[0].label), MAX_LABEL), ACT,
+        rows = [(Button(clip(t("menu.play_only", card=opts[0].label), MAX_LABEL), ACT,
                         encode_action(play), "primary" if useful else "secondary"),
                  Button(t("btn.no_cards"), CARDS, d.kind,
                         "secondary" if useful else "primary"))]
