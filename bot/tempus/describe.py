@@ -21,13 +21,25 @@ def cities_built(v: dict[str, Any], seat: int) -> int:
 
 
 def protection_text(v: dict[str, Any]) -> str:
-    """Which R-COMBAT-2 protection count applies to the game of view ``v``: rules 1 always
-    counted hexes with only a city; rules 2 counts token hexes only, unless R-OPT-1 is on
-    (the same test as ``State.cities_count_for_protection``)."""
-    if int(v.get("rules_version", 1)) < 2:
-        return t("status.protection.rules1")
-    opt1 = bool(v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
-    return t("lobby.opt1.on" if opt1 else "lobby.opt1.off")
+    """Who cannot be attacked now (R-COMBAT-2), during the actions and only when someone
+    is: "These players cannot be attacked now (tokens on 3 or fewer hexes): Blue." A hex
+    with only the player's city counts under rules 1 and with R-OPT-1 (the same test as
+    ``State.cities_count_for_protection``); otherwise only hexes with tokens count."""
+    if v.get("phase") != "actions":
+        return ""
+    cities = int(v.get("rules_version", 1)) < 2 or bool(
+        v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
+    owner, city_owner = v["owner"], v["city_owner"]
+    safe = []
+    for seat in range(len(v["players"])):
+        held = sum(1 for h, o in enumerate(owner)
+                   if o == seat or (cities and city_owner[h] == seat))
+        if held <= CONTENT.protected_max_hexes:
+            safe.append(seat)
+    if not safe:
+        return ""
+    return t("status.safe.cities" if cities else "status.safe", n=len(safe),
+             names=join_names([colour_name(s) for s in safe]))
 
 
 def era_phrase(index: int) -> str:
@@ -61,8 +73,11 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
             hand=p["hand_size"], supply=p["supply"], cities=cities_built(v, i),
             vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
-    # the rules version is the bot's bookkeeping: players read only what it changes
-    lines.append(protection_text(v))
+    # the rules version is the bot's bookkeeping: players read only what it changes, and
+    # only when it changes something now (someone cannot be attacked)
+    safe = protection_text(v)
+    if safe:
+        lines.append(safe)
     if not hints:
         lines.append(t("status.hints_off"))
     waiting = waiting_text(v) if ended_round is None else ""
