@@ -47,8 +47,12 @@ def era_phrase(index: int) -> str:
     return t("status.era.start") if index == 0 else t("status.era", era=era_name(index))
 
 
-def markers_phrase(n: int) -> str:
-    """Action markers still to use this round ("none left" rather than "0 ... left")."""
+def markers_phrase(n: int, phase: str = "actions") -> str:
+    """Action markers still to use this round ("none left" rather than "0 ... left");
+    while the map and the starting tokens are laid, that the actions come later (no marker
+    was ever used then)."""
+    if phase in ("tiles", "tokens"):
+        return t("status.markers.setup")
     return t("status.markers", n=n) if n > 0 else t("status.markers.none")
 
 
@@ -69,7 +73,7 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
             "status.player",
             mark=t("status.start_mark") if i == v["start_player"] else "",
             colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
-            era=era_phrase(p["era"]), markers=markers_phrase(p["markers"]),
+            era=era_phrase(p["era"]), markers=markers_phrase(p["markers"], phase),
             hand=p["hand_size"], supply=p["supply"], cities=cities_built(v, i),
             vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))

@@ -73,3 +73,16 @@ def test_status_is_in_plain_words(lang: str) -> None:
         text = status_text(7, view(state, None), SEATS)
         assert t("status.markers.none") in text and t("status.start_mark") in text
     assert not re.search(r"\b0 (action )?markers?\b|znaczniki akcji: 0", text)
+
+
+def test_the_setup_status_does_not_speak_of_used_markers() -> None:
+    """During the setup no action marker was used: the status says the actions come later,
+    not "every action marker used this round" (a wrong phase)."""
+    from engine.setup import new_game
+
+    state, _ = new_game(3, 5, random_map=False)
+    assert state.phase == "tiles"
+    text = status_text(7, view(state, None), SEATS)
+    assert t("status.markers.none") not in text
+    assert text.count(t("status.markers.setup")) == 3
+    assert " VP" not in text and "victory points" in text
