@@ -7,7 +7,14 @@ from typing import Any
 
 from bot.store import SeatRow
 from bot.tempus.event_text import waiting_text
-from bot.tempus.labels import card_text, card_type_name, colour_name, era_name, terrain_name
+from bot.tempus.labels import (
+    card_text,
+    card_type_name,
+    colour_name,
+    era_name,
+    seat_names,
+    terrain_name,
+)
 from engine.content import CONTENT
 from engine.rules import PROTECTION_COUNTS_CITIES
 from lang.messages import join_names, t
@@ -61,6 +68,7 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
     """The position in text; ``hints``: the game's hint option (a line when it is off);
     ``ended_round``: ``v`` is the position as that round ended (a past moment: its view
     already counts the next round, and nobody is waited for any more)."""
+    names = seat_names(seats)  # computers named in the reader's language
     phase = v["phase"]
     if ended_round is not None:
         lines = [t("status.head.ended", game=game_id, round=ended_round, rounds=ROUNDS)]
@@ -72,7 +80,7 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
         lines.append(t(
             "status.player",
             mark=t("status.start_mark") if i == v["start_player"] else "",
-            colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
+            colour=colour_name(i), name=names[i] if i < len(names) else "?",
             era=era_phrase(p["era"]), markers=markers_phrase(p["markers"], phase),
             hand=p["hand_size"], supply=p["supply"], cities=cities_built(v, i),
             vp=p["victory_points"]))
@@ -105,6 +113,7 @@ def hand_text(game_id: int, v: dict[str, Any]) -> str:
 
 def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> list[str]:
     """The ranking with the tie-breaks of R-END-3: points, cards in hand, cities."""
+    names = seat_names(seats)  # computers named in the reader's language
     players = v["players"]
     cities = [cities_built(v, i) for i in range(len(players))]
     keys = {i: (p["victory_points"], p["hand_size"], cities[i]) for i, p in enumerate(players)}
@@ -114,11 +123,11 @@ def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> li
     for pos, i in enumerate(order):
         if pos == 0 or keys[i] != keys[order[pos - 1]]:
             rank = pos + 1
-        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=seats[i].name,
+        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=names[i],
                        vp=players[i]["victory_points"], hand=players[i]["hand_size"],
                        cities=cities[i]))
     winners = v.get("winners") or [order[0]]
-    names = join_names([f"{colour_name(w)} ({seats[w].name})" for w in winners])
-    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=names))
+    won = join_names([f"{colour_name(w)} ({names[w]})" for w in winners])
+    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=won))
     lines.append(t("end.tiebreak"))
     return lines

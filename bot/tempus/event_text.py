@@ -130,8 +130,9 @@ RENDER: dict[str, Renderer] = {
     "draw": lambda e: t("event.draw", colour=_colour(e), n=e.data["count"]),
     "draw_private": lambda e: t("event.draw_private", cards=card_list(e.data["cards"])),
     "attack": _attack,
+    # "as grassland": Polish needs the genitive here ("jako łąki")
     "city_terrain": lambda e: t("event.city_terrain", colour=_colour(e),
-                                terrain=terrain_name(e.data["terrain"])),
+                                terrain=t(f"city_as.{e.data['terrain']}")),
     "attack_cards": lambda e: (
         t("event.attack_cards", colour=_colour(e), n=e.data["count"]) if e.data["count"]
         else t("event.attack_cards.none", colour=_colour(e))),

@@ -57,7 +57,7 @@ from engine.progress import new_era_index, progress_points
 from engine.state import State
 from engine.turn import sanitation_at_occupy
 from engine.views import view
-from lang.messages import t
+from lang.messages import join_names, t
 
 #: rows a public panel may fill with choices: the last row is kept for the buttons every
 #: turn message may carry (Undo, "?" help)
@@ -188,10 +188,10 @@ def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]
 
 
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
-    names = ", ".join(who(seats, d.seat) for d in ds)
+    names = join_names([who(seats, d.seat) for d in ds])
     if ds[0].kind == G.PROGRESS_CARDS:
         index = new_era_index(state)
-        text = t("prompt.progress_cards", who=names, era=era_name(index),
+        text = t("prompt.progress_cards", who=names, n=len(ds), era=era_name(index),
                  terrain=terrain_name(CONTENT.eras[index].terrain))
     else:
         text = "\n".join(t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])

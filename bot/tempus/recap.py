@@ -479,7 +479,7 @@ def _fight_text(f: Fight) -> str:
         parts.append(t("recap.fight.leader"))
     if f.terrain is not None:
         parts.append(t("recap.fight.terrain", defender=defender,
-                       terrain=terrain_name(f.terrain)))
+                       terrain=t(f"city_as.{f.terrain}")))
     if f.attack_cards is not None and f.defend_cards is not None:
         parts.append(t("recap.fight.cards", attacker=colour_name(f.attacker),
                        attack=card_list(f.attack_cards), defender=defender,
