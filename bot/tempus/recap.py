@@ -633,12 +633,22 @@ def points_line(recap: Recap) -> str:
     return t("recap.vp", scores=", ".join(parts))
 
 
+def _important(item: Item) -> bool:
+    """An item a cut recap keeps even when older steps give way: a fight (the picture
+    marks it too), a city, a progress phase, the end."""
+    if isinstance(item, Turn):
+        return bool(item.fights or item.cities)
+    return isinstance(item, (Progress, Ending))
+
+
 def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
     """The recap in words of the current language, at most ``limit`` characters joined:
     the head, one line per turn (each player's moves, growth, cities, cards, fights with
     the cards revealed), progress, the end, then the victory points. When that is too
-    long, the oldest turns are told by their counts only, and if still too long the oldest
-    lines give way to a line saying how many were left out."""
+    long, the oldest turns are told by their counts only, and if still too long the least
+    important of them give way to a line saying how many were left out: fights, cities,
+    progress phases and the end stay (by their counts at least), as the picture still
+    marks them."""
     head = _head(recap)
     if recap.empty:
         return [t("recap.nothing.round" if recap.since.kind == SinceKind.ROUND
@@ -646,18 +656,24 @@ def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> 
     tail = [points_line(recap)]
     full = [_item_line(i, names, short=False) for i in recap.items]
     short = [_item_line(i, names, short=True) for i in recap.items]
-    # the newest steps in full, older ones by their counts, the oldest left out
     room = limit - len("\n".join([head, *tail])) - len(t("recap.omitted", n=len(full))) - 2
-    body: list[str] = []
+    chosen: dict[int, str] = {}
+    # first the steps that must stay, newest first, by their counts
+    for i in reversed(range(len(full))):
+        if _important(recap.items[i]) and len(short[i]) + 1 <= room:
+            chosen[i] = short[i]
+            room -= len(short[i]) + 1
+    # then the newest steps in full, older ones by their counts, the rest left out
     detailed = True
     for i in reversed(range(len(full))):
-        line = full[i] if detailed else short[i]
-        if len(line) + 1 > room and detailed:
-            detailed, line = False, short[i]
-        if len(line) + 1 > room:
-            break
-        body.insert(0, line)
-        room -= len(line) + 1
+        kept = len(chosen[i]) + 1 if i in chosen else 0
+        if detailed and len(full[i]) + 1 - kept <= room:
+            chosen[i], room = full[i], room - (len(full[i]) + 1 - kept)
+            continue
+        detailed = False
+        if i not in chosen and len(short[i]) + 1 <= room:
+            chosen[i], room = short[i], room - (len(short[i]) + 1)
+    body = [chosen[i] for i in sorted(chosen)]
     left_out = len(full) - len(body)
     if left_out:
         body.insert(0, t("recap.omitted", n=left_out))

@@ -275,3 +275,22 @@ def test_a_recap_crosses_to_and_from_a_worker_process() -> None:
         assert (back.key, back.kwargs) == ("recap.no_round", {"round": 4})
     else:
         raise AssertionError("round 4 has not begun after five moves")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_cut_recap_keeps_every_fight_city_and_progress_phase(lang: str) -> None:
+    """Steps give way to fit, but not a fight (the picture still marks it), a city or a
+    progress phase: "(… 15 earlier steps not shown)" must not hide the only fight, even
+    when it is the oldest step of the window."""
+    from bot.tempus.recap import Turn, _important, _item_line
+
+    r = collect(_game(3, 5), Since.round_start(1))
+    (fight,) = [x for x in r.items if isinstance(x, Turn) and x.fights][:1]
+    r = dataclasses.replace(r, items=[fight, *(x for x in r.items if not _important(x))])
+    with using(lang):
+        lines = recap_lines(r, NAMES)
+        assert _item_line(fight, NAMES, True) in lines or \
+            _item_line(fight, NAMES, False) in lines
+        omitted = "pominięto" if lang == "pl" else "not shown"
+    assert len("\n".join(lines)) <= TEXT_LIMIT
+    assert omitted in lines[1]
