@@ -63,10 +63,13 @@ class Since:
     seat: int | None = None
     #: ROUND: the round (1 = first), as ``/tempus status`` counts them
     round: int | None = None
+    #: DECISION: how many of the seat's latest turns a computer played for its person
+    #: (their time ran out): the window goes back over them, and the recap says so
+    covered: int = 0
 
     @classmethod
-    def decision(cls, seat: int) -> Since:
-        return cls(SinceKind.DECISION, seat=seat)
+    def decision(cls, seat: int, covered: int = 0) -> Since:
+        return cls(SinceKind.DECISION, seat=seat, covered=covered)
 
     @classmethod
     def round_start(cls, number: int) -> Since:
@@ -77,18 +80,23 @@ class Since:
         return cls(SinceKind.START)
 
 
-def window(movers: Sequence[int], seat: int) -> tuple[int, int]:
+def window(movers: Sequence[int], seat: int, covered: int = 0) -> tuple[int, int]:
     """The moves a recap for ``seat`` tells, as a slice ``(start, end)`` of a log whose
     moves were made by ``movers`` (the seat of each move, in order): from ``seat``'s last
     move before the others' latest ones, to the turn ``seat`` is taking now (their own
     steps of this turn they know: asking in the middle of a turn still tells what came
-    before it)."""
+    before it). ``covered``: that many of the seat's latest runs of moves were a
+    computer's, made for its person when time ran out: news to them, so told too."""
     end = len(movers)
     while end > 0 and movers[end - 1] == seat:
         end -= 1
     start = end
-    while start > 0 and movers[start - 1] != seat:
-        start -= 1
+    for run in range(covered + 1):
+        while start > 0 and movers[start - 1] != seat:
+            start -= 1
+        if run < covered:
+            while start > 0 and movers[start - 1] == seat:
+                start -= 1
     return start, end
 
 
@@ -237,7 +245,7 @@ def collect(record: Record, since: Since) -> Recap:
     end = len(movers)
     if since.kind == SinceKind.DECISION:
         assert since.seat is not None
-        first, end = window(movers, since.seat)
+        first, end = window(movers, since.seat, since.covered)
     elif since.kind == SinceKind.START:
         first = 0
     state, _ = record.new_state()
@@ -654,6 +662,8 @@ def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> 
         return [t("recap.nothing.round" if recap.since.kind == SinceKind.ROUND
                   else "recap.nothing")]
     tail = [points_line(recap)]
+    if recap.since.covered:  # said first: the reader did not make these moves
+        head = "\n".join([head, t("recap.covered", n=recap.since.covered)])
     full = [_item_line(i, names, short=False) for i in recap.items]
     short = [_item_line(i, names, short=True) for i in recap.items]
     room = limit - len("\n".join([head, *tail])) - len(t("recap.omitted", n=len(full))) - 2

@@ -294,3 +294,25 @@ def test_a_cut_recap_keeps_every_fight_city_and_progress_phase(lang: str) -> Non
         omitted = "pominięto" if lang == "pl" else "not shown"
     assert len("\n".join(lines)) <= TEXT_LIMIT
     assert omitted in lines[1]
+
+
+def test_a_turn_the_computer_played_for_the_reader_is_told() -> None:
+    """A person whose time ran out comes back: the turn a computer played for them is in
+    their recap, said first ("a computer played your last turn"), not skipped as if they
+    had made it."""
+
+    movers = [0, 1, 2, 0, 0, 1, 2]  # seat 0's last turn (moves 3-4) was the computer's
+    assert window(movers, 0) == (5, 7)
+    assert window(movers, 0, covered=1) == (1, 7)
+    assert window([*movers, 0], 0, covered=1) == (1, 7), "their own steps now are known"
+    record = _game(3, 5)
+    movers = [s for s, _ in record.moves]
+    seat = movers[-1]
+    cut = dataclasses.replace(record, moves=record.moves[:len(movers) - 1])
+    told = collect(cut, Since.decision(seat, covered=1))
+    plain = collect(cut, Since.decision(seat))
+    assert told.first < plain.first
+    with using("en"):
+        lines = recap_lines(told, NAMES)
+        assert "a computer played your last turn for you" in lines[0]
+        assert "computer" not in recap_lines(plain, NAMES)[0]
