@@ -712,7 +712,10 @@ def secret_panel(state: State, seat: int) -> Panel:
                         "secondary" if useful else "primary"))]
     else:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
-        rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
+        # no card would add anything: playing none is the highlighted answer
+        idle = worth is not None and bool(hand) and not any(worth(c) for c in hand)
+        rows.append((Button(t("btn.no_cards"), CARDS, d.kind,
+                            "primary" if idle else "secondary"),))
     return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
 
 

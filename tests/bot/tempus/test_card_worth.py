@@ -54,3 +54,25 @@ def test_one_useful_card_is_the_highlighted_button() -> None:
     assert isinstance(row, tuple)
     assert row[0].label == "Play Weapons (grassland) · +2 here"
     assert (row[0].style, row[1].style) == ("primary", "secondary")
+
+
+def test_a_hand_worth_nothing_now_highlights_playing_none() -> None:
+    panel = panels.secret_panel(_attacking([EDU_FARM, card("EDU", "W")]), 0)
+    (select,) = [r for r in panel.rows if isinstance(r, Select)]
+    assert all(o.label.endswith("· worth nothing now") for o in select.options)
+    (none,) = [b for r in panel.rows if isinstance(r, tuple) for b in r]
+    assert (none.op, none.style) == (CARDS, "primary")
+    assert "None of your cards would add anything now" in panel.text
+    useful = panels.secret_panel(_attacking([EDU_FARM, WEA_GRASS]), 0)
+    (none,) = [b for r in useful.rows if isinstance(r, tuple) for b in r]
+    assert none.style == "secondary"
+
+
+def test_the_card_worth_model_game_spends_no_card_for_nothing() -> None:
+    """tests/bot/bench_card_worth.py: a newcomer who takes what the menu puts first spent
+    cards worth nothing dozens of times in a random game; now never."""
+    from tests.bot.bench_card_worth import run
+
+    result = run(3, 3, 4200)
+    assert result["worth_nothing_before_per_game"] > 5
+    assert result["worth_nothing_after_per_game"] == 0
