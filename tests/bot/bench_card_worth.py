@@ -24,12 +24,13 @@ from bot.tempus.codec import decode_action
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action
+from engine.state import State
 from lang.messages import t
 
 KINDS = ("attack_cards", "defend_cards", "progress_cards")
 
 
-def _after(state, seat: int, kind: str) -> list[int]:  # type: ignore[no-untyped-def]
+def _after(state: State, seat: int, kind: str) -> list[int]:
     """The cards a newcomer plays from the menu as it is: the top option, unless it says
     it is worth nothing now, else the highlighted button."""
     panel = panels.secret_panel(state, seat)
@@ -40,7 +41,8 @@ def _after(state, seat: int, kind: str) -> list[int]:  # type: ignore[no-untyped
             continue  # the top card says it is worth nothing: the highlighted button
         primary = next((b for b in row if isinstance(b, Button) and b.style == "primary"), None)
         if primary is not None:
-            return list(decode_action(primary.arg).cards) if primary.op == ACT else []
+            action = decode_action(primary.arg) if primary.op == ACT else None
+            return list(getattr(action, "cards", ()))
     return []
 
 
