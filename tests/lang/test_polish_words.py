@@ -50,3 +50,20 @@ def test_the_progress_prompt_agrees_with_how_many_choose() -> None:
     with i18n.using("en"):
         assert panels.public_panel(state, seats).text.startswith(
             "Progress phase: <@100> (Red) chooses cards in secret.")
+
+
+def test_the_polish_catalogue_says_one_thing_one_way() -> None:
+    """Read once more as someone who writes Polish well: cards are held "na ręce", the
+    reader is "ty" in lower case, the overview topic is named as its command choice
+    ("ogólnie"), a city counts as a terrain, the winner's line does not read as "wins
+    against"."""
+    pl = i18n.catalogue()["pl"].messages
+    for key, text in pl.items():
+        assert "w ręce" not in text, key
+        assert "Twojego" not in text, key
+        assert "temat:przegląd" not in text, key
+        assert "Po końcu" not in text and "po końcu" not in text, key
+    assert t_in("pl", "result.winner", who="Żółty", vp=22) == "🏆 Żółty wygrywa, zdobywając 22 PZ!"
+    assert t_in("pl", "act.name_city_terrain", terrain="łąka") == "Miasto liczy się jako łąka"
+    assert "Atak albo Budowę miasta" in pl["rules.overview"]
+    assert pl["help.attack"].startswith("**Atak**")

@@ -125,7 +125,7 @@ def test_the_scripted_recap_in_polish() -> None:
     with using("pl"):
         text = "\n".join(recap_lines(_recap(), NAMES))
         weapons, fort = card_name(WEAPONS), card_name(FORT)
-    assert text.splitlines()[0].startswith("**Co się wydarzyło od Twojego ostatniego ruchu**")
+    assert text.splitlines()[0].startswith("**Co się wydarzyło od twojego ostatniego ruchu**")
     assert "**Niebieski** (brian): przesunięte piony: 1 (E5→F5)." in text
     assert f"karty ataku (Żółty): {weapons}; obrona (Niebieski): {fort}; siła 5 przeciw 3" \
         in text
