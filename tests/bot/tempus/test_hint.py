@@ -163,3 +163,12 @@ def test_the_reasons_are_in_a_players_words() -> None:
         assert reasons_text(reasons) == (
             "Jak oceniają to gracze komputerowi: za — obecność na planszy (około 1,4 punktu "
             "zwycięstwa); przeciw — miejsce na nowe piony (około 0,6 punktu zwycięstwa).")
+
+
+def test_the_search_is_told_in_a_players_words() -> None:
+    """Not "best of 5 candidates in 300 simulated continuations": what the numbers are."""
+    from lang.messages import t
+
+    assert t("hint.search", n=5, rollouts=300) == (
+        "The computer tried 5 choices, playing the rest of the game out 300 times in its "
+        "head; this one did best.")
