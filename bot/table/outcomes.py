@@ -124,7 +124,8 @@ class Outcomes:
     def could_ping(self, table: Table, seats: list[int]) -> bool:
         """Whether muting this turn's pings would change anything: a person owing a
         decision (of ``seats``) who has not muted the turn is away (a ping goes), or their
-        clock still has a reminder to send. A person at the table is named, not pinged."""
+        clock sends a reminder while they still count as at the table (the live pace). A
+        person at the table is named, not pinged."""
         state = table.state
         if state is None:
             return False
@@ -134,7 +135,8 @@ class Outcomes:
             if table.seats[s].is_ai or user is None \
                     or self.presence.muted(table.id, user, turn):
                 continue
-            if not self.presence.here(table.id, user) or self.clocks.could_remind(table, s):
+            if not self.presence.here(table.id, user) or \
+                    self.clocks.could_remind(table, s, self.presence.at_table_s):
                 return True
         return False
 

@@ -47,3 +47,24 @@ async def test_the_mute_button_is_there_for_someone_away_until_they_mute() -> No
         assert not await _has_mute(svc, g), "muted already: nothing left to mute"
     finally:
         await _close(svc)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("pace", "shown"), [("live", True), ("daily", False)])
+async def test_at_the_table_the_button_is_there_only_if_a_reminder_comes_meanwhile(
+        pace: str, shown: bool) -> None:
+    """At the live pace the half-time reminder (90 s) comes while a person still counts
+    as at the table, so muting changes something; at the daily pace it comes hours later,
+    when the person is away anyway."""
+    from tests.bot.timing.test_turnclock import Rig, _game
+
+    rig = await Rig.open()
+    try:
+        g = await _game(rig, pace=pace)
+        table = await rig.svc.table(g)
+        assert table.state is not None
+        for s in to_act(table.state):
+            rig.svc.presence.seen(g, table.seats[s].user_id)
+        assert await _has_mute(rig.svc, g) is shown
+    finally:
+        await _close(rig.svc)
