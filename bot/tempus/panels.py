@@ -10,7 +10,7 @@ everything that does (card plays, secret card choices) sits behind a button that
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from bot.store import SeatRow
@@ -629,10 +629,15 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
             return Panel(text + "\n" + t("menu.no_card_play"))
         return Panel("\n".join([text, t("menu.no_card_play"), t("menu.instead")]),
                      [*instead[:MAX_ROWS - 1], _back()])
+    # the plays that would change something first; one that would not says so
+    idle = {a for a in plays if _play_does_nothing(state, seat, a)}
+    plays = sorted(plays, key=lambda a: a in idle)
     if len(plays) == 1:  # not "which card?" with one answer: play it, or go back
-        rows: list[Row] = [_one_play(plays[0])]
+        rows: list[Row] = [_one_play(plays[0], plays[0] in idle)]
     elif len(plays) <= MAX_OPTIONS:
-        rows = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
+        shown = [replace(o, label=clip(f"{o.label} · {t('worth.none')}")) if a in idle else o
+                 for a, o in zip(plays, _action_options(plays), strict=True)]
+        rows = [Select(t("ph.card"), ACT, "", tuple(shown))]
     else:
         cards = sorted({card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
@@ -640,11 +645,31 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     return Panel(text, [*rows, _back()])
 
 
-def _one_play(play: A.Action) -> tuple[Button]:
-    """The button of a card menu's only play: it names the play and makes it."""
+def _one_play(play: A.Action, idle: bool = False) -> tuple[Button]:
+    """The button of a card menu's only play: it names the play and makes it; one that
+    would change nothing now says so and is not the highlighted one."""
     # the play's own words say "Play …" in every language; the card mark is no word
-    return (Button(clip(f"🎴 {action_label(play)}", MAX_LABEL), ACT, encode_action(play),
-                   "primary"),)
+    label = f"🎴 {action_label(play)}" + (f" · {t('worth.none')}" if idle else "")
+    return (Button(clip(label, MAX_LABEL), ACT, encode_action(play),
+                   "secondary" if idle else "primary"),)
+
+
+def _play_does_nothing(state: State, seat: int, play: A.Action) -> bool:
+    """Whether a card played now would change nothing: a Transport when no token beyond
+    the moves left could move, a Health care when no grassland beyond the growth left
+    could take a token."""
+    if not isinstance(play, (A.PlayTransport, A.PlayHealthCare)):
+        return False
+    try:
+        after, _ = G.apply(state, seat, play)
+    except IllegalAction:
+        return True
+    legal = legal_actions(after, seat)
+    if isinstance(play, A.PlayTransport):
+        places = {a.src for a in legal if isinstance(a, A.MoveToken)}
+    else:
+        places = {a.hex for a in legal if isinstance(a, A.GrowToken)}
+    return len(places) <= state.steps_left
 
 
 def _what_else(state: State, seat: int) -> list[Row]:

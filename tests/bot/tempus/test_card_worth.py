@@ -76,3 +76,25 @@ def test_the_card_worth_model_game_spends_no_card_for_nothing() -> None:
     result = run(3, 3, 4200)
     assert result["worth_nothing_before_per_game"] > 5
     assert result["worth_nothing_after_per_game"] == 0
+
+
+def _growing(tokens: dict[str, tuple[int, int]]):  # type: ignore[no-untyped-def]
+    state = make_state(tokens={**tokens, **BLUE_FAR}, hands={0: [card("HEA", "G")]},
+                       markers=1)
+    state, _ = apply(state, 0, A.BeginGrow())
+    return state
+
+
+def test_a_card_play_that_changes_nothing_says_so() -> None:
+    """Health care with no second grassland hex to grow on adds nothing: its button says
+    "worth nothing now" and is not the highlighted one; with a second hex it is useful."""
+    from engine.legal import legal_actions
+
+    state = _growing({"E5": (0, 1)})
+    (row, _back) = panels.cards_menu(state, 0, legal_actions(state, 0)).rows
+    assert isinstance(row, tuple)
+    assert row[0].label.endswith("· worth nothing now") and row[0].style == "secondary"
+    state = _growing({"E5": (0, 1), "E7": (0, 1)})
+    (row, _back) = panels.cards_menu(state, 0, legal_actions(state, 0)).rows
+    assert isinstance(row, tuple)
+    assert "worth nothing" not in row[0].label and row[0].style == "primary"
