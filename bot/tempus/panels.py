@@ -641,7 +641,10 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
     else:
         cards = sorted({card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
-        rows = [Select(t("ph.card"), MENU, "card", opts)]
+        # one card with many places to play it: its places at once, not "which card?"
+        rows = [Select(t("ph.card"), MENU, "card", opts) if len(opts) > 1
+                else (Button(clip(f"🎴 {opts[0].label}…", MAX_LABEL), MENU,
+                             f"card:{opts[0].value}", "primary"),)]
     return Panel(text, [*rows, _back()])
 
 

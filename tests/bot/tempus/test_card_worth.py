@@ -98,3 +98,19 @@ def test_a_card_play_that_changes_nothing_says_so() -> None:
     (row, _back) = panels.cards_menu(state, 0, legal_actions(state, 0)).rows
     assert isinstance(row, tuple)
     assert "worth nothing" not in row[0].label and row[0].style == "primary"
+
+
+def test_one_card_with_more_places_than_a_select_holds_is_not_asked_which(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """"Which card?" with one card (Sanitation, on many hexes) is a button opening its
+    places, not a select of one."""
+    from bot.table.ui import MENU
+    from engine.legal import legal_actions
+
+    san = card("SAN", "G")
+    state = make_state(tokens={"E5": (0, 1), "E7": (0, 1), **BLUE_FAR}, hands={0: [san]},
+                       markers=1)
+    monkeypatch.setattr(panels, "MAX_OPTIONS", 1)
+    rows = panels.cards_menu(state, 0, legal_actions(state, 0)).rows
+    assert not [r for r in rows if isinstance(r, Select)]
+    assert rows[0][0].op == MENU and rows[0][0].arg == f"card:{san}"
