@@ -20,7 +20,7 @@ from engine.content import CONTENT
 
 from . import palette as P
 from .encode import to_png
-from .fonts import draw_text, fit
+from .fonts import draw_text, fit, text_width
 from .sprites import chip, cube, terrain_swatch
 from .words import DEFAULT_LANG, colour_name, era_name
 
@@ -173,8 +173,11 @@ def render_chart(views: Sequence[dict[str, Any]], names: Sequence[str] | None = 
         chip(s, 10.0).paste_on(img, x + 10, y)
         colour = colour_name(s, text.lang)
         who = f"{colour} \u00b7 {names[s]}" if s < len(names) else colour
-        label = f"{who}  {vps[s][-1]} {text.vp}"
-        draw_text(img, (x + 28, y), fit(label, 14, col_w - 40), 14, P.PANEL_INK, anchor="lm")
+        # the points always show: a long name gives way, never the score
+        score = f"  {vps[s][-1]} {text.vp}"
+        room = col_w - 40 - text_width(score, 14)
+        label = fit(who, 14, room) + score
+        draw_text(img, (x + 28, y), label, 14, P.PANEL_INK, anchor="lm")
     rows = (n + 2) // 3
     img = img.crop((0, 0, WIDTH, LEGEND_Y + rows * LEGEND_ROW))
     d = ImageDraw.Draw(img)

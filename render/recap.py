@@ -22,7 +22,7 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine.hexgrid import NUM_HEXES
 
@@ -34,7 +34,7 @@ from .geometry import TOKEN_R, K, R, hex_centre, piece_centre
 from .layout import Layout, board_layout
 from .overlays import Box, Shift, draw_arrow, draw_attack_target, draw_swords
 from .sprites import SS, Sprite, _canvas, _finish, _text
-from .terrain_layer import terrain_layer
+from .terrain_layer import label_box, label_mask, terrain_layer
 from .words import DEFAULT_LANG
 
 __all__ = ["Mark", "Marks", "check_marks", "mark_hexes", "recap_image", "recap_layout_of",
@@ -163,9 +163,10 @@ def _paste(img: Image.Image, sp: Sprite, xy: tuple[float, float], shift: Shift) 
 
 
 def _draw_marks(img: Image.Image, view: dict[str, Any], marks: Marks, shift: Shift,
-                lang: str) -> None:
-    """Rings and outlines under the pieces; arrows, swords and ``+n`` over them; the
-    owners' letters again where something was drawn over them."""
+                lang: str, clean: Image.Image) -> None:
+    """Rings, outlines and arrows under the pieces (a long arrow never hides a stack it
+    passes); swords and ``+n`` over them, where no piece stands; then the owners' letters
+    and the hex labels again wherever something was drawn over them."""
     fights = [(m[1], m[2]) for m in marks if m[0] == Mark.FIGHT]
     moves = [(m[1], m[2]) for m in marks if m[0] == Mark.MOVE]
     grown: dict[int, int] = {}
@@ -173,24 +174,43 @@ def _draw_marks(img: Image.Image, view: dict[str, Any], marks: Marks, shift: Shi
         if m[0] == Mark.GROW:
             grown[m[1]] = grown.get(m[1], 0) + m[2]
     cities = list(dict.fromkeys(m[1] for m in marks if m[0] == Mark.CITY))
+    areas: list[Box] = []
     for src, dst in dict.fromkeys(fights):
         if src != dst:
             draw_attack_target(img, dst, shift)
     for h in cities:
-        _paste(img, _city_ring(), city_spot(h), shift)
-    _draw_pieces(img, view, shift, lang)
+        areas.append(_paste(img, _city_ring(), city_spot(h), shift))
     occupied = _occupied(view)
-    areas: list[Box] = []
     for src, dst in dict.fromkeys(moves):
         areas.append(draw_arrow(img, src, dst, False, occupied, shift))
     for src, dst in dict.fromkeys(fights):
         areas.append(draw_arrow(img, src, dst, True, occupied, shift))
+    _draw_pieces(img, view, shift, lang)
     for _, dst in dict.fromkeys(fights):
         areas.append(draw_swords(img, dst, shift))
     for h, n in grown.items():
         areas.append(_paste(img, _plus(n), grow_spot(h), shift))
     if areas:
         _draw_badges(img, view, shift, lang, areas)
+        _draw_labels(img, clean, shift, areas)
+
+
+def _draw_labels(img: Image.Image, clean: Image.Image, shift: Shift,
+                 areas: list[Box]) -> None:
+    """The labels (``C4``) of the hexes whose label a mark was drawn over, put back on
+    top from the unmarked map ``clean``: a reader finds a hex the recap names by its
+    label."""
+    for h in range(NUM_HEXES):
+        a0, b0, c0, d0 = label_box(h, shift)
+        if not any(a < c0 and a0 < c and b < d0 and b0 < dd for a, b, c, dd in areas):
+            continue
+        box = (max(0, math.floor(a0)), max(0, math.floor(b0)),
+               min(img.size[0], math.ceil(c0)), min(img.size[1], math.ceil(d0)))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            continue
+        mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+        label_mask(ImageDraw.Draw(mask), h, (shift[0] - box[0], shift[1] - box[1]))
+        img.paste(clean.crop(box), box[:2], mask)
 
 
 def recap_image(view: dict[str, Any], marks: Iterable[Iterable[int]], *,
@@ -203,7 +223,7 @@ def recap_image(view: dict[str, Any], marks: Iterable[Iterable[int]], *,
     img = Image.new("RGB", lay.size)
     img.paste(layer.crop(lay.box).convert("RGB"), (0, 0))
     img.paste(panel.static_panel(lay.width, lang), (0, lay.map_h))
-    _draw_marks(img, view, checked, lay.shift, lang)
+    _draw_marks(img, view, checked, lay.shift, lang, img.copy())
     panel.draw_dynamic(img, view, lay.map_h, lang)
     return img
 

@@ -26,6 +26,9 @@ SUPERSAMPLE = 3
 #: Hex label size (px). Even on the whole map, the widest image (BOARD_W px), this is
 #: at least 9 px once Discord shows the image 550 px wide.
 LABEL_SIZE = 16
+#: the labels' ink on land and on the open sea
+LABEL_INK = (20, 20, 24)
+LABEL_SEA_INK = (214, 232, 250)
 #: Part of the cache key: change it whenever the look of the layer changes, so that
 #: layers cached on disk by an older version are not used.
 LAYER_VERSION = 3
@@ -133,13 +136,38 @@ def draw_terrain_layer(terrain: Terrain) -> Image.Image:
 
 def _labels(img: Image.Image, kinds: list[str]) -> None:
     d = ImageDraw.Draw(img)
-    f = font(LABEL_SIZE, bold=True)
     for h in range(NUM_HEXES):
-        kind = kinds[h]
-        x, y = label_centre(h)
-        if kind == OPEN_SEA:
-            d.text((x, y), label(h), font=f, fill=(214, 232, 250), anchor="mm")
-        else:
-            fill = fill_of(kind)
-            d.text((x, y), label(h), font=f, fill=(20, 20, 24), anchor="mm",
-                   stroke_width=2, stroke_fill=P.mix(fill, P.WHITE, 0.55))
+        draw_label(d, h, kinds[h])
+
+
+def draw_label(d: ImageDraw.ImageDraw, h: int, kind: str,
+               shift: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Hex ``h``'s label (``C4``) as the layer prints it, ``shift`` pixels away from its
+    whole-map place (a picture that draws over a label prints it again with this)."""
+    f = font(LABEL_SIZE, bold=True)
+    x, y = label_centre(h)
+    x, y = x + shift[0], y + shift[1]
+    if kind == OPEN_SEA:
+        d.text((x, y), label(h), font=f, fill=LABEL_SEA_INK, anchor="mm")
+    else:
+        fill = fill_of(kind)
+        d.text((x, y), label(h), font=f, fill=LABEL_INK, anchor="mm",
+               stroke_width=2, stroke_fill=P.mix(fill, P.WHITE, 0.55))
+
+
+def label_mask(d: ImageDraw.ImageDraw, h: int, shift: tuple[float, float] = (0.0, 0.0)
+               ) -> None:
+    """Where hex ``h``'s label and its edge are, drawn in white on a mask, ``shift``
+    pixels away from its whole-map place."""
+    x, y = label_centre(h)
+    d.text((x + shift[0], y + shift[1]), label(h), font=font(LABEL_SIZE, bold=True),
+           fill=255, anchor="mm", stroke_width=3, stroke_fill=255)
+
+
+def label_box(h: int, shift: tuple[float, float] = (0.0, 0.0)
+              ) -> tuple[float, float, float, float]:
+    """The pixel box a hex label may cover (the widest label, ``L12``, with its edge)."""
+    x, y = label_centre(h)
+    x, y = x + shift[0], y + shift[1]
+    return x - 0.55 * LABEL_SIZE * 1.6, y - 0.7 * LABEL_SIZE, \
+        x + 0.55 * LABEL_SIZE * 1.6, y + 0.7 * LABEL_SIZE

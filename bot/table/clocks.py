@@ -23,7 +23,7 @@ from bot.table.model import (
 from bot.tempus import computer_levels as players
 from bot.tempus.labels import colour_name
 from bot.timing import deadlines
-from bot.timing.pace import PACES, Pace, UnknownPace, pace
+from bot.timing.pace import PACES, Pace, UnknownPace, pace, reminder_times
 from bot.timing.turn_clock import TurnClock
 from engine.state import State
 from lang import i18n
@@ -198,6 +198,24 @@ class Clocks:
         return lines
 
     # ------------------------------------------------------------------ reminders
+    def could_remind(self, table: Table, seat: int, within: float) -> bool:
+        """Whether the seat's person may get a reminder of the decision they owe within
+        ``within`` seconds from now (while they still count as at the table): the table
+        has deadlines that close (the live pace), the person has not turned reminders off
+        (as far as this process knows) and a reminder is still to come. A reminder hours
+        away finds them away, when their turn message asks them anyway."""
+        p = self.pace_of(table)
+        user = table.seats[seat].user_id
+        if self.turnclock is None or p is None or p.seconds is None or user is None \
+                or self._reminders_on.get(user) is False:
+            return False
+        now = self.turnclock.now()
+        row = table.clock.get(seat)
+        if row is None or row.started_at is None or row.due_at is None:
+            return p.seconds / 2 <= within  # not planned yet: the first one, at half time
+        return any(stage > row.reminded and now <= when <= now + within
+                   for stage, when in reminder_times(row.started_at, row.due_at, p).items())
+
     async def wants_reminders(self, user_id: int) -> bool:
         on = self._reminders_on.get(user_id)
         if on is None:

@@ -23,7 +23,7 @@ from bot.table.announce import Announcer
 from bot.table.catch_up import CatchUp
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
-from bot.table.forced import forced_action, forced_line, forced_step
+from bot.table.forced import forced_action, forced_step, tell_forced
 from bot.table.model import (
     Outcome,
     StorageRefusal,
@@ -127,7 +127,7 @@ class Computers:
                 log.warning("game %s: seat %s's single answer waits: %s", table.id, seat, exc)
                 break
             with public(table):
-                answered.lines.insert(0, forced_line(seat, action))
+                tell_forced(answered.lines, seat, action)
             if outcome is None:
                 outcome = answered
             else:
@@ -182,7 +182,7 @@ class Computers:
                                                                person=False)
                         if forced is not None:
                             with public(table):
-                                outcome.lines.insert(0, forced_line(seat, forced))
+                                tell_forced(outcome.lines, seat, forced)
                         merged = await self.answer_forced(table, outcome)
                         assert table.state is not None and merged is not None
                         outcome = merged

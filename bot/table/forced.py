@@ -68,6 +68,22 @@ def _empty_choice(kind: str) -> Action:
     return A.ProgressCards(())
 
 
+def tell_forced(lines: list[str], seat: int, action: Action) -> None:
+    """Put the log's line for an answer taken for ``seat`` first in ``lines`` (the
+    answer's own event lines, in the game's language). An empty card choice is one plain
+    sentence: the event line that says the same ("Blue plays no cards face down", "Blue
+    has chosen progress cards") goes; a defence's stays, as it carries the fight."""
+    colour = colour_name(seat)
+    if isinstance(action, A.DefendCards):
+        return
+    if isinstance(action, (A.CommitAttackCards, A.ProgressCards)):
+        said = t("event.attack_cards.none" if isinstance(action, A.CommitAttackCards)
+                 else "event.progress_choice", colour=colour)
+        if said in lines:
+            lines.remove(said)
+    lines.insert(0, forced_line(seat, action))
+
+
 def forced_line(seat: int, action: Action) -> str:
     """The log's line for an answer taken for ``seat`` (the game's language)."""
     colour = colour_name(seat)

@@ -117,7 +117,28 @@ class Outcomes:
                 not seats[s].is_ai and seats[s].user_id is not None
                 and table.covering.get(s) != turn for s in table.since)
             outcome.panel = self.turn_panel(table)
+            if outcome.panel.highlight:  # where the choice owed may go (setup), not the last step
+                outcome.highlight = outcome.panel.highlight
             outcome.public_view = view(state, None)
+
+    def could_ping(self, table: Table, seats: list[int]) -> bool:
+        """Whether muting this turn's pings would change anything: a person owing a
+        decision (of ``seats``) who has not muted the turn is away (a ping goes), or their
+        clock sends a reminder while they still count as at the table (the live pace). A
+        person at the table is named, not pinged."""
+        state = table.state
+        if state is None:
+            return False
+        turn = key_text(state)
+        for s in seats:
+            user = table.seats[s].user_id
+            if table.seats[s].is_ai or user is None \
+                    or self.presence.muted(table.id, user, turn):
+                continue
+            if not self.presence.here(table.id, user) or \
+                    self.clocks.could_remind(table, s, self.presence.at_table_s):
+                return True
+        return False
 
     def to_notify(self, table: Table, seats: list[int], turn: str) -> list[int]:
         """Of ``seats`` (owing a decision in ``turn``), the ones whose person must be told:
@@ -165,7 +186,7 @@ class Outcomes:
                                                 if not table.seats[s].is_ai]):
                 panel = recap.with_recap(panel)
             panel = panels.with_help(panel)
-            if any(not table.seats[s].is_ai for s in to_act(state)):
+            if self.could_ping(table, to_act(state)):
                 panel = panels.with_mute(panel)
         due = self.clocks.due_line(table)
         if due and table.game.status == ACTIVE:  # above the prompt, which stays last

@@ -34,7 +34,10 @@ class Recaps(UseCase):
         version, record = table.version, record_of(table)
         seat = table.seat_of(user_id)
         if seat is not None:
-            recap = await self._collect(record, Since.decision(seat))
+            # missed deadlines in a row: the computer played those turns for the person
+            row = table.clock.get(seat)
+            covered = row.strikes if row is not None and not table.seats[seat].is_ai else 0
+            recap = await self._collect(record, Since.decision(seat, covered))
         elif state.phase in (ACTIONS, PROGRESS, OVER):
             recap = await self._collect(record, Since.round_start(state.era_number))
             if recap.empty and state.era_number > 1:

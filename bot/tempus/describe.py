@@ -7,7 +7,14 @@ from typing import Any
 
 from bot.store import SeatRow
 from bot.tempus.event_text import waiting_text
-from bot.tempus.labels import card_text, card_type_name, colour_name, era_name, terrain_name
+from bot.tempus.labels import (
+    card_text,
+    card_type_name,
+    colour_name,
+    era_name,
+    seat_names,
+    terrain_name,
+)
 from engine.content import CONTENT
 from engine.rules import PROTECTION_COUNTS_CITIES
 from lang.messages import join_names, t
@@ -21,13 +28,25 @@ def cities_built(v: dict[str, Any], seat: int) -> int:
 
 
 def protection_text(v: dict[str, Any]) -> str:
-    """Which R-COMBAT-2 protection count applies to the game of view ``v``: rules 1 always
-    counted hexes with only a city; rules 2 counts token hexes only, unless R-OPT-1 is on
-    (the same test as ``State.cities_count_for_protection``)."""
-    if int(v.get("rules_version", 1)) < 2:
-        return t("status.protection.rules1")
-    opt1 = bool(v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
-    return t("lobby.opt1.on" if opt1 else "lobby.opt1.off")
+    """Who cannot be attacked now (R-COMBAT-2), during the actions and only when someone
+    is: "These players cannot be attacked now (tokens on 3 or fewer hexes): Blue." A hex
+    with only the player's city counts under rules 1 and with R-OPT-1 (the same test as
+    ``State.cities_count_for_protection``); otherwise only hexes with tokens count."""
+    if v.get("phase") != "actions":
+        return ""
+    cities = int(v.get("rules_version", 1)) < 2 or bool(
+        v.get("options", {}).get(PROTECTION_COUNTS_CITIES))
+    owner, city_owner = v["owner"], v["city_owner"]
+    safe = []
+    for seat in range(len(v["players"])):
+        held = sum(1 for h, o in enumerate(owner)
+                   if o == seat or (cities and city_owner[h] == seat))
+        if held <= CONTENT.protected_max_hexes:
+            safe.append(seat)
+    if not safe:
+        return ""
+    return t("status.safe.cities" if cities else "status.safe", n=len(safe),
+             names=join_names([colour_name(s) for s in safe]))
 
 
 def era_phrase(index: int) -> str:
@@ -35,8 +54,12 @@ def era_phrase(index: int) -> str:
     return t("status.era.start") if index == 0 else t("status.era", era=era_name(index))
 
 
-def markers_phrase(n: int) -> str:
-    """Action markers still to use this round ("none left" rather than "0 ... left")."""
+def markers_phrase(n: int, phase: str = "actions") -> str:
+    """Action markers still to use this round ("none left" rather than "0 ... left");
+    while the map and the starting tokens are laid, that the actions come later (no marker
+    was ever used then)."""
+    if phase in ("tiles", "tokens"):
+        return t("status.markers.setup")
     return t("status.markers", n=n) if n > 0 else t("status.markers.none")
 
 
@@ -45,6 +68,7 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
     """The position in text; ``hints``: the game's hint option (a line when it is off);
     ``ended_round``: ``v`` is the position as that round ended (a past moment: its view
     already counts the next round, and nobody is waited for any more)."""
+    names = seat_names(seats)  # computers named in the reader's language
     phase = v["phase"]
     if ended_round is not None:
         lines = [t("status.head.ended", game=game_id, round=ended_round, rounds=ROUNDS)]
@@ -56,13 +80,16 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
         lines.append(t(
             "status.player",
             mark=t("status.start_mark") if i == v["start_player"] else "",
-            colour=colour_name(i), name=seats[i].name if i < len(seats) else "?",
-            era=era_phrase(p["era"]), markers=markers_phrase(p["markers"]),
+            colour=colour_name(i), name=names[i] if i < len(names) else "?",
+            era=era_phrase(p["era"]), markers=markers_phrase(p["markers"], phase),
             hand=p["hand_size"], supply=p["supply"], cities=cities_built(v, i),
             vp=p["victory_points"]))
     lines.append(t("status.deck", deck=v["deck_size"], discard=v["discard_size"]))
-    # the rules version is the bot's bookkeeping: players read only what it changes
-    lines.append(protection_text(v))
+    # the rules version is the bot's bookkeeping: players read only what it changes, and
+    # only when it changes something now (someone cannot be attacked)
+    safe = protection_text(v)
+    if safe:
+        lines.append(safe)
     if not hints:
         lines.append(t("status.hints_off"))
     waiting = waiting_text(v) if ended_round is None else ""
@@ -86,6 +113,7 @@ def hand_text(game_id: int, v: dict[str, Any]) -> str:
 
 def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> list[str]:
     """The ranking with the tie-breaks of R-END-3: points, cards in hand, cities."""
+    names = seat_names(seats)  # computers named in the reader's language
     players = v["players"]
     cities = [cities_built(v, i) for i in range(len(players))]
     keys = {i: (p["victory_points"], p["hand_size"], cities[i]) for i, p in enumerate(players)}
@@ -95,11 +123,11 @@ def final_lines(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow]) -> li
     for pos, i in enumerate(order):
         if pos == 0 or keys[i] != keys[order[pos - 1]]:
             rank = pos + 1
-        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=seats[i].name,
+        lines.append(t("end.row", rank=rank, colour=colour_name(i), name=names[i],
                        vp=players[i]["victory_points"], hand=players[i]["hand_size"],
                        cities=cities[i]))
     winners = v.get("winners") or [order[0]]
-    names = join_names([f"{colour_name(w)} ({seats[w].name})" for w in winners])
-    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=names))
+    won = join_names([f"{colour_name(w)} ({names[w]})" for w in winners])
+    lines.append(t("end.winner" if len(winners) == 1 else "end.winners", names=won))
     lines.append(t("end.tiebreak"))
     return lines

@@ -80,6 +80,19 @@ def _start(e: Event) -> str:
     return f"{text} {t('event.start.options', options=', '.join(on))}" if on else text
 
 
+def _combat_cards(e: Event) -> str:
+    """"Blue answers with Weapons (hills); Red reveals no cards. Strength 2 against 3.":
+    a side that played nothing says so in words, not "reveals: no cards"."""
+    defender, attacker = colour_name(e.data["defender"]), _colour(e)
+    defend, attack = e.data["defend_cards"], e.data["attack_cards"]
+    answer = (t("event.combat.answer", defender=defender, cards=card_list(defend)) if defend
+              else t("event.combat.answer_none", defender=defender))
+    reveal = (t("event.combat.reveal", attacker=attacker, cards=card_list(attack)) if attack
+              else t("event.combat.reveal_none", attacker=attacker))
+    return t("event.combat_cards", answer=answer, reveal=reveal, att=e.data["attack"],
+             dfn=e.data["defence"])
+
+
 RENDER: dict[str, Renderer] = {
     "start": lambda e: _start(e),
     "map": lambda e: t("event.map", tiles=e.data["tiles"]),
@@ -105,8 +118,10 @@ RENDER: dict[str, Renderer] = {
     "progress": lambda e: t("event.progress", era=era_name(e.data["era_index"]),
                             terrain=terrain_name(e.data["terrain"])),
     "progress_choice": lambda e: t("event.progress_choice", colour=_colour(e)),
-    "progress_reveal": lambda e: t("event.progress_reveal", colour=_colour(e),
-                                   cards=card_list(e.data["cards"]), points=e.data["points"]),
+    "progress_reveal": lambda e: (
+        t("event.progress_reveal", colour=_colour(e), cards=card_list(e.data["cards"]),
+          points=e.data["points"]) if e.data["cards"] else
+        t("event.progress_reveal.none", colour=_colour(e), points=e.data["points"])),
     "advance": lambda e: t("event.advance", colour=_colour(e), era=era_name(e.data["era"])),
     "discard": lambda e: t("event.discard", colour=_colour(e), n=e.data["count"]),
     "discard_private": lambda e: t("event.discard_private", cards=card_list(e.data["cards"])),
@@ -115,13 +130,13 @@ RENDER: dict[str, Renderer] = {
     "draw": lambda e: t("event.draw", colour=_colour(e), n=e.data["count"]),
     "draw_private": lambda e: t("event.draw_private", cards=card_list(e.data["cards"])),
     "attack": _attack,
+    # "as grassland": Polish needs the genitive here ("jako łąki")
     "city_terrain": lambda e: t("event.city_terrain", colour=_colour(e),
-                                terrain=terrain_name(e.data["terrain"])),
-    "attack_cards": lambda e: t("event.attack_cards", colour=_colour(e), n=e.data["count"]),
-    "combat_cards": lambda e: t(
-        "event.combat_cards", defender=colour_name(e.data["defender"]), attacker=_colour(e),
-        defend=card_list(e.data["defend_cards"]), attack=card_list(e.data["attack_cards"]),
-        att=e.data["attack"], dfn=e.data["defence"]),
+                                terrain=t(f"city_as.{e.data['terrain']}")),
+    "attack_cards": lambda e: (
+        t("event.attack_cards", colour=_colour(e), n=e.data["count"]) if e.data["count"]
+        else t("event.attack_cards.none", colour=_colour(e))),
+    "combat_cards": _combat_cards,
     "combat_won": _combat_won,
     "combat_lost": lambda e: t("event.combat_lost", defender=colour_name(e.data["winner"]),
                                attacker=colour_name(e.data["loser"]), src=e.data["src"],

@@ -89,8 +89,10 @@ def hex_list(hexes: Iterable[int]) -> str:
     names = sorted({label(h) for h in hexes}, key=lambda s: (s[0], int(s[1:])))
     if not names:
         return t("help.none")
-    more = f" (+{len(names) - MAX_HEXES})" if len(names) > MAX_HEXES else ""
-    return ", ".join(names[:MAX_HEXES]) + more
+    shown = ", ".join(names[:MAX_HEXES])
+    if len(names) > MAX_HEXES:  # "and 17 more", not a bare "(+17)"
+        return t("help.hexes_more", hexes=shown, n=len(names) - MAX_HEXES)
+    return shown
 
 
 def next_terrain(state: State) -> str | None:

@@ -21,8 +21,6 @@ import logging
 import random
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from bot.runtime.worker_pool import Offloader
 from bot.tempus.labels import action_label, colour_name, terrain_name
 from engine import actions as A
@@ -36,8 +34,7 @@ from engine.hexgrid import label
 from engine.progress import new_era_index, progress_points
 from engine.state import State
 from engine.views import view as make_view
-from lang import i18n
-from lang.messages import join_steps, t
+from lang.messages import decimal, join_names, join_steps, t
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +95,19 @@ def hint_text(view: dict[str, Any], result: dict[str, Any]) -> str:
 
 def reasons_text(reasons: Any) -> str:
     """The evaluation's reasons (``[{"key", "value"}]``, VP units, largest first) as one
-    sentence in the current language; a key this version has no words for is left out."""
-    parts = [t(f"hint.reason.{r['key']}", value=format_decimal(
-                 r["value"], format="+#,##0.0;-#,##0.0", locale=i18n.current()))
-             for r in reasons if r.get("key") in REASON_KEYS][:MAX_REASONS]
+    sentence in a player's words: what speaks for the move and what against it, each with
+    what it is worth ("presence on the board (about 1.4 victory points)"); a key this
+    version has no words for is left out."""
+    shown = [r for r in reasons if r.get("key") in REASON_KEYS][:MAX_REASONS]
+
+    def items(rs: list[dict[str, Any]]) -> str:
+        return join_names([t("hint.reason.item", what=t(f"hint.reason.{r['key']}"),
+                             value=decimal(abs(r["value"]))) for r in rs])
+
+    pro = [r for r in shown if r["value"] > 0]
+    con = [r for r in shown if r["value"] < 0]
+    parts = ([t("hint.reasons.for", items=items(pro))] if pro else []) + \
+        ([t("hint.reasons.against", items=items(con))] if con else [])
     return t("hint.reasons", reasons="; ".join(parts)) if parts else ""
 
 

@@ -153,3 +153,34 @@ def names_an_action(text: str) -> bool:
                                      for field, value in m.groupdict().items()):
                 return True
     return False
+
+
+#: the number in a computer seat's stored name ("Computer 2, hard", "Komputer 2, trudny")
+_SEAT_NUMBER = re.compile(r"\d+")
+
+
+def computer_name(stored: str, level: str | None) -> str:
+    """A computer seat's name in the current language: the name is stored in the language
+    of the server it was added on, and a reply in another language ("🏆 Yellow (Computer
+    1, normal) wins" for an English client on a Polish server) must not mix two."""
+    number = _SEAT_NUMBER.search(stored)
+    if number is None or not level or not i18n.has(f"level.{level}"):
+        return stored
+    return t("ai.name", n=int(number.group()), level=t(f"level.{level}"))
+
+
+def seat_names(seats: Any) -> list[str]:
+    """Who plays each seat (``SeatRow`` rows), computers named in the current language."""
+    return [computer_name(s.name, s.ai_level) if s.user_id is None else s.name
+            for s in seats]
+
+
+def record_names(players: list[dict[str, Any]]) -> list[str]:
+    """Who played each seat of a game record (``{"name", "kind"}``; ``kind`` ``ai:LEVEL``
+    for a computer), computers named in the current language."""
+    out = []
+    for p in players:
+        kind = str(p.get("kind", ""))
+        name = str(p.get("name", ""))
+        out.append(computer_name(name, kind[3:]) if kind.startswith("ai:") else name)
+    return out

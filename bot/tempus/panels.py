@@ -10,6 +10,7 @@ everything that does (card plays, secret card choices) sits behind a button that
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from bot.store import SeatRow
@@ -32,7 +33,7 @@ from bot.table.ui import (
     clip,
     with_button,
 )
-from bot.tempus.codec import encode_action, encode_actions
+from bot.tempus.codec import decode_actions, encode_action, encode_actions
 from bot.tempus.event_text import decision_text
 from bot.tempus.help_text import card_of, card_plays
 from bot.tempus.labels import (
@@ -56,7 +57,7 @@ from engine.progress import new_era_index, progress_points
 from engine.state import GROW, MOVE, State
 from engine.turn import sanitation_at_occupy, waits_to_end_after
 from engine.views import view
-from lang.messages import t
+from lang.messages import join_names, t
 
 #: rows a public panel may fill with choices: the last row is kept for the buttons every
 #: turn message may carry (Undo, "?" help)
@@ -90,14 +91,40 @@ def hex_description(state: State, h: int) -> str:
 
 def chunked_selects(options: list[Option], placeholder: Callable[[str, str], str], op: str,
                     arg: str, rows: int) -> tuple[list[Row], bool]:
-    """Spread options over up to ``rows`` selects of 25; returns (rows, truncated)."""
-    out: list[Row] = []
+    """Spread options over up to ``rows`` selects of at most 25, as even as they can be
+    (26 choices are two selects of 13, not 25 and a select of one); returns (rows,
+    truncated). A question with one possible answer is not asked: one option is a button
+    that makes the choice."""
     fitting = options[: rows * MAX_OPTIONS]
-    for i in range(0, len(fitting), MAX_OPTIONS):
-        chunk = tuple(fitting[i:i + MAX_OPTIONS])
+    truncated = len(options) > len(fitting)
+    if len(fitting) == 1:
+        return [(_only_option(fitting[0], placeholder, op, arg),)], truncated
+    out: list[Row] = []
+    selects = -(-len(fitting) // MAX_OPTIONS)
+    size = -(-len(fitting) // selects) if selects else 0
+    for i in range(0, len(fitting), size or 1):
+        chunk = tuple(fitting[i:i + size])
         out.append(Select(clip(placeholder(chunk[0].label, chunk[-1].label), 150), op, arg,
                           chunk))
-    return out, len(options) > len(fitting)
+    return out, truncated
+
+
+def _only_option(option: Option, placeholder: Callable[[str, str], str], op: str,
+                 arg: str) -> Button:
+    """The button for a select's only option: the question with its answer for a choice
+    of places ("Place a starting token on… L11 · forest"), else the action's own words, with
+    the option's description."""
+    question = placeholder(option.label, option.label)
+    span = f" ({option.label}–{option.label})"
+    if span in question or op != ACT:
+        text = f"{question.replace(span, '')} {option.label}"
+    else:
+        steps = decode_actions(option.value)  # a last token's choice also ends its action
+        text = " · ".join(action_label(a) for a in steps)
+    if option.description:  # what the select would have shown under it (hex, strengths)
+        text = f"{text} · {option.description}"
+    return Button(clip(text, MAX_LABEL), op, f"{arg}:{option.value}" if arg else option.value,
+                  "primary")
 
 
 def _hex_options(state: State, hexes: list[int]) -> list[Option]:
@@ -166,10 +193,10 @@ def _does_nothing(state: State, seat: int, begin: A.Action, step: type[A.Action]
 
 
 def _simultaneous(state: State, seats: Sequence[SeatRow], ds: list[Decision]) -> Panel:
-    names = ", ".join(who(seats, d.seat) for d in ds)
+    names = join_names([who(seats, d.seat) for d in ds])
     if ds[0].kind == G.PROGRESS_CARDS:
         index = new_era_index(state)
-        text = t("prompt.progress_cards", who=names, era=era_name(index),
+        text = t("prompt.progress_cards", who=names, n=len(ds), era=era_name(index),
                  terrain=terrain_name(CONTENT.eras[index].terrain))
     else:
         text = "\n".join(t("prompt.discard", who=who(seats, d.seat), n=state.discards[d.seat])
@@ -246,7 +273,8 @@ def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                        lambda a, b: t("ph.tile", first=a, last=b), MENU, "tile", "tile")
     text = t("prompt.place_tile", who=who(seats, d.seat), tile=state.tile_stack[0],
              left=len(state.tile_stack))
-    return Panel(text, rows)
+    # the board outlines where the tile may go (its possible centres)
+    return Panel(text, rows, highlight=tuple(centres))
 
 
 def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -257,7 +285,9 @@ def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     rows = hex_selects(opts, [a.hex for a in acts], lambda a, b: t("ph.token", first=a, last=b),
                        ACT, "", "token")
     left = CONTENT.starting_tokens - len(state.start_hexes)
-    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows)
+    # the board outlines where the token may go
+    return Panel(t("prompt.place_start_token", who=who(seats, d.seat), left=left), rows,
+                 highlight=tuple(dict.fromkeys(a.hex for a in acts)))
 
 
 def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
@@ -645,22 +675,50 @@ def cards_menu(state: State, seat: int, legal: list[A.Action]) -> Panel:
             return Panel(text + "\n" + t("menu.no_card_play"))
         return Panel("\n".join([text, t("menu.no_card_play"), t("menu.instead")]),
                      [*instead[:MAX_ROWS - 1], _back()])
+    # the plays that would change something first; one that would not says so
+    idle = {a for a in plays if _play_does_nothing(state, seat, a)}
+    plays = sorted(plays, key=lambda a: a in idle)
     if len(plays) == 1:  # not "which card?" with one answer: play it, or go back
-        rows: list[Row] = [_one_play(plays[0])]
+        rows: list[Row] = [_one_play(plays[0], plays[0] in idle)]
     elif len(plays) <= MAX_OPTIONS:
-        rows = [Select(t("ph.card"), ACT, "", tuple(_action_options(plays)))]
+        shown = [replace(o, label=clip(f"{o.label} · {t('worth.none')}")) if a in idle else o
+                 for a, o in zip(plays, _action_options(plays), strict=True)]
+        rows = [Select(t("ph.card"), ACT, "", tuple(shown))]
     else:
         cards = sorted({card_of(a) for a in plays})
         opts = tuple(Option(card_name(c), str(c), clip(card_text(c))) for c in cards)
-        rows = [Select(t("ph.card"), MENU, "card", opts)]
+        # one card with many places to play it: its places at once, not "which card?"
+        rows = [Select(t("ph.card"), MENU, "card", opts) if len(opts) > 1
+                else (Button(clip(f"🎴 {opts[0].label}…", MAX_LABEL), MENU,
+                             f"card:{opts[0].value}", "primary"),)]
     return Panel(text, [*rows, _back()])
 
 
-def _one_play(play: A.Action) -> tuple[Button]:
-    """The button of a card menu's only play: it names the play and makes it."""
+def _one_play(play: A.Action, idle: bool = False) -> tuple[Button]:
+    """The button of a card menu's only play: it names the play and makes it; one that
+    would change nothing now says so and is not the highlighted one."""
     # the play's own words say "Play …" in every language; the card mark is no word
-    return (Button(clip(f"🎴 {action_label(play)}", MAX_LABEL), ACT, encode_action(play),
-                   "primary"),)
+    label = f"🎴 {action_label(play)}" + (f" · {t('worth.none')}" if idle else "")
+    return (Button(clip(label, MAX_LABEL), ACT, encode_action(play),
+                   "secondary" if idle else "primary"),)
+
+
+def _play_does_nothing(state: State, seat: int, play: A.Action) -> bool:
+    """Whether a card played now would change nothing: a Transport when no token beyond
+    the moves left could move, a Health care when no grassland beyond the growth left
+    could take a token."""
+    if not isinstance(play, (A.PlayTransport, A.PlayHealthCare)):
+        return False
+    try:
+        after, _ = G.apply(state, seat, play)
+    except IllegalAction:
+        return True
+    legal = legal_actions(after, seat)
+    if isinstance(play, A.PlayTransport):
+        places = {a.src for a in legal if isinstance(a, A.MoveToken)}
+    else:
+        places = {a.hex for a in legal if isinstance(a, A.GrowToken)}
+    return len(places) <= state.steps_left
 
 
 def _what_else(state: State, seat: int) -> list[Row]:
@@ -704,31 +762,77 @@ def secret_panel(state: State, seat: int) -> Panel:
                      if o == seat and state.terrain[h] == terrain)
         lines.append(t("secret.points", base=base, tokens=tokens, cities=cities,
                        terrain=terrain_name(terrain)))
-    lines += hand_lines(hand)
     worth = _card_worth(state, seat, d.kind)
-    opts = tuple(Option(clip(f"{card_name(c)} · {worth(c)}" if worth else card_name(c)),
-                        str(c), clip(card_text(c))) for c in hand)
+    if worth is not None:
+        # the useful cards first (stable: equal worth keeps the hand's order)
+        hand = sorted(hand, key=lambda card: -worth(card))
+    lines += hand_lines(hand)
+    if worth is not None and hand and not any(worth(c) for c in hand):
+        lines.append(t("worth.none_line"))
+    opts = tuple(Option(clip(_worth_label(c, worth)), str(c), clip(card_text(c)))
+                 for c in hand)
     if d.kind == G.DISCARDING:
         n = state.discards[seat]
         rows: list[Row] = [Select(t("ph.cards.discard", n=n), CARDS, d.kind, opts, n, n)]
+    elif len(hand) == 1:
+        # one card: not a select of one, but two buttons, play it or not; one worth
+        # nothing now is not the highlighted one
+        card = hand[0]
+        play = _SECRET_PLAYS[d.kind]((card,))
+        useful = worth is None or worth(card) > 0
+        rows = [(Button(clip(t("menu.play_only", card=opts[0].label), MAX_LABEL), ACT,
+                        encode_action(play), "primary" if useful else "secondary"),
+                 Button(t("btn.no_cards"), CARDS, d.kind,
+                        "secondary" if useful else "primary"))]
     else:
         rows = [Select(t(f"ph.cards.{d.kind}"), CARDS, d.kind, opts, 1, len(opts))] if opts else []
-        rows.append((Button(t("btn.no_cards"), CARDS, d.kind),))
+        # no card would add anything: playing none is the highlighted answer
+        idle = worth is not None and bool(hand) and not any(worth(c) for c in hand)
+        rows.append((Button(t("btn.no_cards"), CARDS, d.kind,
+                            "primary" if idle else "secondary"),))
     return Panel("\n".join(lines), rows, image="hand", image_view=seat_view)
 
 
-def _card_worth(state: State, seat: int, kind: str) -> Callable[[int], str] | None:
-    """What each card would add to the choice owed now: "+1 here" in this fight, "+2 points"
-    in this progress phase; None when cards have no worth to show (a discard)."""
+#: the action of a secret card choice made of the given cards
+_SECRET_PLAYS: dict[str, Callable[[tuple[int, ...]], A.Action]] = {
+    G.ATTACK_CARDS: A.CommitAttackCards,
+    G.DEFEND_CARDS: A.DefendCards,
+    G.PROGRESS_CARDS: A.ProgressCards,
+}
+
+
+def _worth_label(card: int, worth: _Worth | None) -> str:
+    """"Weapons (hills) · +2 here"; one that would add nothing says so before it is chosen."""
+    if worth is None:
+        return card_name(card)
+    n = worth(card)
+    return f"{card_name(card)} · {t('worth.none') if n <= 0 else t(worth.key, n=n)}"
+
+
+@dataclass(frozen=True)
+class _Worth:
+    """What a card adds to the choice owed now (``key``: its words, "+{n} here")."""
+
+    value: Callable[[int], int]
+    key: str
+
+    def __call__(self, card: int) -> int:
+        return self.value(card)
+
+
+def _card_worth(state: State, seat: int, kind: str) -> _Worth | None:
+    """What each card would add to the choice owed now: strength in this fight ("+1
+    here"), points in this progress phase ("+2 points"); None when cards have no worth to
+    show (a discard)."""
     c = state.combat
     if kind in (G.ATTACK_CARDS, G.DEFEND_CARDS) and c is not None:
         defending = kind == G.DEFEND_CARDS
-        return lambda card: t("worth.fight", n=card_strength(card, c.terrain, defending))
+        return _Worth(lambda card: card_strength(card, c.terrain, defending), "worth.fight")
     if kind == G.PROGRESS_CARDS:
         era = new_era_index(state)
         base = progress_points(state, seat, [], era)
-        return lambda card: t("worth.progress",
-                              n=progress_points(state, seat, [card], era) - base)
+        return _Worth(lambda card: progress_points(state, seat, [card], era) - base,
+                      "worth.progress")
     return None
 
 

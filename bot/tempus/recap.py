@@ -63,10 +63,13 @@ class Since:
     seat: int | None = None
     #: ROUND: the round (1 = first), as ``/tempus status`` counts them
     round: int | None = None
+    #: DECISION: how many of the seat's latest turns a computer played for its person
+    #: (their time ran out): the window goes back over them, and the recap says so
+    covered: int = 0
 
     @classmethod
-    def decision(cls, seat: int) -> Since:
-        return cls(SinceKind.DECISION, seat=seat)
+    def decision(cls, seat: int, covered: int = 0) -> Since:
+        return cls(SinceKind.DECISION, seat=seat, covered=covered)
 
     @classmethod
     def round_start(cls, number: int) -> Since:
@@ -77,18 +80,23 @@ class Since:
         return cls(SinceKind.START)
 
 
-def window(movers: Sequence[int], seat: int) -> tuple[int, int]:
+def window(movers: Sequence[int], seat: int, covered: int = 0) -> tuple[int, int]:
     """The moves a recap for ``seat`` tells, as a slice ``(start, end)`` of a log whose
     moves were made by ``movers`` (the seat of each move, in order): from ``seat``'s last
     move before the others' latest ones, to the turn ``seat`` is taking now (their own
     steps of this turn they know: asking in the middle of a turn still tells what came
-    before it)."""
+    before it). ``covered``: that many of the seat's latest runs of moves were a
+    computer's, made for its person when time ran out: news to them, so told too."""
     end = len(movers)
     while end > 0 and movers[end - 1] == seat:
         end -= 1
     start = end
-    while start > 0 and movers[start - 1] != seat:
-        start -= 1
+    for run in range(covered + 1):
+        while start > 0 and movers[start - 1] != seat:
+            start -= 1
+        if run < covered:
+            while start > 0 and movers[start - 1] == seat:
+                start -= 1
     return start, end
 
 
@@ -237,7 +245,7 @@ def collect(record: Record, since: Since) -> Recap:
     end = len(movers)
     if since.kind == SinceKind.DECISION:
         assert since.seat is not None
-        first, end = window(movers, since.seat)
+        first, end = window(movers, since.seat, since.covered)
     elif since.kind == SinceKind.START:
         first = 0
     state, _ = record.new_state()
@@ -479,7 +487,7 @@ def _fight_text(f: Fight) -> str:
         parts.append(t("recap.fight.leader"))
     if f.terrain is not None:
         parts.append(t("recap.fight.terrain", defender=defender,
-                       terrain=terrain_name(f.terrain)))
+                       terrain=t(f"city_as.{f.terrain}")))
     if f.attack_cards is not None and f.defend_cards is not None:
         parts.append(t("recap.fight.cards", attacker=colour_name(f.attacker),
                        attack=card_list(f.attack_cards), defender=defender,
@@ -633,31 +641,49 @@ def points_line(recap: Recap) -> str:
     return t("recap.vp", scores=", ".join(parts))
 
 
+def _important(item: Item) -> bool:
+    """An item a cut recap keeps even when older steps give way: a fight (the picture
+    marks it too), a city, a progress phase, the end."""
+    if isinstance(item, Turn):
+        return bool(item.fights or item.cities)
+    return isinstance(item, (Progress, Ending))
+
+
 def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
     """The recap in words of the current language, at most ``limit`` characters joined:
     the head, one line per turn (each player's moves, growth, cities, cards, fights with
     the cards revealed), progress, the end, then the victory points. When that is too
-    long, the oldest turns are told by their counts only, and if still too long the oldest
-    lines give way to a line saying how many were left out."""
+    long, the oldest turns are told by their counts only, and if still too long the least
+    important of them give way to a line saying how many were left out: fights, cities,
+    progress phases and the end stay (by their counts at least), as the picture still
+    marks them."""
     head = _head(recap)
     if recap.empty:
         return [t("recap.nothing.round" if recap.since.kind == SinceKind.ROUND
                   else "recap.nothing")]
     tail = [points_line(recap)]
+    if recap.since.covered:  # said first: the reader did not make these moves
+        head = "\n".join([head, t("recap.covered", n=recap.since.covered)])
     full = [_item_line(i, names, short=False) for i in recap.items]
     short = [_item_line(i, names, short=True) for i in recap.items]
-    # the newest steps in full, older ones by their counts, the oldest left out
     room = limit - len("\n".join([head, *tail])) - len(t("recap.omitted", n=len(full))) - 2
-    body: list[str] = []
+    chosen: dict[int, str] = {}
+    # first the steps that must stay, newest first, by their counts
+    for i in reversed(range(len(full))):
+        if _important(recap.items[i]) and len(short[i]) + 1 <= room:
+            chosen[i] = short[i]
+            room -= len(short[i]) + 1
+    # then the newest steps in full, older ones by their counts, the rest left out
     detailed = True
     for i in reversed(range(len(full))):
-        line = full[i] if detailed else short[i]
-        if len(line) + 1 > room and detailed:
-            detailed, line = False, short[i]
-        if len(line) + 1 > room:
-            break
-        body.insert(0, line)
-        room -= len(line) + 1
+        kept = len(chosen[i]) + 1 if i in chosen else 0
+        if detailed and len(full[i]) + 1 - kept <= room:
+            chosen[i], room = full[i], room - (len(full[i]) + 1 - kept)
+            continue
+        detailed = False
+        if i not in chosen and len(short[i]) + 1 <= room:
+            chosen[i], room = short[i], room - (len(short[i]) + 1)
+    body = [chosen[i] for i in sorted(chosen)]
     left_out = len(full) - len(body)
     if left_out:
         body.insert(0, t("recap.omitted", n=left_out))

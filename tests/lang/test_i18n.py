@@ -115,6 +115,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"decision.{k}_none" for k in (G.MOVING, G.GROWING)}
     keys |= {f"table_option.{k}" for k in TABLE_OPTIONS}
     keys |= {f"terrain.{x}" for x in CONTENT.terrain_names}
+    keys |= {f"city_as.{x}" for x in CONTENT.terrain_names}
     keys |= {f"era.{i}" for i in range(len(CONTENT.eras))}
     keys |= {f"colour.{i}" for i in range(len(CONTENT.colours))}
     keys |= {f"card.{k}.{part}" for k in CONTENT.card_types for part in ("name", "text")}
@@ -418,3 +419,13 @@ def test_every_text_fills_in_as_the_plural_aware_formatter_does(lang: str) -> No
         else:
             plain += 1
     assert plain > 100 and plural > 10
+
+
+def test_the_stats_name_the_actions_as_the_buttons_do() -> None:
+    """"Grow" in the stats where the button says "🌱 Grow", not "Growth"; in Polish the
+    attack is "⚔️ Atakuj…" as its menu's "Zaatakuj…", not "Walka"."""
+    for kind in ("move", "grow", "attack", "draw", "city"):
+        button = t_in("en", f"btn.{kind}").split(" ", 1)[1].rstrip("…")
+        assert t_in("en", f"opening.{kind}") == button, kind
+    assert t_in("pl", "btn.attack") == "⚔️ Atakuj…"
+    assert t_in("pl", "opening.attack") == "Atak"

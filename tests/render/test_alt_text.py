@@ -171,5 +171,5 @@ def test_player_lines_use_action_markers_and_plural_forms(lang: str) -> None:
         assert "5 action markers left, 0 cards in hand, 5 tokens in supply" in blue, blue
         assert not re.search(r"\b1 (cards|tokens|markers)\b", " ".join(lines))
     else:
-        assert "1 znacznik akcji, 1 karta w ręce, 1 pion w zapasie" in red, red
-        assert "5 znaczników akcji, 0 kart w ręce, 5 pionów w zapasie" in blue, blue
+        assert "1 znacznik akcji, 1 karta na ręce, 1 pion w zapasie" in red, red
+        assert "5 znaczników akcji, 0 kart na ręce, 5 pionów w zapasie" in blue, blue

@@ -145,3 +145,21 @@ def test_command_line_replay_and_chart(tmp_path, capsys) -> None:
     assert main(["chart", str(path), "--out", str(tmp_path / "c.png")]) == 0
     assert json.loads(capsys.readouterr().out)["eras"] == 10
     assert (tmp_path / "c.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_the_legend_keeps_every_score_however_long_the_name() -> None:
+    """"Yellow · Computer 1, normal…" cut the winner's points off: a long name gives way,
+    the points stay."""
+    from render import fonts
+
+    record = game(5, 22)
+    views = [s.view for s in era_ends(snapshots(record))]
+    final = views[-1]["players"]
+    names = ["Ann", "Bob", "Cy", "Dee", "Computer 1, normal, with a very long name indeed"]
+    with fonts.recording() as drawn:
+        render_chart(views, names)
+    legend = [text for text, size in drawn if size == 14]
+    assert len(legend) == 5
+    for s, text in enumerate(legend):
+        assert text.endswith(f"  {final[s]['victory_points']} VP"), text
+    assert "…" in legend[4]

@@ -118,3 +118,34 @@ def test_a_seat_view_draws_the_public_picture() -> None:
     public = render_recap(view(s, None), marks)
     for seat in range(3):
         assert render_recap(view(s, seat), marks) == public
+
+
+def _ink(img: Image.Image, box: tuple[float, float, float, float]) -> set[tuple[int, int]]:
+    """The pixels of a hex label's dark ink inside ``box``."""
+    from render.terrain_layer import LABEL_INK
+
+    x0, y0, x1, y1 = (round(c) for c in box)
+    px = img.load()
+    return {(x, y) for x in range(x0, x1) for y in range(y0, y1) if px[x, y] == LABEL_INK}
+
+
+@pytest.mark.parametrize("mark", [(Mark.CITY, H("H6")), (Mark.MOVE, H("C3"), H("G8")),
+                                  (Mark.FIGHT, H("F5"), H("E5")), (Mark.GROW, H("G8"), 2)])
+def test_marks_leave_hex_labels_and_stacks_readable(mark: tuple[int, ...]) -> None:
+    """A ring, an arrow, swords or a ``+n`` drawn over a hex label prints the label again
+    on top; a long arrow passes under the stacks it crosses, not over them."""
+    from render.geometry import token_swatch
+    from render.terrain_layer import label_box
+
+    v = view(_state(), None)
+    plain, marked = board_image(v), recap_image(v, (mark,))
+    sx, sy = recap_layout_of(v, (mark,)).shift
+    for h in range(NUM_HEXES):
+        x0, y0, x1, y1 = label_box(h)
+        box = (x0 + sx, y0 + sy, x1 + sx, y1 + sy)
+        if box[0] >= 0 and box[2] < plain.size[0] and box[1] >= 0 and box[3] < plain.size[1]:
+            assert _ink(plain, box) <= _ink(marked, box), h
+    for h in (H("E7"), H("F5")):  # stacks under or beside the long arrow
+        x, y = token_swatch(h)
+        assert plain.getpixel((round(x + sx), round(y + sy))) == \
+            marked.getpixel((round(x + sx), round(y + sy))), h

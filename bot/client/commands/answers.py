@@ -32,7 +32,7 @@ from bot.table.ui import Panel
 from bot.tempus import images
 from bot.tempus import result_post as results
 from bot.tempus.describe import status_text
-from bot.tempus.labels import colour_name
+from bot.tempus.labels import colour_name, seat_names
 from bot.tempus.public_log import public_log_job
 from bot.tempus.result_post import Attachment
 from engine.content import CONTENT
@@ -208,7 +208,7 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)
     seats = await service.storage.seats(g.id)
-    names = [s.name for s in seats]
+    names = seat_names(seats)
     panel, version = None, 0
     if at is None and g.status == ACTIVE:
         v, _ = await service.public_view(g.id)
@@ -272,7 +272,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
     assert v is not None, "a game that is not active has a final position"
     clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
     return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)), *clock,
-                             *_over_lines(v, [s.name for s in seats])]))
+                             *_over_lines(v, seat_names(seats))]))
 
 
 async def show_answer(service: TableService, asker: Asker, game: str | None = None,
@@ -283,7 +283,7 @@ async def show_answer(service: TableService, asker: Asker, game: str | None = No
     g = await resolve(service, asker, game, finished=True)
     seats = await service.storage.seats(g.id)
     post = await run(results.final_post, g.id, await _record(service, g),
-                     [s.name for s in seats])
+                     seat_names(seats))
     files = [f for f in post.files if not f.filename.endswith(".json")]
     return Answer(post.text.replace("\n" + t("result.files"), ""), files)
 
@@ -295,7 +295,7 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
     (bot/tempus/public_log.py)."""
     g = await resolve(service, asker, game, finished=False)
     if g.status != FINISHED:
-        names = [s.name for s in await service.storage.seats(g.id)]
+        names = seat_names(await service.storage.seats(g.id))
         lines = await (run or _thread)(public_log_job, await _record(service, g), names,
                                        i18n.current())
         data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()

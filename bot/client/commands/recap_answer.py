@@ -18,6 +18,7 @@ from bot.history import ledger as hist
 from bot.store import CANCELLED, LOBBY
 from bot.table.service import TableError
 from bot.tempus import images
+from bot.tempus.labels import record_names
 from bot.tempus.recap import RecapError, Since, alt_lines, collect, recap_lines
 from bot.tempus.result_post import Attachment
 from lang import i18n
@@ -44,7 +45,7 @@ async def recap_answer(service: TableService, asker: Asker, game: str | None,
         recap = await run(collect, record, Since.round_start(since))
     except RecapError as exc:
         raise TableError(exc.key, **exc.kwargs) from None
-    names = [p.get("name", "") for p in record.players]
+    names = record_names(record.players)
     text = "\n".join(recap_lines(recap, names))
     if recap.empty:
         return Answer(text)

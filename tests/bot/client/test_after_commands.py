@@ -285,7 +285,7 @@ async def test_history_typed_in_the_games_thread_lists_its_channels_games() -> N
 
 
 def test_opening_words() -> None:
-    assert opening_text("grow-grow-move") == "Growth → Growth → Move"
+    assert opening_text("grow-grow-move") == "Grow → Grow → Move"  # as the button says
     assert opening_text("") == t("opening.none")
 
 

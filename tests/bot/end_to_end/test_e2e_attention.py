@@ -22,7 +22,7 @@ from bot.table.model import key_text
 from bot.tempus.labels import colour_name
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.time_source import FakeClock
-from engine import to_act
+from engine import legal_actions, to_act
 from lang.messages import t
 from tests.bot.e2e import (
     FakePlayer,
@@ -134,6 +134,26 @@ async def test_the_mute_button_answers_privately_and_mutes_the_turn(tmp_path: Pa
         await settle(bot)
         msg = panel_message(fake, ch)
         assert msg is not None
+        # whoever owes the first decision just started the game: at the table, so never
+        # pinged (the daily pace reminds hours later): a mute would change nothing
+        assert not [c for c in msg.custom_ids() if _op(c) == "mute"]
+        # everyone goes away between steps: once the decision is someone's who has not
+        # just acted, they are away, can be pinged, and may mute that
+        assert bot.service is not None
+        for _ in range(12):
+            msg = panel_message(fake, ch)
+            assert msg is not None
+            if any(_op(c) == "mute" for c in msg.custom_ids()):
+                break
+            clock.advance(AT_TABLE_S + 60)
+            table = await bot.service.table(1)
+            assert table.state is not None
+            seat = min(table.since)
+            user = table.seats[seat].user_id
+            assert user is not None
+            await bot.service.act(1, user, legal_actions(table.state, seat)[0],
+                                  table.version)
+            await settle(bot)
         mute = next(c for c in msg.custom_ids() if _op(c) == "mute")
         label = next(c["label"] for c in msg.controls() if c.get("custom_id") == mute)
         assert label == t("btn.mute")

@@ -111,6 +111,10 @@ async def test_an_empty_hand_is_never_asked_for_cards_and_a_lone_end_turn_is_tak
     await svc.idle()
     assert decision_for(table.state, 0).kind == OCCUPY, "the fight was fought at once"
     assert t("auto.no_cards", colour="Red") in outcome.lines
+    # one plain sentence: not followed by "Red plays no cards face down."
+    assert t("event.attack_cards.none", colour="Red") not in outcome.lines
+    assert "Red has no cards in hand, so plays none face down." in outcome.lines
+    assert not [x for x in outcome.lines if "nothing to ask" in x or "0 cards" in x]
     assert all(not o.secret_panels for o in sink.outcomes), "no secret choice DM"
     assert all("secret" not in [b.arg for b in (o.panel.controls() if o.panel else [])]
                for o in sink.outcomes if o.game_id == g), "no button for it"

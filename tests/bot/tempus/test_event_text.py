@@ -103,3 +103,28 @@ def test_decisions_in_words() -> None:
         assert waiting_text(v) == "Niebieski: odpowiedź kartami obrony"
     with i18n.using("en"):
         assert decision_text(decisions(state)[0], v) == "Blue: answer with defence cards"
+
+
+def test_a_side_that_plays_no_cards_says_so_in_words() -> None:
+    """Not "plays 0 cards face down", "reveals: no cards" ("odkrywa: bez kart"), but
+    "plays no cards face down", "reveals no cards" ("nie odkrywa żadnej karty")."""
+    from tests.engine.helpers import card
+
+    weapons = card("WEA", "H")
+    none = Event("attack_cards", "", 0, data={"count": 0})
+    fight = Event("combat_cards", "", 0, data={"defender": 1, "defend_cards": [weapons],
+                                                 "attack_cards": [], "attack": 2,
+                                                 "defence": 4})
+    quiet = Event("combat_cards", "", 0, data={"defender": 1, "defend_cards": [],
+                                                 "attack_cards": [], "attack": 2,
+                                                 "defence": 2})
+    progress = Event("progress_reveal", "", 2, data={"cards": [], "points": 3})
+    assert event_text(none) == "Red plays no cards face down."
+    assert event_text(fight) == ("Blue answers with Weapons (hills); Red reveals no cards. "
+                                 "Strength 2 against 4.")
+    assert event_text(progress) == "Yellow reveals no cards: 3 progress points."
+    with i18n.using("pl"):
+        assert event_text(none) == "Czerwony nie zagrywa żadnej zakrytej karty."
+        assert event_text(quiet) == ("Niebieski nie odpowiada żadną kartą; Czerwony nie "
+                                     "odkrywa żadnej karty. Siła 2 przeciw 2.")
+        assert event_text(progress) == "Żółty nie odkrywa żadnej karty; 3 punkty postępu."

@@ -94,3 +94,15 @@ def test_help_occupy_mentions_sanitation_at_the_move_in(lang: str) -> None:
     assert name in text and name not in plain and name not in old
     assert "R-CARD-SAN" not in text  # players read what it does, not the rule's id
     assert "F5" in text and ("up to 4 tokens" if lang == "en" else "do 4 pionów") in text
+
+
+def test_a_long_list_of_hexes_says_how_many_more_in_words() -> None:
+    """"Good hexes now: A9, C8, C9, D7, D8 and 17 more", never a bare "(+17)"."""
+    from bot.tempus.help_text import MAX_HEXES, hex_list
+
+    text = hex_list(range(40, 40 + MAX_HEXES + 17))
+    assert text.endswith(" and 17 more") and "(+" not in text
+    with i18n.using("pl"):
+        assert hex_list(range(40, 40 + MAX_HEXES + 17)).endswith(" i 17 innych pól")
+    state, seat = by_kind()[G.PLACE_START_TOKEN]
+    assert "(+" not in help_text(state, seat)

@@ -142,8 +142,33 @@ def test_the_reasons_come_from_the_evaluation_in_the_players_words() -> None:
                                     {"key": "no_such_term", "value": 9.0}]}
     with i18n.using("en"):
         text = hint_text(v, forged)
-    assert "victory points now +1.5; safety from attack -0.2" in text
+    assert ("for it — victory points now (about 1.5 victory points); against it — safety "
+            "from attack (about 0.2 victory points)") in text
     assert "no_such_term" not in text and "9.0" not in text
     with i18n.using("pl"):
         text = hint_text(v, forged)
-    assert "punkty zwycięstwa teraz +1,5" in text
+    assert "punkty zwycięstwa teraz (około 1,5 punktu zwycięstwa)" in text
+
+
+def test_the_reasons_are_in_a_players_words() -> None:
+    """What speaks for the move and what against it, each with what it is worth in
+    victory points: not "presence on the board +1.4; room to grow -0.6"."""
+    from bot.tempus.hint import reasons_text
+
+    reasons = [{"key": "board", "value": 1.4}, {"key": "growth", "value": -0.6}]
+    assert reasons_text(reasons) == (
+        "How the computer players judge it: for it — presence on the board (about 1.4 "
+        "victory points); against it — room to grow (about 0.6 victory points).")
+    with i18n.using("pl"):
+        assert reasons_text(reasons) == (
+            "Jak oceniają to gracze komputerowi: za — obecność na planszy (około 1,4 punktu "
+            "zwycięstwa); przeciw — miejsce na nowe piony (około 0,6 punktu zwycięstwa).")
+
+
+def test_the_search_is_told_in_a_players_words() -> None:
+    """Not "best of 5 candidates in 300 simulated continuations": what the numbers are."""
+    from lang.messages import t
+
+    assert t("hint.search", n=5, rollouts=300) == (
+        "The computer tried 5 choices, playing the rest of the game out 300 times in its "
+        "head; this one did best.")

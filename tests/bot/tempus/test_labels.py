@@ -99,3 +99,33 @@ def test_names_an_action_knows_every_label_of_the_game_not_only_those_possible_n
         polish = {action_label(a) for state in random_states(4, 3, every=7)
                   for seat in range(3) for a in legal_actions(state, seat)}
         assert polish and all(names_an_action(x) for x in polish)
+
+
+def test_a_computer_is_named_in_the_readers_language() -> None:
+    """A computer seat added on a Polish server is stored as "Komputer 1, średni"; an
+    English reply names it "Computer 1, normal", never one line in two languages
+    ("🏆 Yellow (Komputer 1, średni) wins")."""
+    from bot.store import SeatRow
+    from bot.tempus.labels import record_names, seat_names
+    from bot.tempus.result_post import _who
+    from lang import i18n
+
+    with i18n.using("pl"):
+        stored = i18n.render("ai.name", None, n=1, level=i18n.render("level.normal"))
+    assert stored == "Komputer 1, średni"
+    seats = [SeatRow(0, 7, None, "ann"), SeatRow(1, None, "normal", stored)]
+    with i18n.using("en"):
+        assert seat_names(seats) == ["ann", "Computer 1, normal"]
+        assert record_names([{"name": "ann", "kind": "human"},
+                             {"name": stored, "kind": "ai:normal"}])[1] == "Computer 1, normal"
+        assert _who(1, seat_names(seats)) == "Blue (Computer 1, normal)"
+    with i18n.using("pl"):
+        assert seat_names(seats)[1] == stored
+    from bot.tempus.describe import status_text
+    from engine.views import view
+    from tests.engine.helpers import make_state
+
+    three = [*seats, SeatRow(2, 9, None, "cy")]
+    with i18n.using("en"):
+        text = status_text(1, view(make_state(), None), three)
+    assert "Blue (Computer 1, normal)" in text and "Komputer" not in text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.table.ui import ACT, MAX_LABEL, MENU, Button, Select
+from bot.table.ui import ACT, MAX_LABEL, MENU, Button, Option, Select
 from bot.tempus import panels
 from bot.tempus.codec import decode_action
 from engine import actions as A
@@ -236,5 +236,26 @@ def test_one_source_with_more_destinations_than_the_panel_holds_keeps_the_menu(
     when it cuts), rather than being cut without a word."""
     monkeypatch.setattr(panels, "MAX_OPTIONS", 1)  # six destinations, six selects
     _, panel = _in(A.BeginMove(), {"E5": (0, 1), **BLUE_FAR})
-    (select,) = [r for r in panel.rows if isinstance(r, Select)]
-    assert (select.op, select.arg, [o.value for o in select.options]) == (MENU, "dest", ["E5"])
+    assert not [r for r in panel.rows if isinstance(r, Select)], "no select of one source"
+    (button,) = [b for b in panel.controls() if isinstance(b, Button) and b.op == MENU
+                 and b.arg.startswith("dest")]
+    assert (button.arg, button.label[:22]) == ("dest:E5", "Move a token from… E5 ")
+
+
+def test_a_select_of_one_is_never_built() -> None:
+    """The third starting token with one hex left for it is a button naming the hex, not
+    a select "(L11–L11)"; 26 choices are two selects of 13, not 25 and one."""
+    one = [Option("L11", "token:L11", "forest")]
+    rows, _ = panels.chunked_selects(one, lambda a, b: f"Place a starting token on… ({a}–{b})",
+                                     MENU, "tile", 3)
+    assert rows == [(Button("Place a starting token on… L11 · forest", MENU, "tile:token:L11",
+                            "primary"),)]
+    many = [Option(str(i), str(i)) for i in range(26)]
+    rows, cut = panels.chunked_selects(many, lambda a, b: f"({a}–{b})", MENU, "x", 3)
+    assert [len(r.options) for r in rows if isinstance(r, Select)] == [13, 13] and not cut
+    act = A.PlaceStartToken(H("E5"))
+    rows, _ = panels.chunked_selects([Option("E5", panels.encode_action(act))],
+                                     lambda a, b: f"Place a starting token on… ({a}–{b})",
+                                     ACT, "", 3)
+    assert rows == [(Button("Place a starting token on… E5", ACT, panels.encode_action(act),
+                            "primary"),)]

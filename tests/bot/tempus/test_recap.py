@@ -126,7 +126,7 @@ def test_the_scripted_recap_in_polish() -> None:
     with using("pl"):
         text = "\n".join(recap_lines(_recap(), NAMES))
         weapons, fort = card_name(WEAPONS), card_name(FORT)
-    assert text.splitlines()[0].startswith("**Co się wydarzyło od Twojego ostatniego ruchu**")
+    assert text.splitlines()[0].startswith("**Co się wydarzyło od twojego ostatniego ruchu**")
     assert "**Niebieski** (brian): przesunięte piony: 1 (E5→F5)." in text
     assert f"karty ataku (Żółty): {weapons}; obrona (Niebieski): {fort}; siła 5 przeciw 3" \
         in text
@@ -276,3 +276,44 @@ def test_a_recap_crosses_to_and_from_a_worker_process() -> None:
         assert (back.key, back.kwargs) == ("recap.no_round", {"round": 4})
     else:
         raise AssertionError("round 4 has not begun after five moves")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_cut_recap_keeps_every_fight_city_and_progress_phase(lang: str) -> None:
+    """Steps give way to fit, but not a fight (the picture still marks it), a city or a
+    progress phase: "(… 15 earlier steps not shown)" must not hide the only fight, even
+    when it is the oldest step of the window."""
+    from bot.tempus.recap import Turn, _important, _item_line
+
+    r = collect(_game(3, 5), Since.round_start(1))
+    (fight,) = [x for x in r.items if isinstance(x, Turn) and x.fights][:1]
+    r = dataclasses.replace(r, items=[fight, *(x for x in r.items if not _important(x))])
+    with using(lang):
+        lines = recap_lines(r, NAMES)
+        assert _item_line(fight, NAMES, True) in lines or \
+            _item_line(fight, NAMES, False) in lines
+        omitted = "pominięto" if lang == "pl" else "not shown"
+    assert len("\n".join(lines)) <= TEXT_LIMIT
+    assert omitted in lines[1]
+
+
+def test_a_turn_the_computer_played_for_the_reader_is_told() -> None:
+    """A person whose time ran out comes back: the turn a computer played for them is in
+    their recap, said first ("a computer played your last turn"), not skipped as if they
+    had made it."""
+
+    movers = [0, 1, 2, 0, 0, 1, 2]  # seat 0's last turn (moves 3-4) was the computer's
+    assert window(movers, 0) == (5, 7)
+    assert window(movers, 0, covered=1) == (1, 7)
+    assert window([*movers, 0], 0, covered=1) == (1, 7), "their own steps now are known"
+    record = _game(3, 5)
+    movers = [s for s, _ in record.moves]
+    seat = movers[-1]
+    cut = dataclasses.replace(record, moves=record.moves[:len(movers) - 1])
+    told = collect(cut, Since.decision(seat, covered=1))
+    plain = collect(cut, Since.decision(seat))
+    assert told.first < plain.first
+    with using("en"):
+        lines = recap_lines(told, NAMES)
+        assert "a computer played your last turn for you" in lines[0]
+        assert "computer" not in recap_lines(plain, NAMES)[0]
