@@ -285,7 +285,7 @@ def test_a_cut_recap_keeps_every_fight_city_and_progress_phase(lang: str) -> Non
     when it is the oldest step of the window."""
     from bot.tempus.recap import Turn, _important, _item_line
 
-    r = collect(_game(3, 5), Since.round_start(1))
+    r = collect(_game(3, 2), Since.round_start(1))
     (fight,) = [x for x in r.items if isinstance(x, Turn) and x.fights][:1]
     r = dataclasses.replace(r, items=[fight, *(x for x in r.items if not _important(x))])
     with using(lang):
