@@ -259,3 +259,27 @@ def test_a_select_of_one_is_never_built() -> None:
                                      ACT, "", 3)
     assert rows == [(Button("Place a starting token on… E5", ACT, panels.encode_action(act),
                             "primary"),)]
+
+
+def test_no_panel_of_random_games_holds_a_select_of_one() -> None:
+    """Whatever the position, a select always offers at least two answers: the public
+    panels, the secret card choices and the card menus of random games."""
+    from engine.game import decisions
+    from tests.bot.helpers import random_states
+
+    seen = 0
+    for seed in (3, 8):
+        for state in random_states(seed, 3, every=2):
+            for d in decisions(state):
+                found = [panels.public_panel(state, SEATS[:3])]
+                if d.kind in panels.HAND_KINDS:
+                    found.append(panels.secret_panel(state, d.seat))
+                if d.kind == "turn":
+                    found.append(panels.cards_menu(state, d.seat,
+                                                   legal_actions(state, d.seat)))
+                for panel in found:
+                    for row in panel.rows:
+                        if isinstance(row, Select):
+                            seen += 1
+                            assert len(row.options) > 1, (d.kind, row.placeholder)
+    assert seen > 100
