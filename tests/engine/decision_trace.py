@@ -26,8 +26,10 @@ from engine.ai import choose_action, hint
 from engine.ai import search as ai_search
 from engine.ai.planner import PlannerPlayer
 from engine.ai.sampling import determinise
+from engine.ai.spent_steps import end_of_spent_step
 from engine.game import apply_in_place, decisions
 from engine.legal import legal_actions
+from engine.rules import RULES_VERSION
 from engine.setup import new_game
 from engine.views import view
 
@@ -79,11 +81,14 @@ def decide(v: dict[str, Any], level: str, seed: int, iterations: int) -> Any:
     return choose_action(v, level, seed, budget_s=NO_BUDGET_S, iterations=iterations)
 
 
-def trace(game: TracedGame) -> dict[str, Any]:
+def trace(game: TracedGame, *, rules_version: int = RULES_VERSION,
+          skip_spent: bool = False) -> dict[str, Any]:
     """The fingerprint of one whole game: the SHA-256 of every decision (and hint) in
-    order, how many decisions there were and the final scores."""
+    order, how many decisions there were and the final scores. ``skip_spent``: the end of
+    a Move or Growth that no card of the hand could extend (which rules 5 asks for and
+    rules 4 made by itself) is made but neither counted nor fingerprinted."""
     n = len(game.seats)
-    state, _ = new_game(n, game.seed, random_map=game.random_map)
+    state, _ = new_game(n, game.seed, random_map=game.random_map, rules_version=rules_version)
     digest = hashlib.sha256()
     step = 0
     hints = 0
@@ -93,6 +98,10 @@ def trace(game: TracedGame) -> dict[str, Any]:
         if not ds:
             break
         for d in ds:
+            spent = end_of_spent_step(state, d.seat) if skip_spent else None
+            if spent is not None:
+                apply_in_place(state, d.seat, spent)
+                break  # the decisions owed now may have changed
             v = view(state, d.seat)
             seed = game.seed * 100_003 + step
             if game.hint_every and step % game.hint_every == 0:
