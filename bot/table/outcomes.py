@@ -61,7 +61,7 @@ class Outcomes:
     # ------------------------------------------------------------------ a running game
     def play(self, table: Table, before: State | None, events: list[Event], *,
              actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY,
-             draft: bool = False) -> Outcome:
+             draft: bool = False, notify: list[int] | None = None) -> Outcome:
         """The game as it stands after a change: ``events`` (made from ``before``) told
         publicly and privately, new hands, secret choices for those who owe one now.
 
@@ -69,7 +69,11 @@ class Outcomes:
         with (merged: the newer part's position wins), so the position (turn panel,
         public view, turn and round) is left to :meth:`position`, called only if it is
         announced alone after all (``Outcome.fill``). Most of a computer's steps are
-        such, and the panel and view are most of the cost of building one."""
+        such, and the panel and view are most of the cost of building one.
+
+        ``notify``: the seats to tell of their decision, if the caller decided it (the
+        commit path, which stores it with the clocks; a nudge); by default those whose
+        decision is new and who are away from the table."""
         state = table.state
         assert state is not None
         seats = table.seats
@@ -88,7 +92,8 @@ class Outcomes:
         fresh = [s for s, v in table.since.items() if v == table.version]
         # who is told that a decision waits for them: only those away from the table
         # (bot.table.presence), once: a secret choice by DM, anything else by a ping
-        told = self.to_notify(table, [s for s in fresh if s != actor], key_text(state))
+        told = (notify if notify is not None
+                else self.to_notify(table, [s for s in fresh if s != actor], key_text(state)))
         secret = {}
         for s in told:
             # a choice with one possible answer is not asked (bot.table.forced): no DM
@@ -118,6 +123,12 @@ class Outcomes:
                 and table.covering.get(s) != turn for s in table.since)
             outcome.panel = self.turn_panel(table)
             outcome.public_view = view(state, None)
+
+    def nudge(self, table: Table, seat: int) -> Outcome:
+        """The one notification the person owing ``seat``'s decision would have had had
+        they been away when it was asked (bot.timing.nudges): a DM with their secret
+        choice, or a new turn message that pings them."""
+        return self.play(table, table.state, [], actor=None, notify=[seat])
 
     def to_notify(self, table: Table, seats: list[int], turn: str) -> list[int]:
         """Of ``seats`` (owing a decision in ``turn``), the ones whose person must be told:
