@@ -88,6 +88,8 @@ class TurnMessage:
     #: who the open message pings when it is posted (the people away it asks to act), as
     #: long as no post has delivered those pings yet
     mention: list[int] = field(default_factory=list)
+    #: who it pings whatever they owe then (it tells them what a computer did for them)
+    told: list[int] = field(default_factory=list)
 
     def open(self, o: Outcome, unshown: list[str]) -> None:
         """A new turn message for ``o``, beginning with ``unshown`` (lines the one before
@@ -96,6 +98,7 @@ class TurnMessage:
         decision when it is posted is pinged (:func:`owing`), nobody's ping is lost."""
         self.message_id, self.round, self.serial = None, o.round_key, self.serial + 1
         self.mention = list(dict.fromkeys([*self.mention, *o.mention]))
+        self.told = list(dict.fromkeys([*self.told, *o.told]))
         self.lines, self.shown_lines = [*unshown, *o.lines], 0
 
 
@@ -317,6 +320,8 @@ class DiscordPublisher:
         place."""
         if o.kind == "resume" or (turn.round is None and turn.message_id is None):
             return True  # the first message this process writes for the game
+        if o.told:
+            return True  # a notice to someone (time ran out): above what follows it
         if not o.waits_for_person:
             return False
         return bool(o.mention) or o.round_key != turn.round
@@ -411,19 +416,21 @@ class DiscordPublisher:
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
-                    pending = turn.mention
+                    pending, told = turn.mention, turn.told
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in owing(o, pending)])
+                        users=[discord.Object(u) for u in
+                               dict.fromkeys([*owing(o, pending), *told])])
                     # this post delivers them: a message opened while it is under way
                     # pings only its own (no second ping); if it fails, they are pending
-                    turn.mention = []
+                    turn.mention, turn.told = [], []
                     try:
                         posted = await self._send(turn, carrier, content, files=files,
                                                   allowed_mentions=mentions,
                                                   components=components)
                     except BaseException:
                         turn.mention = list(dict.fromkeys([*pending, *turn.mention]))
+                        turn.told = list(dict.fromkeys([*told, *turn.told]))
                         raise
                     if turn.serial != serial:  # a new one was opened while this was posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)

@@ -200,8 +200,10 @@ class Timeouts(UseCase):
                              level=level, n=strikes)
                     if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
                         line = f"{line}\n{t('clock.autopilot.rated', user=user)}"
-                self.announcer.notice(self.outcomes.notice(
-                    table, line, [user] if user is not None else []))
+                # the notice opens the turn message that the computer's moves then go
+                # into: it is read before them, and pings the person
+                outcome.lines = [line, *outcome.lines]
+                outcome.told = [user] if user is not None else []
                 self.announcer.enqueue(outcome)
             else:
                 # the computer covers the rest of this turn: stored at once (a restart, or
@@ -219,9 +221,13 @@ class Timeouts(UseCase):
                 table.covering = covering
                 self.clocks.committed(table, rows)
                 self.announcer.menus_timed_out(table, seat)
+                notice = self.outcomes.play(table, state, [], actor=None, notify=[])
                 with public(table):
-                    line = t("clock.timeout", user=user, colour=colour_name(seat),
-                             level=level, n=strikes, limit=turnclock.strikes)
-                self.announcer.notice(self.outcomes.notice(
-                    table, line, [user] if user is not None else []))
+                    notice.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
+                                      level=level, n=strikes, limit=turnclock.strikes)]
+                # a turn message of its own, which the computer's moves then go into: the
+                # notice is read before them (not below a log that already shows them),
+                # and pings the person
+                notice.told = [user] if user is not None else []
+                self.announcer.enqueue(notice)
         self.computers.kick(table)
