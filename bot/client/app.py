@@ -365,7 +365,7 @@ class TempusBot(commands.AutoShardedBot):
                         received: float) -> None:
         """A private refusal, shown eventually (or sent by DM)."""
         await replies.deliver(interaction,
-                              lambda: interaction.followup.send(text, ephemeral=True),
+                              lambda: replies.answer(interaction, text),
                               text, received, "a refusal")
 
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
@@ -379,10 +379,7 @@ class TempusBot(commands.AutoShardedBot):
             msg: Any = await interaction.edit_original_response(content=content, view=view,
                                                                 attachments=files)
         else:
-            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
-            if view is not None:
-                kwargs["view"] = view
-            msg = await interaction.followup.send(content, **kwargs)
+            msg = await replies.answer(interaction, content, files=files, view=view)
         if view is None and edit and interaction.message is not None \
                 and self.publisher is not None:
             # a menu closed (or answered) in place is a menu no more: retiring it later

@@ -12,9 +12,11 @@ and :meth:`FakeDiscord.check` raises if the bot did something it could have know
 wrong: a message over Discord's limits (length, rows, buttons, select options, custom ids,
 labels, attachment count, size and alt text), an interaction answered after 3 s, twice, or
 with a callback type its interaction type does not allow, an interaction token used after
-15 minutes, an invalid command registration, or a request to an endpoint the fake does not
-implement. Refusals the bot cannot foresee (a closed DM, thread creation denied, an archived
-thread, a 429) are answered but are not errors; every non-2xx answer is in :attr:`failures`.
+15 minutes, a deferred reply filled by a follow-up message (deprecated by Discord; counted
+in :attr:`FakeDiscord.deferral_followups`), an invalid command registration, or a request
+to an endpoint the fake does not implement. Refusals the bot cannot foresee (a closed DM,
+thread creation denied, an archived thread, a 429) are answered but are not errors; every
+non-2xx answer is in :attr:`failures`.
 
 Knobs (constructor arguments, also of :func:`running`):
 
@@ -338,6 +340,9 @@ class FakeDiscord:
         self.errors: list[str] = []
         #: every non-2xx answer: (method, path, status, JSON code)
         self.failures: list[tuple[str, str, int, int | None]] = []
+        #: deferred replies filled by a first follow-up message, which Discord documents
+        #: as deprecated (edit the original response instead): each is also an error
+        self.deferral_followups = 0
         #: REST requests received, by method and route (ids and tokens left out)
         self.requests: collections.Counter[str] = collections.Counter()
         #: gateway events sent: (name, data)
@@ -1271,6 +1276,11 @@ class FakeDiscord:
         original = inter.original_id
         if original is not None and not inter.original_used:
             # the first follow-up of a deferred ("thinking") reply replaces the placeholder
+            # (Discord still does it, but documents it as deprecated: "edit the original
+            # response" is the way)
+            self.deferral_followups += 1
+            self.errors.append(f"interaction {inter.id}: a follow-up filled its deferred "
+                               "reply (deprecated: edit the original response)")
             inter.original_used = True
             msg = self.messages[original]
             self._apply(msg, payload, files)
