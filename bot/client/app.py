@@ -272,10 +272,15 @@ class TempusBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ threads
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
-        """A game's thread locked by a moderator: the game goes on in the channel."""
+        """A game's thread locked by a moderator: the game goes on in the channel; only
+        archived (idle, or by a moderator): it is brought back before the next write."""
         meta = dict(payload.data.get("thread_metadata") or {})
-        if meta.get("locked") and self.publisher is not None:
+        if self.publisher is None:
+            return
+        if meta.get("locked"):
             await self.publisher.thread_changed(payload.thread_id, locked=True)
+        elif meta.get("archived"):
+            await self.publisher.thread_changed(payload.thread_id, archived=True)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         if self.publisher is not None:

@@ -142,6 +142,7 @@ class DiscordPublisher:
         self.on_left_thread: Callable[[int], Awaitable[None]] | None = None
         self.lost_threads = LostThreads(self._games_in, self._leave_thread)
         self.outboxes.on_refused = self._refused
+        self.outboxes.on_archived = self._unarchive
 
     @property
     def pace(self) -> GlobalPace | None:
@@ -569,10 +570,32 @@ class DiscordPublisher:
                              key=f"turn:{turn.game_id}", kind=lambda: self._sync_kind(turn))
 
     async def thread_changed(self, thread_id: int, *, locked: bool = False,
-                             deleted: bool = False) -> None:
-        """The gateway says a thread was locked or deleted."""
+                             deleted: bool = False, archived: bool = False) -> None:
+        """The gateway says a thread was locked, deleted or archived. A game's thread that
+        is only archived (Discord does so after its archive duration without a message; a
+        moderator may too) is brought back before the bot next writes there: edits in an
+        archived thread are refused, and a game at the daily pace can stay quiet longer
+        than that."""
         if locked or deleted:
             await self.lost_threads.gone(thread_id, "deleted" if deleted else "locked")
+        elif archived and self._games_in(thread_id) \
+                and not self.lost_threads.is_lost(thread_id):
+            self.outboxes[thread_id].archived = True
+
+    async def _unarchive(self, thread_id: int) -> bool:
+        """Make an archived game thread active again (the bot is a member of the threads
+        it opens, which is all Discord asks to unarchive one that is not locked); False if
+        Discord refuses (the bot was removed from it, or it is locked): then a post brings
+        it back, or the game moves to its channel (bot/publish/lost_threads.py)."""
+        if self.lost_threads.is_lost(thread_id) or not self._games_in(thread_id):
+            return False
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except discord.HTTPException as exc:
+            log.warning("thread %s: cannot unarchive it: %s", thread_id, exc)
+            return False
+        log.info("thread %s was archived: unarchived it to write there", thread_id)
+        return True
 
     async def _leave_thread(self, game_id: int, thread_id: int, why: str) -> None:
         """Play ``game_id`` in its channel from now on: nothing more is written in the
