@@ -121,8 +121,9 @@ class Outcomes:
             outcome.waits_for_person = any(
                 not seats[s].is_ai and seats[s].user_id is not None
                 and table.covering.get(s) != turn for s in table.since)
-            outcome.panel = self.turn_panel(table)
             outcome.public_view = view(state, None)
+            # the prompt is worded from the same view as the board and its description
+            outcome.panel = self.turn_panel(table, outcome.public_view)
 
     def nudge(self, table: Table, seat: int) -> Outcome:
         """The one notification the person owing ``seat``'s decision would have had had
@@ -160,12 +161,12 @@ class Outcomes:
             outcome.record = record_of(table).to_json()
         return outcome
 
-    def turn_panel(self, table: Table) -> Panel:
+    def turn_panel(self, table: Table, public_view: dict[str, Any] | None = None) -> Panel:
         """The turn message's text and controls for the current state (with Undo when a
-        player may take back a step)."""
+        player may take back a step); ``public_view``: the state's, if made already."""
         state = table.state
         assert state is not None
-        panel = panels.public_panel(state, table.seats)
+        panel = panels.public_panel(state, table.seats, public_view)
         undo = undo_seat(table)
         if undo is not None:
             deciding = to_act(state)
