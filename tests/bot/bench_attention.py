@@ -210,14 +210,22 @@ async def play_leaving(fake: FakeDiscord, bot: Any, settled: Callable[[], Any], 
 class AwayPlayer(FakePlayer):
     """A person who comes back to the game only after ``minutes`` for each decision."""
 
-    def __init__(self, *args: Any, clock: FakeClock, minutes: float, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clock: FakeClock, minutes: float,
+                 bot: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clock = clock
         self.minutes = minutes
+        self.bot = bot
 
     async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
         if depth == 0:
             self.clock.advance(self.minutes * 60)
+            if self.bot is not None and self.bot.scheduler is not None:
+                # what the bot's clock brought meanwhile (a reminder, a nudge) is out
+                # before the person is back, as it would be after minutes
+                self.bot.scheduler.wake()
+                await self.bot.scheduler.settle()
+                await in_process(self.bot)()
         return await super().act_on(msg, depth, start)
 
 
@@ -290,7 +298,8 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     await fake.slash(PEOPLE[0], channel, "start")
                     rng = random.Random(seed)
                     players: dict[int, FakePlayer] = {
-                        u: (AwayPlayer(fake, u, channel, rng, clock=clock, minutes=away)
+                        u: (AwayPlayer(fake, u, channel, rng, clock=clock, minutes=away,
+                                       bot=bot)
                             if away is not None else FakePlayer(fake, u, channel, rng))
                         for u in PEOPLE}
                     # random play never undoes (AVOID_OPS): one undo, the extras, then on
