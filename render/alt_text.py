@@ -22,6 +22,7 @@ from typing import Any
 from engine.content import CONTENT
 from engine.hexgrid import COLUMNS, ROWS, label
 
+from .moment import moment
 from .panel import combat_line, raise_owner, to_act_lines
 from .terrain_art import LAKE, OPEN_SEA
 from .terrain_layer import hex_kinds
@@ -41,6 +42,9 @@ ELLIPSIS = "\u2026"
 
 
 def _status(v: dict[str, Any], lang: str) -> str:
+    ended = moment(v).ended_round
+    if ended is not None:  # a past moment: as the image and the message say it
+        return word("status.ended", lang, n=ended)
     phase = v["phase"]
     if phase in ("tiles", "tokens"):
         return f"{word('status.setup', lang)}, {word(f'phase.{phase}', lang)}"

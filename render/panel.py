@@ -23,6 +23,7 @@ from engine.hexgrid import label
 from . import palette as P
 from .fonts import draw_text, fit, text_width, wrap
 from .layout import DESIGN_W, panel_height
+from .moment import Ask, ask_for, moment
 from .scene import Canvas, Scene
 from .sprites import Sprite, chip, cube, stack_bonus, terrain_swatch
 from .terrain_art import LAKE, OPEN_SEA
@@ -211,6 +212,9 @@ def static_panel(width: int, lang: str = "en") -> Image.Image:
 
 
 def _status(v: dict[str, Any], lang: str) -> tuple[str, str]:
+    ended = moment(v).ended_round
+    if ended is not None:  # a past moment: the round that had just ended, as said with it
+        return word("status.ended", lang, n=ended), ""
     phase = v["phase"]
     if phase in ("tiles", "tokens"):
         return word("status.setup", lang), word(f"phase.{phase}", lang)
@@ -226,45 +230,42 @@ def status_line(v: dict[str, Any], lang: str = "en") -> str:
     return big + (word("dot_sep", lang) + small if small else "")
 
 
-def decision_text(v: dict[str, Any], dec: dict[str, Any], lang: str) -> str:
-    """What a decision asks, from its kind and the public view (not the engine's
-    English prompt)."""
-    kind = dec["kind"]
-    seat = dec["seat"]
-    combat = v.get("combat") or {}
+def ask_text(ask: Ask, lang: str) -> str:
+    """What an :class:`~render.moment.Ask` asks, in the image's words."""
+    kind = ask.kind
     if kind == "place_tile":
-        return word("decision.place_tile", lang, tile=v.get("current_tile"))
+        return word("decision.place_tile", lang, tile=ask.tile)
     if kind == "place_start_token":
-        left = CONTENT.starting_tokens - len(v.get("start_hexes", []))
-        return word("decision.place_start_token", lang, n=left)
-    if kind in ("move", "grow"):
-        left = int(v.get("steps_left", 0))
+        return word("decision.place_start_token", lang, n=ask.count)
+    if kind in ("move", "grow", "move_none", "grow_none", "discard"):
         # none left: only a card (Transport, Health care) could add one, or the step ends
-        return word(f"decision.{kind}" if left > 0 else f"decision.{kind}_none", lang,
-                    count=left)
-    if kind == "discard":
-        n = (v.get("discards") or {}).get(str(seat), (v.get("discards") or {}).get(seat, 0))
-        return word("decision.discard", lang, count=n)
-    if kind in ("name_city_terrain", "occupy") and "dst" in combat:
-        return word(f"decision.{kind}", lang, hex=label(combat["dst"]))
-    if kind in ("turn", "progress_cards", "attack_cards", "defend_cards"):
+        return word(f"decision.{kind}", lang, count=ask.count or 0)
+    if kind in ("name_city_terrain", "occupy") and ask.hex is not None:
+        return word(f"decision.{kind}", lang, hex=label(ask.hex))
+    if kind in ("turn", "turn_done", "progress_cards", "attack_cards", "defend_cards"):
         return word(f"decision.{kind}", lang)
     return word("decision.other", lang)
 
 
+def decision_text(v: dict[str, Any], dec: dict[str, Any], lang: str) -> str:
+    """What a decision asks, from its kind and the public view (not the engine's
+    English prompt): its :class:`~render.moment.Ask`, worded."""
+    return ask_text(ask_for(v, int(dec["seat"]), str(dec["kind"])), lang)
+
+
 def to_act_lines(v: dict[str, Any], lang: str = "en") -> list[tuple[list[int], str]]:
-    """Decisions grouped by what is asked: ``([seats], "Red, Blue: what")``."""
+    """Decisions grouped by what is asked: ``([seats], "Red, Blue: what")``, from the
+    moment (:func:`render.moment.moment`) that the bot's messages word too."""
+    m = moment(v)
     if v["phase"] == "over":
-        winners = list(v.get("winners") or [])
+        winners = list(m.winners)
         if not winners:
             return [([], word("phase.over", lang))]
         key = "winner" if len(winners) == 1 else "winners"
         return [(winners, word(key, lang, names=names(winners, lang)))]
-    groups: dict[str, list[int]] = {}
-    for dec in v.get("decisions", []):
-        groups.setdefault(decision_text(v, dec, lang), []).append(dec["seat"])
-    return [(seats, word("who_what", lang, who=names(seats, lang), what=what))
-            for what, seats in groups.items()]
+    return [(list(a.seats), word("who_what", lang, who=names(list(a.seats), lang),
+                                 what=ask_text(a, lang)))
+            for a in m.asks]
 
 
 def raise_owner(v: dict[str, Any], h: int) -> int:
@@ -321,7 +322,10 @@ def _tile_preview(pen: Pen, tile_id: int, cx: float, cy: float, r: float = 6.5) 
 
 def _to_act_box(pen: Pen, v: dict[str, Any], lang: str) -> None:
     pen.box(6, BOX_Y0, DESIGN_W - 6, BOX_Y1, P.PANEL_ACCENT, P.PANEL_RULE, 6)
-    head = word("game_over" if v["phase"] == "over" else "to_act", lang)
+    ended = moment(v).ended_round
+    head = (word("game_over", lang) if v["phase"] == "over"
+            else word("status.ended", lang, n=ended) if ended is not None
+            else word("to_act", lang))
     mid = (BOX_Y0 + BOX_Y1) / 2
     pen.text(PAD + 4, mid, head, 10, P.PANEL_MUTED, True, "lm")
     x_text = PAD + 4 + pen.width(head, 10, True) + 10

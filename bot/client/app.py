@@ -272,10 +272,15 @@ class TempusBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ threads
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
-        """A game's thread locked by a moderator: the game goes on in the channel."""
+        """A game's thread locked by a moderator: the game goes on in the channel; only
+        archived (idle, or by a moderator): it is brought back before the next write."""
         meta = dict(payload.data.get("thread_metadata") or {})
-        if meta.get("locked") and self.publisher is not None:
+        if self.publisher is None:
+            return
+        if meta.get("locked"):
             await self.publisher.thread_changed(payload.thread_id, locked=True)
+        elif meta.get("archived"):
+            await self.publisher.thread_changed(payload.thread_id, archived=True)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         if self.publisher is not None:
@@ -365,7 +370,7 @@ class TempusBot(commands.AutoShardedBot):
                         received: float) -> None:
         """A private refusal, shown eventually (or sent by DM)."""
         await replies.deliver(interaction,
-                              lambda: interaction.followup.send(text, ephemeral=True),
+                              lambda: replies.answer(interaction, text),
                               text, received, "a refusal")
 
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
@@ -379,10 +384,7 @@ class TempusBot(commands.AutoShardedBot):
             msg: Any = await interaction.edit_original_response(content=content, view=view,
                                                                 attachments=files)
         else:
-            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
-            if view is not None:
-                kwargs["view"] = view
-            msg = await interaction.followup.send(content, **kwargs)
+            msg = await replies.answer(interaction, content, files=files, view=view)
         if view is None and edit and interaction.message is not None \
                 and self.publisher is not None:
             # a menu closed (or answered) in place is a menu no more: retiring it later

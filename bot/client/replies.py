@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aiohttp
@@ -44,6 +44,8 @@ ALREADY_ACKNOWLEDGED = 40060
 TOKEN_S = 14 * 60.0
 MAX_PAUSE_S = 60.0
 MAX_CONTENT = 2000
+#: the key in ``Interaction.extras`` saying that its deferred reply was filled
+_FILLED = "tempus_filled"
 
 
 def now() -> float:
@@ -111,6 +113,34 @@ async def deliver(interaction: discord.Interaction[Any], send: Callable[[], Awai
         pause = min(MAX_PAUSE_S, pause * 2)
     await tell_by_dm(interaction.user, f"{t('reply.by_dm')}\n{text}"[:MAX_CONTENT])
     return False
+
+
+async def answer(interaction: discord.Interaction[Any], content: str, *,
+                 files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+                 allowed_mentions: discord.AllowedMentions | None = None) -> Any:
+    """The answer to a deferred interaction. A deferred reply ("thinking ...") is filled by
+    editing it: Discord documents filling it with the first follow-up as deprecated. A
+    deferred update of a clicked message has no reply to fill: the answer is a private
+    follow-up. Returns the message written."""
+    if (interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get(_FILLED)):
+        interaction.extras[_FILLED] = True
+        kwargs: dict[str, Any] = {"content": content, "attachments": list(files)}
+        if view is not None:
+            kwargs["view"] = view
+        if allowed_mentions is not None:
+            kwargs["allowed_mentions"] = allowed_mentions
+        try:
+            return await interaction.edit_original_response(**kwargs)
+        except BaseException:
+            interaction.extras[_FILLED] = False  # not filled: a retry fills it
+            raise
+    more: dict[str, Any] = {"ephemeral": True, "files": list(files), "wait": True}
+    if view is not None:
+        more["view"] = view
+    if allowed_mentions is not None:
+        more["allowed_mentions"] = allowed_mentions
+    return await interaction.followup.send(content, **more)
 
 
 async def tell_by_dm(user: discord.User | discord.Member, text: str) -> bool:

@@ -112,12 +112,19 @@ class _Item:
     running: bool = False
     #: submitted again while running: run once more when done
     again: bool = False
+    #: refused because its thread was archived, which was then unarchived: tried again
+    #: once (a second refusal is handled as any refusal for good)
+    unarchived: bool = False
 
     def routes(self) -> tuple[str, ...]:
         kind = self.kind() if callable(self.kind) else self.kind
         return (kind,) if kind in (POST, EDIT, CARRIED) else (POST, EDIT)
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
+
+
+#: Discord's JSON code for "Thread is archived" (an edit in an archived thread)
+ARCHIVED_THREAD = 50083
 
 
 def retryable(exc: BaseException) -> bool:
@@ -143,6 +150,13 @@ class ChannelOutbox:
         self.on_trouble = on_trouble
         #: told of a write refused for good; returns whether that was understood
         self.on_refused: Callable[[int, BaseException], Awaitable[bool]] | None = None
+        #: unarchives the channel (a thread Discord or a moderator archived); returns
+        #: whether it is active again
+        self.on_archived: Callable[[int], Awaitable[bool]] | None = None
+        #: the gateway said the thread was archived: unarchive it before the next write
+        #: (an edit there would be refused; a post would bring it back by itself, but
+        #: which write comes next is not known here)
+        self.archived = False
         self._items: collections.deque[_Item] = collections.deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -203,6 +217,9 @@ class ChannelOutbox:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
+            if self.archived and self.on_archived is not None:
+                self.archived = False
+                await self._unarchive()
             self.writes += 1
             item.running, item.again = True, False
             try:
@@ -226,7 +243,21 @@ class ChannelOutbox:
                     await asyncio.sleep(backoff)
                     backoff = min(MAX_BACKOFF, backoff * 2)
                     continue
-                if not await self._refused(exc):
+                if (isinstance(exc, discord.HTTPException) and exc.code == ARCHIVED_THREAD
+                        and not item.unarchived and self.on_archived is not None):
+                    # archived while the game waited (no event seen): bring the thread
+                    # back and write this again, rather than dropping it
+                    item.unarchived = True
+                    if await self._unarchive():
+                        continue
+                # what on_refused submits anew under the same key (the turn message
+                # posted anew in a thread only archived) runs after this item, not in it
+                item.running = True
+                try:
+                    understood = await self._refused(exc)
+                finally:
+                    item.running = False
+                if not understood:
                     log.exception("channel %s: a write failed for good", self.channel_id)
                 more = False
             # noted when the write is done, not when it starts: a write may first draw its
@@ -271,6 +302,14 @@ class ChannelOutbox:
         self._reports.add(report)
         report.add_done_callback(self._reports.discard)
 
+    async def _unarchive(self) -> bool:
+        assert self.on_archived is not None
+        try:
+            return await self.on_archived(self.channel_id)
+        except Exception:
+            log.exception("channel %s: unarchiving failed", self.channel_id)
+            return False
+
     async def _refused(self, exc: BaseException) -> bool:
         """A write refused for good: True if ``on_refused`` knew what it meant (e.g. the
         thread was locked or deleted: bot/publish/lost_threads.py)."""
@@ -310,6 +349,7 @@ class Outboxes:
         self.period = period
         self.on_trouble = on_trouble
         self.on_refused: Callable[[int, BaseException], Awaitable[bool]] | None = None
+        self.on_archived: Callable[[int], Awaitable[bool]] | None = None
         self._boxes: dict[int, ChannelOutbox] = {}
 
     def __getitem__(self, channel_id: int) -> ChannelOutbox:
@@ -319,6 +359,7 @@ class Outboxes:
                 channel_id, limit=self.limit, period=self.period, on_trouble=self.on_trouble,
                 stall_after=STALL_AFTER * self.period / DEFAULT_PERIOD)
             box.on_refused = self.on_refused
+            box.on_archived = self.on_archived
         return box
 
     def submit(self, channel_id: int, write: Write, key: str | None = None,

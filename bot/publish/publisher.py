@@ -88,6 +88,8 @@ class TurnMessage:
     #: who the open message pings when it is posted (the people away it asks to act), as
     #: long as no post has delivered those pings yet
     mention: list[int] = field(default_factory=list)
+    #: who it pings whatever they owe then (it tells them what a computer did for them)
+    told: list[int] = field(default_factory=list)
 
     def open(self, o: Outcome, unshown: list[str]) -> None:
         """A new turn message for ``o``, beginning with ``unshown`` (lines the one before
@@ -96,6 +98,7 @@ class TurnMessage:
         decision when it is posted is pinged (:func:`owing`), nobody's ping is lost."""
         self.message_id, self.round, self.serial = None, o.round_key, self.serial + 1
         self.mention = list(dict.fromkeys([*self.mention, *o.mention]))
+        self.told = list(dict.fromkeys([*self.told, *o.told]))
         self.lines, self.shown_lines = [*unshown, *o.lines], 0
 
 
@@ -139,6 +142,7 @@ class DiscordPublisher:
         self.on_left_thread: Callable[[int], Awaitable[None]] | None = None
         self.lost_threads = LostThreads(self._games_in, self._leave_thread)
         self.outboxes.on_refused = self._refused
+        self.outboxes.on_archived = self._unarchive
 
     @property
     def pace(self) -> GlobalPace | None:
@@ -317,6 +321,8 @@ class DiscordPublisher:
         place."""
         if o.kind == "resume" or (turn.round is None and turn.message_id is None):
             return True  # the first message this process writes for the game
+        if o.told:
+            return True  # a notice to someone (time ran out): above what follows it
         if not o.waits_for_person:
             return False
         return bool(o.mention) or o.round_key != turn.round
@@ -411,19 +417,21 @@ class DiscordPublisher:
         try:
             with priority(self._urgency(o), wanted):
                 if turn.message_id is None:
-                    pending = turn.mention
+                    pending, told = turn.mention, turn.told
                     mentions = discord.AllowedMentions(
                         everyone=False, roles=False,
-                        users=[discord.Object(u) for u in owing(o, pending)])
+                        users=[discord.Object(u) for u in
+                               dict.fromkeys([*owing(o, pending), *told])])
                     # this post delivers them: a message opened while it is under way
                     # pings only its own (no second ping); if it fails, they are pending
-                    turn.mention = []
+                    turn.mention, turn.told = [], []
                     try:
                         posted = await self._send(turn, carrier, content, files=files,
                                                   allowed_mentions=mentions,
                                                   components=components)
                     except BaseException:
                         turn.mention = list(dict.fromkeys([*pending, *turn.mention]))
+                        turn.told = list(dict.fromkeys([*told, *turn.told]))
                         raise
                     if turn.serial != serial:  # a new one was opened while this was posted
                         self.old_controls.tidy(turn.channel_id, posted, o.game_id)
@@ -562,10 +570,32 @@ class DiscordPublisher:
                              key=f"turn:{turn.game_id}", kind=lambda: self._sync_kind(turn))
 
     async def thread_changed(self, thread_id: int, *, locked: bool = False,
-                             deleted: bool = False) -> None:
-        """The gateway says a thread was locked or deleted."""
+                             deleted: bool = False, archived: bool = False) -> None:
+        """The gateway says a thread was locked, deleted or archived. A game's thread that
+        is only archived (Discord does so after its archive duration without a message; a
+        moderator may too) is brought back before the bot next writes there: edits in an
+        archived thread are refused, and a game at the daily pace can stay quiet longer
+        than that."""
         if locked or deleted:
             await self.lost_threads.gone(thread_id, "deleted" if deleted else "locked")
+        elif archived and self._games_in(thread_id) \
+                and not self.lost_threads.is_lost(thread_id):
+            self.outboxes[thread_id].archived = True
+
+    async def _unarchive(self, thread_id: int) -> bool:
+        """Make an archived game thread active again (the bot is a member of the threads
+        it opens, which is all Discord asks to unarchive one that is not locked); False if
+        Discord refuses (the bot was removed from it, or it is locked): then a post brings
+        it back, or the game moves to its channel (bot/publish/lost_threads.py)."""
+        if self.lost_threads.is_lost(thread_id) or not self._games_in(thread_id):
+            return False
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except discord.HTTPException as exc:
+            log.warning("thread %s: cannot unarchive it: %s", thread_id, exc)
+            return False
+        log.info("thread %s was archived: unarchived it to write there", thread_id)
+        return True
 
     async def _leave_thread(self, game_id: int, thread_id: int, why: str) -> None:
         """Play ``game_id`` in its channel from now on: nothing more is written in the

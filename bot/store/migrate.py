@@ -123,8 +123,8 @@ def _read_sqlite(path: str) -> tuple[list[dict[str, Any]],
                 "SELECT seat, user_id, ai_level, name, autopilot, left_game, timed_out "
                 "FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["deadlines"] = [tuple(r) for r in con.execute(
-                "SELECT seat, since, started_at, due_at, reminded, strikes, covering "
-                "FROM deadlines "
+                "SELECT seat, since, started_at, due_at, reminded, strikes, covering, "
+                "nudged FROM deadlines "
                 "WHERE game_id = ? ORDER BY seat", (g["id"],))]
             g["mutes"] = [tuple(r) for r in con.execute(
                 "SELECT user_id, turn_key FROM turn_mutes WHERE game_id = ? ORDER BY user_id",
@@ -190,7 +190,8 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     await con.execute("DELETE FROM deadlines WHERE game_id = $1", gid)
     await con.executemany(
         "INSERT INTO deadlines (game_id, seat, since, started_at, due_at, reminded, strikes, "
-        "covering) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [(gid, *d) for d in g["deadlines"]])
+        "covering, nudged) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        [(gid, *d[:7], bool(d[7])) for d in g["deadlines"]])
     await con.execute("DELETE FROM turn_mutes WHERE game_id = $1", gid)
     await con.executemany(
         "INSERT INTO turn_mutes (game_id, user_id, turn_key) VALUES ($1, $2, $3)",

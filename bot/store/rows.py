@@ -264,10 +264,14 @@ class DeadlineRow:
     #: the turn (bot.table.model.key_text) in which a computer decides for the seat because
     #: its time ran out (None: not covered); such a row has no deadline
     covering: str | None = None
+    #: the person was told of this decision as an away player is (at once, or by a
+    #: nudge when they had not acted a few minutes later: bot.timing.nudges)
+    nudged: bool = False
 
     @classmethod
     def from_row(cls, row: Row) -> DeadlineRow:
-        return cls(*row)
+        # (SQLite keeps the flag as 0/1)
+        return cls(*row[:7], *(bool(x) for x in row[7:8]))
 
 
 @dataclass(frozen=True)

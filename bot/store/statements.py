@@ -157,20 +157,25 @@ APPEND_ACTION = Sql("INSERT INTO actions (game_id, seq, seat, action, at, versio
 # PostgreSQL) must not put the lower count back: the owner would send that reminder again.
 # On PostgreSQL the upsert waits for an ``update_deadline`` in progress on the row and then
 # sees its count.
-DEADLINE_COLUMNS = "seat, since, started_at, due_at, reminded, strikes, covering"
+DEADLINE_COLUMNS = "seat, since, started_at, due_at, reminded, strikes, covering, nudged"
 _lite, _pg = _in_list("seat", "seats", "integer")
 DELETE_OTHER_DEADLINES = Sql(
     sqlite=f"DELETE FROM deadlines WHERE game_id = :game_id AND NOT ({_lite})",
     postgresql=f"DELETE FROM deadlines WHERE game_id = :game_id AND NOT ({_pg})")
 UPSERT_DEADLINE = Sql(
     f"INSERT INTO deadlines (game_id, {DEADLINE_COLUMNS}) VALUES (:game_id, :seat, :since, "
-    ":started_at, :due_at, :reminded, :strikes, :covering) "
+    ":started_at, :due_at, :reminded, :strikes, :covering, :nudged) "
     "ON CONFLICT (game_id, seat) DO UPDATE SET "
     "reminded = CASE WHEN deadlines.since IS NOT NULL "
     "AND deadlines.since = excluded.since "
     "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
     "AND deadlines.due_at IS NOT DISTINCT FROM excluded.due_at "
     f"THEN {_greater('deadlines.reminded', 'excluded.reminded')} ELSE excluded.reminded END, "
+    # a nudge sent stays sent for the same decision (as a reminder count, above)
+    "nudged = CASE WHEN deadlines.since IS NOT NULL "
+    "AND deadlines.since = excluded.since "
+    "AND deadlines.started_at IS NOT DISTINCT FROM excluded.started_at "
+    "THEN deadlines.nudged OR excluded.nudged ELSE excluded.nudged END, "
     "since = excluded.since, started_at = excluded.started_at, due_at = excluded.due_at, "
     "strikes = excluded.strikes, covering = excluded.covering")
 DEADLINES = Sql(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id = :game_id "
@@ -178,6 +183,9 @@ DEADLINES = Sql(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id = :game
 UPDATE_DEADLINE = Sql("UPDATE deadlines SET due_at = :due_at, reminded = :reminded "
                       "WHERE game_id = :game_id AND seat = :seat "
                       "AND since IS NOT DISTINCT FROM CAST(:since AS INTEGER)")
+SET_NUDGED = Sql("UPDATE deadlines SET nudged = TRUE "
+                 "WHERE game_id = :game_id AND seat = :seat "
+                 "AND since IS NOT DISTINCT FROM CAST(:since AS INTEGER)")
 
 # ------------------------------------------------------------------------- people
 REMINDERS = Sql("SELECT reminders FROM user_settings WHERE user_id = :user_id")

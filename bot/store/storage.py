@@ -302,7 +302,8 @@ class SqlStorage:
             await con.executemany(q.UPSERT_DEADLINE, [
                 {"game_id": game_id, "seat": r.seat, "since": r.since,
                  "started_at": r.started_at, "due_at": r.due_at, "reminded": r.reminded,
-                 "strikes": r.strikes, "covering": r.covering} for r in rows])
+                 "strikes": r.strikes, "covering": r.covering, "nudged": r.nudged}
+                for r in rows])
 
     async def set_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
@@ -320,6 +321,13 @@ class SqlStorage:
         only while the seat owes the same decision; False if it no longer does."""
         return await self._write_one(q.UPDATE_DEADLINE, due_at=due_at, reminded=reminded,
                                      game_id=game_id, seat=seat, since=since) == 1
+
+    async def set_nudged(self, game_id: int, seat: int, since: int | None) -> bool:
+        """Note that the person owing the seat's decision was told of it (a nudge; not a
+        game change), only while the seat owes the same decision; False if it no longer
+        does."""
+        return await self._write_one(q.SET_NUDGED, game_id=game_id, seat=seat,
+                                     since=since) == 1
 
     async def reminders_on(self, user_id: int) -> bool:
         """Whether the person wants turn reminders (the default: yes)."""

@@ -11,7 +11,7 @@ and hands them back once stored (:meth:`Clocks.committed`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import (
@@ -80,12 +80,13 @@ class Clocks:
     def plan(self, table: Table, since: dict[int, int], *,
              seats: list[SeatRow] | None = None, person: int | None = None,
              computer: Mapping[int, str] | None = None, over: bool = False,
-             clock: dict[int, DeadlineRow] | None = None) -> Rows:
-        """The game's turn clocks after a change, to store with it (None: no clocks)."""
+             clock: dict[int, DeadlineRow] | None = None, told: Sequence[int] = ()) -> Rows:
+        """The game's turn clocks after a change, to store with it (None: no clocks);
+        ``told``: the seats the change notifies of their new decision."""
         if self.turnclock is None:
             return None
         return self.turnclock.plan(table, since, seats=seats, person=person,
-                                   computer=computer, over=over, clock=clock)
+                                   computer=computer, over=over, clock=clock, told=told)
 
     def repace(self, table: Table, p: Pace) -> Rows:
         """The clocks after the host changed the pace (pending decisions keep their start)."""

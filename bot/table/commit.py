@@ -17,7 +17,7 @@ path above), for people and computers alike.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import engine
 from bot.store import ACTIVE, FINISHED, Storage, VersionConflict
@@ -25,8 +25,10 @@ from bot.table.clocks import Clocks, Rows, still_covered
 from bot.table.model import (
     Outcome,
     Stale,
+    StorageRefusal,
     Table,
     TableError,
+    key_text,
     next_since,
 )
 from bot.table.outcomes import Outcomes
@@ -94,7 +96,28 @@ class Commits:
             table.covering = change.covering
         if change.timed:
             self.clocks.committed(table, change.rows)
-        return outcome(table)
+        result = outcome(table)
+        if change.timed:
+            await self._told(table, result)
+        return result
+
+    async def _told(self, table: Table, outcome: Outcome) -> None:
+        """The seats ``outcome`` notifies of their decision (a ping, a DM with a secret
+        choice) have had the one notification of it: no nudge follows (the commit path
+        of a move stored it with the clocks already; other changes, e.g. the start, are
+        noted here)."""
+        users = set(outcome.mention)
+        for seat, row in list(table.clock.items()):
+            if row.nudged or row.since is None or row.due_at is None \
+                    or seat >= len(table.seats):
+                continue
+            if seat in outcome.secret_panels or table.seats[seat].user_id in users:
+                try:
+                    noted = await self.storage.set_nudged(table.id, seat, row.since)
+                except StorageRefusal:  # at worst one notification too many
+                    continue
+                if noted:
+                    table.clock[seat] = replace(row, nudged=True)
 
     async def apply(self, table: Table, seat: int, action: Action, *,
                     person: bool = True, draft: Callable[[State], bool] | None = None
@@ -112,8 +135,12 @@ class Commits:
         status = FINISHED if new.phase == OVER else ACTIVE
         since = next_since(table.since, new, seat, table.version + 1)
         covering = still_covered(table, new, since)
+        # who this move tells of a new decision (away from the table): decided once, here,
+        # for the announcement and for the clocks (those told need no nudge later)
+        fresh = [s for s, v in since.items() if v == table.version + 1 and s != seat]
+        notify = self.outcomes.to_notify(table, fresh, key_text(new))
         rows = self.clocks.plan(table, since, person=seat if person else None,
-                                computer=covering, over=status == FINISHED)
+                                computer=covering, over=status == FINISHED, told=notify)
 
         def moved(table: Table) -> None:
             table.game.status = status
@@ -124,7 +151,7 @@ class Commits:
 
         def told(table: Table) -> Outcome:
             outcome = self.outcomes.play(table, before, events, actor=seat,
-                                         draft=draft is not None and draft(new))
+                                         draft=draft is not None and draft(new), notify=notify)
             outcome.last_move = last_move_of(action)
             return outcome
 

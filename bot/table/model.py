@@ -170,6 +170,11 @@ class Outcome:
     hand_views: dict[int, dict[str, Any]] = field(default_factory=dict)
     secret_panels: dict[int, Panel] = field(default_factory=dict)
     mention: list[int] = field(default_factory=list)
+    #: people the turn message pings because it tells them what was done for them (a
+    #: computer covering their turn when their time ran out), whether or not they still
+    #: owe a decision; such an outcome opens a new turn message, so the notice comes
+    #: before (above) the computer's move, not after it
+    told: list[int] = field(default_factory=list)
     highlight: tuple[int, ...] = ()
     #: the last action's overlay for the board picture (see render.positions.last_move_of)
     last_move: tuple[int, ...] | None = None
@@ -208,7 +213,8 @@ class Outcome:
             panel=later.panel, seats=later.seats, public_view=later.public_view,
             private_lines=private, hand_views={**self.hand_views, **later.hand_views},
             secret_panels={**self.secret_panels, **later.secret_panels},
-            mention=self._pinged(later), highlight=later.highlight or self.highlight,
+            mention=self._pinged(later), told=list(dict.fromkeys([*self.told, *later.told])),
+            highlight=later.highlight or self.highlight,
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
             committed_at=self.committed_at, locale=later.locale, since=later.since,

@@ -61,7 +61,7 @@ class Outcomes:
     # ------------------------------------------------------------------ a running game
     def play(self, table: Table, before: State | None, events: list[Event], *,
              actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY,
-             draft: bool = False) -> Outcome:
+             draft: bool = False, notify: list[int] | None = None) -> Outcome:
         """The game as it stands after a change: ``events`` (made from ``before``) told
         publicly and privately, new hands, secret choices for those who owe one now.
 
@@ -69,7 +69,11 @@ class Outcomes:
         with (merged: the newer part's position wins), so the position (turn panel,
         public view, turn and round) is left to :meth:`position`, called only if it is
         announced alone after all (``Outcome.fill``). Most of a computer's steps are
-        such, and the panel and view are most of the cost of building one."""
+        such, and the panel and view are most of the cost of building one.
+
+        ``notify``: the seats to tell of their decision, if the caller decided it (the
+        commit path, which stores it with the clocks; a nudge); by default those whose
+        decision is new and who are away from the table."""
         state = table.state
         assert state is not None
         seats = table.seats
@@ -88,7 +92,8 @@ class Outcomes:
         fresh = [s for s, v in table.since.items() if v == table.version]
         # who is told that a decision waits for them: only those away from the table
         # (bot.table.presence), once: a secret choice by DM, anything else by a ping
-        told = self.to_notify(table, [s for s in fresh if s != actor], key_text(state))
+        told = (notify if notify is not None
+                else self.to_notify(table, [s for s in fresh if s != actor], key_text(state)))
         secret = {}
         for s in told:
             # a choice with one possible answer is not asked (bot.table.forced): no DM
@@ -116,10 +121,17 @@ class Outcomes:
             outcome.waits_for_person = any(
                 not seats[s].is_ai and seats[s].user_id is not None
                 and table.covering.get(s) != turn for s in table.since)
-            outcome.panel = self.turn_panel(table)
+            outcome.public_view = view(state, None)
+            # the prompt is worded from the same view as the board and its description
+            outcome.panel = self.turn_panel(table, outcome.public_view)
             if outcome.panel.highlight:  # where the choice owed may go (setup), not the last step
                 outcome.highlight = outcome.panel.highlight
-            outcome.public_view = view(state, None)
+
+    def nudge(self, table: Table, seat: int) -> Outcome:
+        """The one notification the person owing ``seat``'s decision would have had had
+        they been away when it was asked (bot.timing.nudges): a DM with their secret
+        choice, or a new turn message that pings them."""
+        return self.play(table, table.state, [], actor=None, notify=[seat])
 
     def could_ping(self, table: Table, seats: list[int]) -> bool:
         """Whether muting this turn's pings would change anything: a person owing a
@@ -170,12 +182,12 @@ class Outcomes:
             outcome.record = record_of(table).to_json()
         return outcome
 
-    def turn_panel(self, table: Table) -> Panel:
+    def turn_panel(self, table: Table, public_view: dict[str, Any] | None = None) -> Panel:
         """The turn message's text and controls for the current state (with Undo when a
-        player may take back a step)."""
+        player may take back a step); ``public_view``: the state's, if made already."""
         state = table.state
         assert state is not None
-        panel = panels.public_panel(state, table.seats)
+        panel = panels.public_panel(state, table.seats, public_view)
         undo = undo_seat(table)
         if undo is not None:
             deciding = to_act(state)

@@ -29,6 +29,11 @@ class Presence:
         """The person used one of the game's controls (or its commands) just now."""
         self._seen[(game_id, user_id)] = self.clock.now()
 
+    def last_seen(self, game_id: int, user_id: int) -> float | None:
+        """When the person last used the game's controls (None: not lately, as far as
+        this process knows)."""
+        return self._seen.get((game_id, user_id))
+
     def here(self, game_id: int, user_id: int) -> bool:
         """Whether the person is at the table now."""
         return at_table(self._seen.get((game_id, user_id)), self.clock.now(),

@@ -145,6 +145,8 @@ class TableService:
             # clock sits below the table service and knows nothing of it: a callback)
             turnclock.on_remind = self.timeouts.remind
             turnclock.on_deadline = self.timeouts.timeout
+            turnclock.on_nudge = self.timeouts.nudge
+            turnclock.last_seen = self.presence.last_seen
 
     # ------------------------------------------------------------------ settings
     @property

@@ -28,6 +28,7 @@ from bot.table.model import (
 )
 from bot.table.parts import UseCase
 from bot.tempus.labels import colour_name
+from bot.timing.nudges import nudge_at
 from bot.timing.pace import reminder_stage
 from bot.timing.turn_clock import TurnClock
 from lang import i18n
@@ -123,6 +124,37 @@ class Timeouts(UseCase):
             self.announcer.queue(self.outcomes.remind(
                 table, Reminder(user, seat, colour_name(seat), row.due_at, stage)))
 
+    async def nudge(self, game_id: int, seat: int) -> None:
+        """The scheduler: the person owing ``seat``'s decision may not have acted a few
+        minutes after it became theirs (bot.timing.nudges). If so they get now the one
+        notification an away player gets (noted first, so it is sent at most once), unless
+        they muted this turn; someone still clicking in the game is left alone for now."""
+        turnclock = self._turnclock()
+        table = await self.tables.get(game_id)
+        async with table.lock:
+            if not self.owns(table.game.guild_id):  # the owner's clock fires
+                turnclock.disarm(table.id)
+                return
+            row = table.clock.get(seat)
+            user = table.seats[seat].user_id if seat < len(table.seats) else None
+            if table.game.status != ACTIVE or table.state is None or row is None \
+                    or user is None or seat not in table.since or table.seats[seat].is_ai:
+                return
+            when = nudge_at(row, turnclock.pace_of(table),
+                            self.outcomes.presence.last_seen(table.id, user))
+            if when is None or when > turnclock.now():  # told, or still clicking: wait
+                turnclock.arm(table)
+                return
+            if not await self.storage.set_nudged(table.id, seat, row.since):
+                log.warning("game %s: seat %s's clock is not the stored one", table.id, seat)
+                return
+            table.clock[seat] = replace(row, nudged=True)
+            turnclock.arm(table)
+            if self.outcomes.presence.muted(table.id, user, key_text(table.state)):
+                return  # they muted this turn from its turn message
+            await i18n.load_user_locales(self.storage, [user])  # a DM in their language
+            self.announcer.enqueue(self.outcomes.nudge(table, seat))
+
     async def timeout(self, game_id: int, seat: int) -> None:
         """The scheduler: ``seat``'s time may be up. A computer then decides for the seat
         while it owes a decision in this turn (announced in the game's thread); after
@@ -168,8 +200,10 @@ class Timeouts(UseCase):
                              level=level, n=strikes)
                     if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
                         line = f"{line}\n{t('clock.autopilot.rated', user=user)}"
-                self.announcer.notice(self.outcomes.notice(
-                    table, line, [user] if user is not None else []))
+                # the notice opens the turn message that the computer's moves then go
+                # into: it is read before them, and pings the person
+                outcome.lines = [line, *outcome.lines]
+                outcome.told = [user] if user is not None else []
                 self.announcer.enqueue(outcome)
             else:
                 # the computer covers the rest of this turn: stored at once (a restart, or
@@ -187,9 +221,13 @@ class Timeouts(UseCase):
                 table.covering = covering
                 self.clocks.committed(table, rows)
                 self.announcer.menus_timed_out(table, seat)
+                notice = self.outcomes.play(table, state, [], actor=None, notify=[])
                 with public(table):
-                    line = t("clock.timeout", user=user, colour=colour_name(seat),
-                             level=level, n=strikes, limit=turnclock.strikes)
-                self.announcer.notice(self.outcomes.notice(
-                    table, line, [user] if user is not None else []))
+                    notice.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
+                                      level=level, n=strikes, limit=turnclock.strikes)]
+                # a turn message of its own, which the computer's moves then go into: the
+                # notice is read before them (not below a log that already shows them),
+                # and pings the person
+                notice.told = [user] if user is not None else []
+                self.announcer.enqueue(notice)
         self.computers.kick(table)

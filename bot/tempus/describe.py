@@ -18,6 +18,7 @@ from bot.tempus.labels import (
 from engine.content import CONTENT
 from engine.rules import PROTECTION_COUNTS_CITIES
 from lang.messages import join_names, t
+from render.moment import moment
 
 #: rounds in a game: the leading cube moves one era per round, Starting box to Flight
 ROUNDS = CONTENT.flight
@@ -70,6 +71,8 @@ def status_text(game_id: int, v: dict[str, Any], seats: Sequence[SeatRow], *,
     already counts the next round, and nobody is waited for any more)."""
     names = seat_names(seats)  # computers named in the reader's language
     phase = v["phase"]
+    if ended_round is None:  # a replayed past moment says so itself (render.moment)
+        ended_round = moment(v).ended_round
     if ended_round is not None:
         lines = [t("status.head.ended", game=game_id, round=ended_round, rounds=ROUNDS)]
     else:

@@ -20,6 +20,7 @@ from bot.tempus.labels import card_list, colour_name, era_name, terrain_name
 from engine.events import Event
 from engine.rules import TABLE_OPTIONS
 from lang.messages import join_names, t
+from render.moment import ask_for
 
 log = logging.getLogger(__name__)
 
@@ -166,32 +167,27 @@ def event_lines(events: list[Event]) -> list[str]:
 def decision_text(d: Mapping[str, Any] | Any, v: Mapping[str, Any]) -> str:
     """Who must decide what, e.g. ``Red: discard 2 cards``, from a decision (the engine's
     :class:`~engine.game.Decision` or a view's ``{"seat", "kind", "prompt"}``) and a view
-    (any seat's, or the spectator's: only public facts are used)."""
+    (any seat's, or the spectator's: only public facts are used). What is asked is the
+    decision's :class:`~render.moment.Ask`, as the board image words it too."""
     get: Callable[[str], Any] = d.get if isinstance(d, Mapping) else (lambda k: getattr(d, k))
     seat, kind = int(get("seat")), str(get("kind"))
     colour = colour_name(seat)
     try:
-        if kind == "place_tile":
-            return t("decision.place_tile", colour=colour, tile=v["current_tile"])
-        if kind == "place_start_token":
-            from engine.content import CONTENT
-
-            left = CONTENT.starting_tokens - len(v["start_hexes"])
-            return t("decision.place_start_token", colour=colour, left=left)
-        if kind in ("move", "grow"):
-            left = int(v["steps_left"])
+        ask = ask_for(v, seat, kind)
+        if ask.kind == "place_tile":
+            return t("decision.place_tile", colour=colour, tile=ask.tile)
+        if ask.kind == "place_start_token":
+            return t("decision.place_start_token", colour=colour, left=ask.count)
+        if ask.kind in ("move", "grow", "move_none", "grow_none", "discard"):
             # none left: only a card could add one (never "up to 0 more")
-            return t(f"decision.{kind}" if left > 0 else f"decision.{kind}_none",
-                     colour=colour, n=left)
-        if kind in ("name_city_terrain", "occupy"):
+            return t(f"decision.{ask.kind}", colour=colour, n=int(ask.count or 0))
+        if ask.kind in ("name_city_terrain", "occupy") and ask.hex is not None:
             from engine.hexgrid import label
 
-            return t(f"decision.{kind}", colour=colour, hex=label(v["combat"]["dst"]))
-        if kind == "discard":
-            discards = v["discards"]
-            n = discards.get(str(seat), discards.get(seat))
-            return t("decision.discard", colour=colour, n=int(n))
-        return t(f"decision.{kind}", colour=colour)
+            return t(f"decision.{ask.kind}", colour=colour, hex=label(ask.hex))
+        if ask.kind == "other":
+            raise KeyError(kind)
+        return t(f"decision.{ask.kind}", colour=colour)
     except (KeyError, TypeError, ValueError):
         prompt = get("prompt")
         return str(prompt) if prompt else colour

@@ -9,9 +9,9 @@ everything that does (card plays, secret card choices) sits behind a button that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.store import SeatRow
 from bot.table.ui import (
@@ -58,6 +58,7 @@ from engine.state import GROW, MOVE, State
 from engine.turn import sanitation_at_occupy, waits_to_end_after
 from engine.views import view
 from lang.messages import join_names, t
+from render.moment import Ask, ask_for, moment
 
 #: rows a public panel may fill with choices: the last row is kept for the buttons every
 #: turn message may carry (Undo, "?" help)
@@ -139,8 +140,12 @@ def _action_options(actions: Sequence[ActionT], describe: Callable[[ActionT], st
 
 
 # ------------------------------------------------------------------ public panel
-def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
-    """Controls and prompts for the decisions owed now (public facts only)."""
+def public_panel(state: State, seats: Sequence[SeatRow],
+                 public_view: Mapping[str, Any] | None = None) -> Panel:
+    """Controls and prompts for the decisions owed now (public facts only). Whose turn it
+    is and what is left of it are worded from the moment (:func:`render.moment.moment`
+    of the public view, ``public_view`` if the caller has it), which the board image and
+    its description word too."""
     ds = decisions(state)
     if not ds:
         return Panel(t("prompt.over"))
@@ -150,7 +155,9 @@ def public_panel(state: State, seats: Sequence[SeatRow]) -> Panel:
     if seats[d.seat].is_ai:
         return Panel(t("prompt.waiting_ai", name=seats[d.seat].name,
                        colour=colour_name(d.seat)))
-    return _PUBLIC[d.kind](state, seats, d)
+    asked = moment(public_view if public_view is not None else view(state, None))
+    ask = next(a for a in asked.asks if d.seat in a.seats)
+    return _PUBLIC[d.kind](state, seats, d, ask)
 
 
 def with_undo(panel: Panel, colour: str | None = None) -> Panel:
@@ -266,7 +273,8 @@ def column_menu(state: State, seat: int, param: str) -> Panel:
     return Panel(t("menu.column", col=col), [*rows, _back()])
 
 
-def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _tile(state: State, seats: Sequence[SeatRow], d: Decision,
+          ask: Ask) -> Panel:
     centres = sorted({a.centre for a in legal_actions(state, d.seat)
                       if isinstance(a, A.PlaceTile)}, key=hex_order)
     rows = hex_selects(_hex_options(state, centres), centres,
@@ -277,7 +285,8 @@ def _tile(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     return Panel(text, rows, highlight=tuple(centres))
 
 
-def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _token(state: State, seats: Sequence[SeatRow], d: Decision,
+           ask: Ask) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.PlaceStartToken)]
     acts.sort(key=lambda a: hex_order(a.hex))
     opts = [Option(label(a.hex), encode_action(a), clip(hex_description(state, a.hex)))
@@ -290,7 +299,8 @@ def _token(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                  highlight=tuple(dict.fromkeys(a.hex for a in acts)))
 
 
-def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _turn(state: State, seats: Sequence[SeatRow], d: Decision,
+          ask: Ask) -> Panel:
     seat = d.seat
     legal = legal_actions(state, seat)
     kinds = {type(a) for a in legal}
@@ -327,7 +337,7 @@ def _turn(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     p = state.players[seat]
     # not ", ": a label may contain commas (the one-attack button's does)
     options = t("prompt.options_sep").join(b.label for b in buttons)
-    if state.turn_actions > 0:
+    if ask.kind == "turn":  # else "turn_done": the action is taken, cards or the end left
         text = t("prompt.turn", who=who(seats, seat), era=era_name(p.era),
                  round=state.era_number, turn=state.action_round, markers=p.markers,
                  options=options)
@@ -355,7 +365,8 @@ def _one_attack_label(state: State, a: A.Attack) -> str:
     return clip(text, MAX_LABEL)
 
 
-def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _move(state: State, seats: Sequence[SeatRow], d: Decision,
+          ask: Ask) -> Panel:
     moves = _moves(legal_actions(state, d.seat))
     sources = sorted({a.src for a in moves}, key=hex_order)
     last = bool(moves) and waits_to_end_after(state, d.seat, moves[0])
@@ -378,7 +389,7 @@ def _move(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons.append(Button(t("btn.end_move"), ACT, encode_action(A.EndMove())))
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
-    key = "prompt.move" if state.steps_left > 0 else "prompt.move_none"
+    key = "prompt.move" if ask.kind == "move" else "prompt.move_none"  # no step left
     text = t(key, who=who(seats, d.seat), n=state.steps_left)
     return Panel(_last_step_note(text) if last else text, rows)
 
@@ -426,7 +437,8 @@ def _one_move(move: A.MoveToken, last: bool = False) -> list[Button]:
                    encode_action(move), "secondary")]
 
 
-def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _grow(state: State, seats: Sequence[SeatRow], d: Decision,
+          ask: Ask) -> Panel:
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.GrowToken)]
     acts.sort(key=lambda a: hex_order(a.hex))
     last = bool(acts) and waits_to_end_after(state, d.seat, acts[0])
@@ -450,12 +462,13 @@ def _grow(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
     buttons.append(Button(t("btn.end_grow"), ACT, encode_action(A.EndGrow())))
     buttons += _hand_button(state, d.seat)
     rows += button_rows(buttons)
-    key = "prompt.grow" if state.steps_left > 0 else "prompt.grow_none"
+    key = "prompt.grow" if ask.kind == "grow" else "prompt.grow_none"  # no step left
     text = t(key, who=who(seats, d.seat), n=state.steps_left)
     return Panel(_last_step_note(text) if last else text, rows)
 
 
-def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _city_terrain(state: State, seats: Sequence[SeatRow], d: Decision,
+                  ask: Ask) -> Panel:
     """The defender names the terrain in a private menu: it shows how many of their own
     cards match each terrain, which the channel must not see."""
     assert state.combat is not None
@@ -483,7 +496,8 @@ def _back(spec: str = "") -> tuple[Button]:
     return (Button(t("btn.back"), MENU, spec or "close"),)
 
 
-def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision,
+                   ask: Ask) -> Panel:
     c = state.combat
     if d.kind == G.ATTACK_CARDS:
         text = t("prompt.attack_cards", who=who(seats, d.seat))
@@ -496,7 +510,8 @@ def _secret_prompt(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel
     return Panel(text, [(Button(t("btn.secret"), MENU, "secret", "primary"),)])
 
 
-def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
+def _occupy(state: State, seats: Sequence[SeatRow], d: Decision,
+            ask: Ask) -> Panel:
     assert state.combat is not None
     acts = [a for a in legal_actions(state, d.seat) if isinstance(a, A.Occupy)]
     buttons = [Button(t("btn.occupy", n=a.count), ACT, encode_action(a),
@@ -509,7 +524,7 @@ def _occupy(state: State, seats: Sequence[SeatRow], d: Decision) -> Panel:
                    dst=label(state.combat.dst)), button_rows(buttons)[:PUBLIC_ROWS])
 
 
-_PUBLIC: dict[str, Callable[[State, Sequence[SeatRow], Decision], Panel]] = {
+_PUBLIC: dict[str, Callable[[State, Sequence[SeatRow], Decision, Ask], Panel]] = {
     G.PLACE_TILE: _tile,
     G.PLACE_START_TOKEN: _token,
     G.TURN: _turn,
@@ -730,7 +745,8 @@ def _what_else(state: State, seat: int) -> list[Row]:
     # the prompt names the seats; only the controls are used, which do not
     anyone = [SeatRow(i, 0, None, "") for i in range(state.num_players)]
     rows: list[Row] = []
-    for row in _PUBLIC[d.kind](state, anyone, d).rows:
+    ask = ask_for(view(state, None), seat, d.kind)
+    for row in _PUBLIC[d.kind](state, anyone, d, ask).rows:
         if isinstance(row, Select):
             rows.append(row)
             continue

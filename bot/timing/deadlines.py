@@ -61,11 +61,12 @@ def covered(rows: Mapping[int, DeadlineRow], since: Mapping[int, int], key: str)
 
 def plan(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequence[SeatRow],
          p: Pace, now: float, *, person: int | None = None,
-         computer: Covering = ()) -> Rows:
+         computer: Covering = (), told: Collection[int] = ()) -> Rows:
     """The clocks after a change: a decision owed since the same version keeps its clock,
     a new one starts now with the full pace. ``person``: a seat whose person has just
     decided themselves (their strikes end). ``computer``: seats a computer covers now
-    (their rows keep the turn covered)."""
+    (their rows keep the turn covered). ``told``: seats whose person this change notifies
+    of their new decision (away from the table): no nudge for it (bot.timing.nudges)."""
     out: Rows = {}
     for seat in sorted({*old, *since}):
         row = old.get(seat)
@@ -76,7 +77,7 @@ def plan(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequen
                 out[seat] = row
             else:
                 out[seat] = DeadlineRow(seat, since[seat], now, now + p.seconds, 0,
-                                        row.strikes if row else 0)
+                                        row.strikes if row else 0, nudged=seat in told)
         else:
             idle = _idle(row, seat, _turn(computer, seat, since))
             if idle is not None:
@@ -96,9 +97,11 @@ def repace(old: Mapping[int, DeadlineRow], since: Mapping[int, int], seats: Sequ
             started = row.started_at if row is not None and row.since == since[seat] \
                 and row.started_at is not None else now
             due = max(started + p.seconds, now + p.seconds / 2)
+            same = row is not None and row.since == since[seat]
             out[seat] = DeadlineRow(seat, since[seat], started, due,
                                     reminder_stage(started, due, now, p),
-                                    row.strikes if row else 0)
+                                    row.strikes if row else 0,
+                                    nudged=same and row is not None and row.nudged)
         else:
             idle = _idle(row, seat, _turn(computer, seat, since))
             if idle is not None:

@@ -42,6 +42,8 @@ class Due(StrEnum):
 
     REMIND = "remind"
     DEADLINE = "deadline"
+    #: the person has not acted a few minutes after being asked: tell them (bot.timing.nudges)
+    NUDGE = "nudge"
 
 
 class UnknownPace(ValueError):

@@ -22,6 +22,7 @@ from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import Table, key_text
 from bot.tempus import computer_levels as players
 from bot.timing import deadlines
+from bot.timing.nudges import nudge_at
 from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
 from lang import i18n
@@ -43,6 +44,10 @@ class TurnClock:
         #: set by the table service: called as (game id, seat)
         self.on_remind: SeatHook | None = None
         self.on_deadline: SeatHook | None = None
+        self.on_nudge: SeatHook | None = None
+        #: set by the table service: a person's last click in a game (game id, user id),
+        #: if this process saw one: a nudge waits until they have left it alone for long
+        self.last_seen: Callable[[int, int], float | None] | None = None
         scheduler.fire = self._fire
 
     def now(self) -> float:
@@ -57,15 +62,17 @@ class TurnClock:
     def plan(self, table: Table, since: Mapping[int, int], *,
              seats: Sequence[SeatRow] | None = None, person: int | None = None,
              computer: Mapping[int, str] | None = None, over: bool = False,
-             clock: Mapping[int, DeadlineRow] | None = None) -> list[DeadlineRow]:
+             clock: Mapping[int, DeadlineRow] | None = None,
+             told: Sequence[int] = ()) -> list[DeadlineRow]:
         """The game's clocks after a change (to store with it); ``over``: the game ends;
-        ``clock``: the clocks before the change, if not the table's."""
+        ``clock``: the clocks before the change, if not the table's; ``told``: seats the
+        change notifies of their new decision (no nudge for it)."""
         if over:
             return []
         rows = deadlines.plan(table.clock if clock is None else clock, since,
                               seats if seats is not None else table.seats,
                               self.pace_of(table), self.now(), person=person,
-                              computer=computer or {})
+                              computer=computer or {}, told=told)
         return list(rows.values())
 
     def repace(self, table: Table, p: Pace) -> list[DeadlineRow]:
@@ -80,8 +87,9 @@ class TurnClock:
         self.arm(table)
 
     def arm(self, table: Table) -> None:
-        """One scheduler entry per seat with a running clock: its next reminder or its
-        deadline; every other seat of the game has none."""
+        """One scheduler entry per seat with a running clock: its nudge (if the person
+        may still need one, bot.timing.nudges), else its next reminder or its deadline;
+        every other seat of the game has none."""
         p = self.pace_of(table)
         active = table.game.status == ACTIVE
         for seat in {*range(len(table.seats)), *table.clock}:
@@ -90,6 +98,12 @@ class TurnClock:
             if active and row is not None and row.due_at is not None \
                     and row.started_at is not None:
                 when, kind = next_event(row.started_at, row.due_at, row.reminded, p)
+                user = table.seats[seat].user_id if seat < len(table.seats) else None
+                seen = (self.last_seen(table.id, user)
+                        if self.last_seen is not None and user is not None else None)
+                nudge = nudge_at(row, p, seen)
+                if nudge is not None and nudge < when:
+                    when, kind = nudge, Due.NUDGE
                 self.scheduler.schedule(key, when, kind)
             else:
                 self.scheduler.cancel(key)
@@ -121,6 +135,7 @@ class TurnClock:
     async def _fire(self, key: Hashable, kind: str, due: float) -> None:
         assert isinstance(key, tuple)
         game_id, seat = key
-        hook = self.on_remind if kind == Due.REMIND else self.on_deadline
+        hook = {Due.REMIND: self.on_remind, Due.NUDGE: self.on_nudge}.get(
+            Due(kind), self.on_deadline)
         if hook is not None:
             await hook(game_id, seat)

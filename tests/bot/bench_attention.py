@@ -26,6 +26,15 @@ the channel sees), ``turns`` (turns and phases, from the game record), ``posts_p
 ``--away`` plays the same game with the people away: before each of their decisions the
 bot's clock moves on ``--away-minutes`` (default 6): every turn message finds them away.
 
+``--leave`` plays it as people do at the daily pace: after each of their clicks a person
+walks away with chance ``--leave-chance`` (0.4) for 20 minutes to 10 hours (uniform, on
+the bot's clock); meanwhile the bot's clock moves on to the next reminder, nudge or
+deadline the scheduler holds, or to their return. It adds ``owed``: for every decision
+owed to a person while they were away (a seat owing since a version), the minutes from
+the decision becoming theirs to their first notification about it (a ping in the game's
+thread or channel, or a new DM), or to their return if nothing told them first; its
+distribution (``p50``, ``p90``, ``max``) and how many were noticed only on return.
+
 Buckets run ten times faster than Discord's (5 writes per 0.5 s) unless ``--real-buckets``;
 the bot paces itself to the same period.
 """
@@ -53,6 +62,7 @@ from tests.bot.e2e import (
     _op,
     bot_running,
     final_record,
+    game_over,
     in_process,
     panel_message,
     play_channel,
@@ -83,17 +93,139 @@ def speak(fake: FakeDiscord, locale: str) -> None:
     fake._dispatch = dispatch  # type: ignore[method-assign]
 
 
+#: --leave: people walk away after a click this often, for this long (minutes)
+LEAVE_CHANCE = 0.4
+LEAVE_MINUTES = (20.0, 600.0)
+
+
+class Leaving:
+    """--leave: who is away until when, and every decision owed to a person with when it
+    became theirs, when it ended, and when they were first told of it (bot's clock)."""
+
+    def __init__(self, clock: FakeClock, rng: random.Random, chance: float) -> None:
+        self.clock = clock
+        self.rng = rng
+        self.chance = chance
+        self.back_at: dict[int, float] = {}
+        #: (seat, since) -> [user, owed at, ended at | None, away when owed]
+        self.decisions: dict[tuple[int, int], list[Any]] = {}
+        #: user -> times they were notified (a ping or a new DM)
+        self.told: dict[int, list[float]] = {}
+
+    def away(self, user: int) -> bool:
+        return self.back_at.get(user, 0.0) > self.clock.now()
+
+    def clicked(self, user: int) -> None:
+        """The person applied an action: maybe they walk away now."""
+        if self.rng.random() < self.chance:
+            lo, hi = LEAVE_MINUTES
+            self.back_at[user] = self.clock.now() + self.rng.uniform(lo, hi) * 60
+
+    def note_message(self, m: Message, pinged: list[int], public: set[int]) -> None:
+        now = self.clock.now()
+        if m.where == "dm" and m.to_user is not None:
+            self.told.setdefault(m.to_user, []).append(now)
+        elif m.public and m.channel_id in public:
+            for u in pinged:
+                self.told.setdefault(u, []).append(now)
+
+    def observe(self, since: dict[int, int], seats: list[Any]) -> None:
+        """The table as it stands: decisions that began and ended since the last look."""
+        now = self.clock.now()
+        open_now = set()
+        for seat, v in since.items():
+            user = seats[seat].user_id
+            if seats[seat].is_ai or user not in PEOPLE:
+                continue
+            open_now.add((seat, v))
+            if (seat, v) not in self.decisions:
+                self.decisions[(seat, v)] = [user, now, None, self.away(user)]
+        for key, d in self.decisions.items():
+            if d[2] is None and key not in open_now:
+                d[2] = now
+
+    def report(self) -> dict[str, Any]:
+        waits: list[float] = []
+        on_return = 0
+        for user, owed, ended, away in self.decisions.values():
+            if not away:
+                continue
+            end = ended if ended is not None else self.clock.now()
+            told = [t for t in self.told.get(user, []) if owed <= t <= end]
+            back = self.back_at.get(user, owed)
+            if told:
+                waits.append(min(told) - owed)
+            else:
+                on_return += 1
+                waits.append(max(0.0, min(back, end) - owed))
+        minutes = sorted(w / 60 for w in waits)
+
+        def pct(q: float) -> float:
+            return round(minutes[min(len(minutes) - 1, int(q * len(minutes)))], 1) \
+                if minutes else 0.0
+        return {"away_decisions": len(minutes), "noticed_on_return": on_return,
+                "p50_min": pct(0.5), "p90_min": pct(0.9),
+                "max_min": round(minutes[-1], 1) if minutes else 0.0,
+                "minutes": [round(m, 1) for m in minutes]}
+
+
+async def play_leaving(fake: FakeDiscord, bot: Any, settled: Callable[[], Any], channel: int,
+                       people: dict[int, FakePlayer], leaving: Leaving, game_id: int, *,
+                       max_steps: int = 20_000) -> int:
+    """:func:`play_until` with people who walk away after a click (``leaving``): while
+    everyone who owes a decision is away, the bot's clock moves on to the next thing the
+    scheduler holds, or to the first return."""
+    applied = 0
+    clock = leaving.clock
+    for _ in range(max_steps):
+        await settled()
+        table = await bot.service.table(game_id)
+        leaving.observe(dict(table.since), list(table.seats))
+        if game_over(fake, channel):
+            return applied
+        msg = panel_message(fake, channel)
+        if msg is None:
+            await fake.wait_for_change(60)
+            continue
+        owing = [u for u in prompt_users(msg) if u in people]
+        here = [u for u in owing if not leaving.away(u)]
+        if here:
+            if await people[here[0]].act_on(msg):
+                applied += 1
+                leaving.clicked(here[0])
+            continue
+        waiting = [leaving.back_at[u] for u in owing]
+        if not waiting:  # a computer player is thinking, or a post is on its way
+            await fake.wait_for_change(60)
+            continue
+        target = min(waiting)
+        due = bot.scheduler.next_due() if bot.scheduler is not None else None
+        clock.set(min(target, due) if due is not None else target)
+        if bot.scheduler is not None:
+            bot.scheduler.wake()
+            await bot.scheduler.settle()
+    raise AssertionError(f"the game did not end in {max_steps} steps")
+
+
 class AwayPlayer(FakePlayer):
     """A person who comes back to the game only after ``minutes`` for each decision."""
 
-    def __init__(self, *args: Any, clock: FakeClock, minutes: float, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clock: FakeClock, minutes: float,
+                 bot: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clock = clock
         self.minutes = minutes
+        self.bot = bot
 
     async def act_on(self, msg: Message, depth: int = 0, start: int | None = None) -> bool:
         if depth == 0:
             self.clock.advance(self.minutes * 60)
+            if self.bot is not None and self.bot.scheduler is not None:
+                # what the bot's clock brought meanwhile (a reminder, a nudge) is out
+                # before the person is back, as it would be after minutes
+                self.bot.scheduler.wake()
+                await self.bot.scheduler.settle()
+                await in_process(self.bot)()
         return await super().act_on(msg, depth, start)
 
 
@@ -150,7 +282,7 @@ def after(actions: int) -> Callable[[int, Message], bool]:
 
 
 async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
-                   away: float | None) -> dict[str, Any]:
+                   away: float | None, leave: float | None = None) -> dict[str, Any]:
     channel = 2000
     clock = FakeClock()
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,7 +298,8 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     await fake.slash(PEOPLE[0], channel, "start")
                     rng = random.Random(seed)
                     players: dict[int, FakePlayer] = {
-                        u: (AwayPlayer(fake, u, channel, rng, clock=clock, minutes=away)
+                        u: (AwayPlayer(fake, u, channel, rng, clock=clock, minutes=away,
+                                       bot=bot)
                             if away is not None else FakePlayer(fake, u, channel, rng))
                         for u in PEOPLE}
                     # random play never undoes (AVOID_OPS): one undo, the extras, then on
@@ -174,7 +307,29 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     settled = in_process(bot)
                     undone = False
                     applied = 0
+                    leaving = None
+                    if leave is not None:
+                        assert bot.service is not None
+                        leaving = Leaving(clock, random.Random(seed + 7), leave)
+                        public_ids: set[int] = set()
+
+                        def told(m: Message) -> None:
+                            public_ids.update({channel, play_channel(fake, channel)})
+                            assert leaving is not None
+                            leaving.note_message(m, list(m.mentions), public_ids)
+                        chained = fake.on_message
+
+                        def note(m: Message) -> None:
+                            told(m)
+                            if chained is not None:
+                                chained(m)
+                        fake.on_message = note
+                        gid = await bot.service.last_game_in_channel(channel)
+                        applied = await play_leaving(fake, bot, settled, channel, players,
+                                                     leaving, gid)
                     for goal in (40, 80, 120, 160, 200):
+                        if leaving is not None:
+                            break
                         applied += await play_until(fake, settled, channel, players,
                                                     stop=after(goal - applied))
                         if panel_message(fake, channel) is None:
@@ -192,7 +347,11 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     seats = (await bot.service.table(game_id)).seats
                     # the game's stored actions (an undone one is no longer stored)
                     actions = len(await bot.service.storage.actions(game_id))
-            return measure(fake, channel, seen, seats, locale, undone, actions)
+            out = measure(fake, channel, seen, seats, locale, undone, actions)
+            if leaving is not None:
+                out["owed"] = leaving.report()
+                out["days"] = round((clock.now() - 1_800_000_000.0) / 86400, 1)
+            return out
 
 
 def measure(fake: FakeDiscord, channel: int, seen: list[tuple[Message, str, list[int]]],
@@ -267,6 +426,8 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         "computer_posts": [g["computer_posts"] for g in games],
         "channel_posts": [g["channel_posts"] for g in games],
         "rate_limited": [g["rate_limited"] for g in games],
+        **({"owed": [{k: v for k, v in g["owed"].items() if k != "minutes"} for g in games]}
+           if all("owed" in g for g in games) else {}),
     }
 
 
@@ -276,10 +437,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     for i, locale in enumerate(args.languages):
         one = await one_game(locale, args.seed + i, ai_delay=args.ai_delay,
                              period=5.0 if args.real_buckets else 0.5,
-                             away=args.away_minutes if args.away else None)
+                             away=args.away_minutes if args.away else None,
+                             leave=args.leave_chance if args.leave else None)
         print(json.dumps(one), flush=True)
         games.append(one)
-    return {**summary(games), "away": args.away, "ai_delay": args.ai_delay,
+    return {**summary(games), "away": args.away, "leave": args.leave,
+            "ai_delay": args.ai_delay,
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
@@ -294,6 +457,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--away", action="store_true",
                         help="the people come back only after --away-minutes for each step")
     parser.add_argument("--away-minutes", type=float, default=6.0)
+    parser.add_argument("--leave", action="store_true",
+                        help="people walk away after a click (--leave-chance), for 20 minutes "
+                             "to 10 hours of the bot's clock")
+    parser.add_argument("--leave-chance", type=float, default=LEAVE_CHANCE)
     parser.add_argument("--real-buckets", action="store_true",
                         help="Discord's buckets at their real speed (5 writes per 5 s)")
     args = parser.parse_args(argv)

@@ -12,9 +12,11 @@ and :meth:`FakeDiscord.check` raises if the bot did something it could have know
 wrong: a message over Discord's limits (length, rows, buttons, select options, custom ids,
 labels, attachment count, size and alt text), an interaction answered after 3 s, twice, or
 with a callback type its interaction type does not allow, an interaction token used after
-15 minutes, an invalid command registration, or a request to an endpoint the fake does not
-implement. Refusals the bot cannot foresee (a closed DM, thread creation denied, an archived
-thread, a 429) are answered but are not errors; every non-2xx answer is in :attr:`failures`.
+15 minutes, a deferred reply filled by a follow-up message (deprecated by Discord; counted
+in :attr:`FakeDiscord.deferral_followups`), an invalid command registration, or a request
+to an endpoint the fake does not implement. Refusals the bot cannot foresee (a closed DM,
+thread creation denied, an archived thread, a 429) are answered but are not errors; every
+non-2xx answer is in :attr:`failures`.
 
 Knobs (constructor arguments, also of :func:`running`):
 
@@ -37,7 +39,10 @@ Knobs (constructor arguments, also of :func:`running`):
 - ``person_thread(parent_id, uid)``: a public thread a person started (to play in it).
 - ``archive_thread(thread_id, locked=False, tell=True)``: archive a thread now (edits there
   are refused with 50083, a post unarchives it unless locked: then 160005); ``tell=False``
-  sends no THREAD_UPDATE. ``delete_thread(thread_id, tell=True)``: writes there answer
+  sends no THREAD_UPDATE. The bot may unarchive a thread it is a member of (PATCH the
+  channel with ``archived: false``; a locked one only if it started it), else 403 50013;
+  ``leave_thread_as_bot(thread_id)`` takes that away; :attr:`unarchived` lists them.
+  ``delete_thread(thread_id, tell=True)``: writes there answer
   10003 Unknown Channel (THREAD_DELETE unless ``tell=False``).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
 - ``guilds``: several guilds, ``{guild_id: (channel_id, ...)}`` (then ``guild_id`` and
@@ -219,6 +224,8 @@ class Thread:
     invitable: bool = True
     rate_limit_per_user: int = 0
     message_count: int = 0
+    #: whether the bot is a member of the thread (it is of those it started)
+    bot_member: bool = True
 
 
 @dataclass
@@ -338,6 +345,11 @@ class FakeDiscord:
         self.errors: list[str] = []
         #: every non-2xx answer: (method, path, status, JSON code)
         self.failures: list[tuple[str, str, int, int | None]] = []
+        #: deferred replies filled by a first follow-up message, which Discord documents
+        #: as deprecated (edit the original response instead): each is also an error
+        self.deferral_followups = 0
+        #: threads the bot unarchived (PATCH archived=false), in order
+        self.unarchived: list[int] = []
         #: REST requests received, by method and route (ids and tokens left out)
         self.requests: collections.Counter[str] = collections.Counter()
         #: gateway events sent: (name, data)
@@ -414,6 +426,11 @@ class FakeDiscord:
         ``status``: Discord's side failing; the interaction stays unanswered (its 3 s
         still run)."""
         self.callback_faults += [status] * count
+
+    def leave_thread_as_bot(self, thread_id: int) -> None:
+        """The bot is no longer a member of the thread (a moderator removed it) and has no
+        Manage Threads: unarchiving it answers 403 Missing Permissions (50013)."""
+        self.threads[thread_id].bot_member = False
 
     def deny_threads(self, channel_id: int, denied: bool = True) -> None:
         """Take (or give back) the permission to create threads in ``channel_id``: starting
@@ -1009,6 +1026,8 @@ class FakeDiscord:
                               "last_message_id": None})
             case ("GET", ["channels", cid]):
                 return await self._get_channel(int(cid))
+            case ("PATCH", ["channels", cid]):
+                return await self._edit_thread(request, int(cid))
             case ("POST", ["channels", cid, "messages"]):
                 return await self._channel_post(request, int(cid))
             case ("GET", ["channels", cid, "messages", mid]):
@@ -1071,6 +1090,30 @@ class FakeDiscord:
         if c in self.threads:
             return _json(self._thread_json(self.threads[c]))
         return _error(10003, "Unknown Channel", 404)
+
+    async def _edit_thread(self, request: web.Request, cid: int) -> web.Response:
+        """Modify Channel on a thread, ``archived`` only (developers/topics/threads,
+        "Editing & Deleting Threads"): setting ``archived`` to false needs only that the
+        bot is a member of the thread; of a locked one, that it started it (the fake's bot
+        has no Manage Threads). Anything else is a request the fake does not implement."""
+        await self._archive_due()
+        if cid in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
+        t = self.threads.get(cid)
+        body = await request.json()
+        if t is None or set(body) != {"archived"} or body["archived"] is not False:
+            self.errors.append(f"not implemented: PATCH /channels/{cid} {sorted(body)}")
+            return _error(0, "not implemented by the fake", 404)
+        bot = int(self.bot_user["id"])
+        if not t.bot_member or (t.locked and t.owner_id != bot):
+            return _error(50013, "Missing Permissions", 403)
+        if t.archived:
+            t.archived = False
+            t.last_activity = self.now()  # unarchiving is activity
+            await self._dispatch("THREAD_UPDATE", self._thread_json(t))
+            self.unarchived.append(cid)
+        await self._changed()
+        return _json(self._thread_json(t))
 
     async def _start_thread(self, request: web.Request, cid: int, mid: int | None
                             ) -> web.Response:
@@ -1271,6 +1314,11 @@ class FakeDiscord:
         original = inter.original_id
         if original is not None and not inter.original_used:
             # the first follow-up of a deferred ("thinking") reply replaces the placeholder
+            # (Discord still does it, but documents it as deprecated: "edit the original
+            # response" is the way)
+            self.deferral_followups += 1
+            self.errors.append(f"interaction {inter.id}: a follow-up filled its deferred "
+                               "reply (deprecated: edit the original response)")
             inter.original_used = True
             msg = self.messages[original]
             self._apply(msg, payload, files)

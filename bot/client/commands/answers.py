@@ -93,7 +93,12 @@ def view_at(record: dict[str, Any], moment: str | int) -> tuple[dict[str, Any] |
         start = next((s for s in shots if s.ended == SETUP), None)
         return (None if start is None else start.view), done
     shot = era_end(shots, int(moment))
-    return (None if shot is None else shot.view), done
+    if shot is None:
+        return None, done
+    # the position as that round ended: its view already counts the next round, whose
+    # first turn nobody is asked yet; the image and its description say "end of round N"
+    # as the message does (render.moment), not "round N+1, turn 1"
+    return {**shot.view, "ended_round": int(moment)}, done
 
 
 def board_png_at(record: dict[str, Any], moment: str | int, full: bool = False,
@@ -217,17 +222,17 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         if any(s.user_id == asker.user_id and not s.left for s in seats):
             # the controls are the seats' own: a spectator's would only be refused
             panel, version = await service.turn_panel(g.id)
-        caption, ended = [], None
+        caption = []
     else:
         moment = "end" if at is None else parse_moment(at)
         v, done, png = await run(board_png_at, await _record(service, g), moment, full,
                                  i18n.current())
         if v is None:
             raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
-        # a round's end is said by the status head itself ("at the end of round 5 of 10")
+        # a round's end is said by the status head itself ("at the end of round 5 of 10"),
+        # from the view's moment, as the image and its description say it
         caption = [t("board.at_start", game=g.id)] if moment == "start" else []
-        ended = moment if isinstance(moment, int) else None
-    status = status_text(g.id, v, seats, hints=_hints(g), ended_round=ended)
+    status = status_text(g.id, v, seats, hints=_hints(g))
     body = "\n".join([*caption, status, *_over_lines(v, names)])
     if text:
         return _position_answer(body, images.position_lines(v, i18n.current()), panel,

@@ -133,7 +133,7 @@ class CommandCog(commands.Cog):
         if text:
             reply = text
             await replies.deliver(
-                interaction, lambda: interaction.followup.send(reply, ephemeral=True), reply,
+                interaction, lambda: replies.answer(interaction, reply), reply,
                 received, f"the reply to /{command_path(interaction)}")
 
     async def _answer(self, interaction: discord.Interaction[Any],
@@ -159,15 +159,11 @@ class CommandCog(commands.Cog):
             log.exception("/%s in channel %s failed", command_path(interaction),
                           interaction.channel_id)
             answer = Answer(t("error.internal"))
-        kwargs: dict[str, Any] = {}
         view = make_view(answer.panel, *answer.game_version)
-        if view is not None:
-            kwargs["view"] = view
 
         async def send() -> None:  # the files anew at each try (a sent file is spent)
-            await interaction.followup.send(answer.text, files=files(answer), ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none(),
-                                            **kwargs)
+            await replies.answer(interaction, answer.text, files=files(answer), view=view,
+                                 allowed_mentions=discord.AllowedMentions.none())
         await replies.deliver(interaction, send, answer.text, received,
                               f"the reply to /{command_path(interaction)}")
 

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import replies
 from bot.client.commands.answers import (
     Answer,
     history_answer,
@@ -104,8 +105,8 @@ class RecordsCog(CommandCog, commands.GroupCog, group_name=ls("cmd.records.name"
             log.exception("replay of game %s failed", g.id)
             answer = Answer(t("error.internal"))
         try:
-            await interaction.followup.send(answer.text, files=files(answer),
-                                            allowed_mentions=discord.AllowedMentions.none())
+            await replies.answer(interaction, answer.text, files=files(answer),
+                                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post the replay of game %s", g.id)
 

@@ -132,7 +132,10 @@ async def test_board_at_the_end_of_an_era_replays_the_stored_log() -> None:
             a.files[0].data
     record = Record.from_json(await svc.record(g))
     shot = era_end(snapshots(record), 5)
-    assert shot is not None and a.files[0].data == render_board(shot.view)
+    # the image says "end of round 5" as the message does (not the next round's turn 1)
+    assert shot is not None and a.files[0].data == render_board({**shot.view,
+                                                                  "ended_round": 5})
+    assert a.files[0].data != render_board(shot.view)
     assert t("board.at_start", game=g) in (await board_answer(svc, asker, f"#{g}",
                                                               "start")).text
     assert (await board_answer(svc, asker, str(g), "era 10")).files

@@ -51,7 +51,8 @@ async def test_an_answer_discord_never_takes_comes_by_dm(tmp_path: Path) -> None
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=42) as bot:
         ch = fake.channel_ids[0]
         await open_game(fake, bot, ch)
-        fake.fail_next(ch, 500, count=100_000, route="post")
+        # the answer fills the deferred reply by editing it (and a follow-up would post)
+        fake.fail_next(ch, 500, count=100_000, route="any")
         inter = await fake.slash(OUTSIDER, ch, "status", wait=False)
         await fake.wait_for(lambda: fake.dms(OUTSIDER), 20 * 60)
         (dm,) = fake.dms(OUTSIDER)
