@@ -45,7 +45,7 @@ from bot.store.file_lock import StoreLock
 from bot.store.group_commit import Batch, Write
 from bot.store.rows import BadText, Row, now_text
 from bot.store.statements import Json, Sql
-from bot.store.storage import Body, SqlStorage
+from bot.store.storage import Body, Entry, SqlStorage
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -303,6 +303,8 @@ class SqliteStorage(SqlStorage):
         try:
             await self._db.close()
         finally:
+            if self.journal is not None:
+                self.journal.close()
             if moved:
                 self._retire_wal()
             if self._file_lock is not None:
@@ -358,6 +360,12 @@ class SqliteStorage(SqlStorage):
             # (a write finds it on the connection's thread: the callback runs on the loop)
             self._loop.call_soon_threadsafe(self.on_broken, why)
 
+    async def rotate_journal(self, stamp: str) -> None:
+        journal = self.journal
+        if journal is not None:
+            # on the connection's thread: between two batches, never inside one
+            await self._on_thread(lambda _conn: journal.rotate(stamp))
+
     async def writable(self) -> str | None:
         """Whether a write would be taken now (the health probe): None if so, else why
         not. Takes the write lock and lets it go at once, writing nothing."""
@@ -403,7 +411,8 @@ class SqliteStorage(SqlStorage):
                     await self._rollback()
                     raise
 
-    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T],
+                            entry: Entry | None = None) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
         it and back instead of one per statement. Under load the event loop is slow to
         take each result back, and a transaction of several round trips (:meth:`_tx`)
@@ -411,13 +420,14 @@ class SqliteStorage(SqlStorage):
         guarantees as :meth:`_tx` (nothing of a failed one is kept). Writes that wait
         for the thread together are committed together, each in a savepoint, with one
         fsync (bot/store/group_commit.py): it joins the last job queued if that is a
-        batch of writes the thread has not started."""
+        batch of writes the thread has not started. ``entry``: the change as the journal
+        keeps it (written with the batch, before its commit)."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        write = Write(body, self._take_shown(), self._loop.create_future())
+        write = Write(body, self._take_shown(), self._loop.create_future(), entry)
         batch = self._open_batch
         if batch is None or not batch.join(write):
-            batch = Batch(self._loop, self._check_file, [write])
+            batch = Batch(self._loop, self._check_file, [write], self.journal)
             try:
                 await self._on_thread(batch.run, shown=False, batch=batch)
             except asyncio.CancelledError:
@@ -542,8 +552,9 @@ class SqliteStorage(SqlStorage):
     async def _read(self, sql: Sql, /, **params: Any) -> list[Row]:
         return await self._fetch(sql.sqlite, _bind(params))
 
-    async def _write(self, body: Body[T]) -> T:
-        return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))))
+    async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
+        return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))),
+                                        entry)
 
 
     async def _rollback(self) -> None:
