@@ -15,7 +15,7 @@ their statements ran and before the ``COMMIT``; a batch whose commit then fails 
 a line torn by a crash (never acknowledged: its sync did not finish) is told from a whole
 one.
 
-Segments: the journal is a series of files ``<name>-<UTC time>.journal`` in the backup
+Segments: the journal is a series of files ``<name>-<UTC time>.<n>.journal`` in the backup
 folder; a new one starts just before each backup (:meth:`Journal.rotate`, between two
 jobs on the connection thread), so a backup holds everything of the segments older than
 it, and the segments older than the oldest backup kept can go.
@@ -34,7 +34,6 @@ import os
 import re
 import time
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,10 +86,11 @@ class Journal:
         """Start a new segment (the first one, or the one after a backup)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         stamp = stamp or stamp_now()
-        path = self.folder / f"{self.name}-{stamp}{SUFFIX}"
-        n = 1
-        while self.path != path and path.exists():  # two in one second: keep the order
+        n = 0
+        while True:  # (numbered: two in one second keep their order)
             path = self.folder / f"{self.name}-{stamp}.{n:03d}{SUFFIX}"
+            if not path.exists():
+                break
             n += 1
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)
         self._close_fd()
@@ -167,7 +167,7 @@ def _sync_folder(folder: Path) -> None:
 def segments(folder: str | Path, name: str) -> list[Path]:
     """The journal segments of database ``name`` in ``folder``, oldest first."""
     folder = Path(folder)
-    pattern = re.compile(re.escape(name) + r"-\d{8}T\d{6}Z(\.\d{3})?" + re.escape(SUFFIX))
+    pattern = re.compile(re.escape(name) + r"-\d{8}T\d{6}Z\.\d{3}" + re.escape(SUFFIX))
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if pattern.fullmatch(p.name))
@@ -244,8 +244,3 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
         return None
     return value if isinstance(value, dict) else None
 
-
-def lines(path: Path) -> Iterator[str]:
-    """The raw lines of a segment (tests and operators)."""
-    with path.open(encoding="utf-8", errors="replace") as f:
-        yield from f
