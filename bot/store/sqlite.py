@@ -353,9 +353,9 @@ class SqliteStorage(SqlStorage):
                       why.detail.removeprefix(f"{self._abspath} "))
         else:
             log.error("the database %s is damaged (%s): refusing every write from now on. "
-                      "Stop the bot, put the last backup in its place (python -m bot "
-                      "backup, TEMPUS_BACKUP_EVERY), check it with `python -m bot check-db "
-                      "--db %s`, and start the bot again", self.path, why.detail, self.path)
+                      "Stop the bot, run `python -m bot restore --db %s` (the last backup "
+                      "and every change since, from the journal), and start the bot again",
+                      self.path, why.detail, self.path)
         if self.on_broken is not None:
             # (a write finds it on the connection's thread: the callback runs on the loop)
             self._loop.call_soon_threadsafe(self.on_broken, why)
