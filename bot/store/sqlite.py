@@ -40,6 +40,7 @@ from bot.store.errors import (
     READONLY,
     StorageError,
     StorageUnavailable,
+    VersionConflict,
 )
 from bot.store.file_lock import StoreLock
 from bot.store.group_commit import Batch, Write
@@ -227,6 +228,8 @@ class SqliteStorage(SqlStorage):
         #: the write transactions queued on the connection's thread as one job that more
         #: may still join (bot/store/group_commit.py): the last job queued, not started
         self._open_batch: Batch | None = None
+        #: a quick check started because a write met something it should not have
+        self._suspect_check: asyncio.Task[list[str]] | None = None
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float = 5.0,
@@ -294,6 +297,8 @@ class SqliteStorage(SqlStorage):
             self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def close(self) -> None:
+        if self._suspect_check is not None:
+            await asyncio.gather(self._suspect_check, return_exceptions=True)
         await self._flush_shown()
         self._open_batch = None
         if self._shown_timer is not None:
@@ -553,8 +558,21 @@ class SqliteStorage(SqlStorage):
         return await self._fetch(sql.sqlite, _bind(params))
 
     async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
-        return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))),
-                                        entry)
+        try:
+            return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))),
+                                            entry)
+        except VersionConflict:
+            self._check_soon()
+            raise
+
+    def _check_soon(self) -> None:
+        """Run the quick check now, not at its next turn. One process writes the file and
+        the table service checks a game's version before it writes, so a version conflict
+        here is rare; damaged pages can cause it without any error of SQLite's (the row is
+        not found where it is), and then every action of the game would be refused as
+        stale until the periodic check."""
+        if self._suspect_check is None or self._suspect_check.done():
+            self._suspect_check = asyncio.ensure_future(self.quick_check())
 
 
     async def _rollback(self) -> None:
