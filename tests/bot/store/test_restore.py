@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
+import shlex
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+import yaml
 
 from bot.__main__ import main as bot_main
 from bot.runtime.config import Settings
@@ -22,6 +27,7 @@ from bot.store import journal as journal_
 from bot.store.backup import BackupKeeper, backups_in
 from bot.store.check import main as check_db
 from bot.store.journal import Journal
+from bot.store.postgres import PgStorage
 from bot.store.restore import latest_per_version
 from bot.store.restore import main as restore_main
 from bot.store.sqlite import SqliteStorage
@@ -259,3 +265,52 @@ def test_an_unknown_command_names_the_commands_and_fails(
     assert bot_main(["restor", "--help"]) == 2
     err = capsys.readouterr().err
     assert "restor" in err and "restore" in err and "check-db" in err
+
+
+@pytest.mark.asyncio
+async def test_compose_backs_postgres_up_and_the_readme_restores_a_dump(
+        pg_server: Any, pg_url: str, tmp_path: Path) -> None:
+    """compose.yaml's ``backup`` service, its script run as written (with this machine's
+    pg_dump, every 0.3 s): whole dumps only, the newest KEEP kept; a dump restored with the
+    README's ``pg_restore`` line brings the database back as it was."""
+    root = Path(__file__).resolve().parents[3]
+    service_ = yaml.safe_load((root / "compose.yaml").read_text())["services"]["backup"]
+    assert service_["image"] == "postgres:15" and service_["entrypoint"] == ["sh", "-c"]
+    script = service_["command"][0].replace("$$", "$")  # compose's escape of "$"
+    url = urlsplit(pg_url)
+    env = {**os.environ, "PATH": f"{pg_server.bindir}:{os.environ['PATH']}",
+           "PGHOST": "127.0.0.1", "PGPORT": str(url.port), "PGUSER": "tempus",
+           "PGDATABASE": url.path.lstrip("/"), "EVERY": "0.3", "KEEP": "2",
+           "DIR": str(tmp_path)}
+    assert service_["environment"]["DIR"] == "/backups"
+    store = await PgStorage.open(pg_url)
+    try:
+        kept = await store.create_game(1, 70, 100, "Ann", {"seed": 1})
+        proc = await asyncio.create_subprocess_exec(
+            "sh", "-c", script, env=env, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        try:
+            await asyncio.sleep(3.5)
+        finally:
+            proc.terminate()
+            out, err = await proc.communicate()
+        dumps = sorted(tmp_path.glob("tempus-*.dump"))
+        assert 1 <= len(dumps) <= 2, (dumps, out, err)
+        assert b"backup" in out and not list(tmp_path.glob("*.part")), err
+        lost = await store.create_game(1, 71, 100, "Bo", {"seed": 2})  # after the dump
+        await store.close()
+        text = (root / "README.md").read_text()
+        line = next(x for x in text[text.index("**Backups (PostgreSQL"):].splitlines()
+                    if "pg_restore" in x)
+        argv = shlex.split(line.split("sh -c ", 1)[1])[0].split()
+        assert argv[:3] == ["pg_restore", "-h", "db"], argv
+        argv = [str(pg_server.bindir / "pg_restore"), "-h", "127.0.0.1", "-p",
+                str(url.port), *argv[3:-1], str(dumps[-1])]
+        argv[argv.index("-d") + 1] = url.path.lstrip("/")
+        done = await asyncio.to_thread(subprocess.run, argv, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        store = await PgStorage.open(pg_url)
+        assert await store.game(kept.id) is not None
+        assert await store.game(lost.id) is None, "the database as of the dump"
+    finally:
+        await store.close()
