@@ -205,9 +205,18 @@ class TempusBot(commands.AutoShardedBot):
         backups (bot/store/journal.py), so the last backup plus the journal bring back
         every action acknowledged, even if the database file is damaged."""
         s = self.settings
-        if isinstance(storage, SqliteStorage) and s.journal and s.backup_every > 0 \
-                and storage.path not in ("", ":memory:"):
-            storage.journal = Journal(folder_of(s.db, s.backup_dir), Path(s.db).stem)
+        if not (isinstance(storage, SqliteStorage) and s.journal and s.backup_every > 0
+                and storage.path not in ("", ":memory:")):
+            return
+        journal = Journal(folder_of(s.db, s.backup_dir), Path(s.db).stem)
+        try:
+            journal.rotate()  # its first file now (before any write): a folder we cannot
+        except OSError as exc:  # write to must not refuse every action of every game
+            log.error("no journal of changes (%s): a damaged database can only be "
+                      "restored to its last backup; set TEMPUS_BACKUP_DIR to a folder the "
+                      "bot can write to", exc)
+            return
+        storage.journal = journal
 
     def _start_upkeep(self) -> None:
         """The database watched, backed up, and the health file kept fresh."""
