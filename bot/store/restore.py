@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.store import journal as journal_
 from bot.store import statements as q
-from bot.store.backup import backups_in, folder_of
+from bot.store.backup import backups_in, folder_of, stamp_of
 from bot.store.errors import StorageError
 from bot.store.file_lock import StoreInUse, StoreLock
 from bot.store.opening import is_postgres_url
@@ -195,6 +195,9 @@ async def rebuild(backup: Path, segments: list[Path], target: Path) -> Outcome:
     out.reading = journal_.read(segments)
     out.problems.extend(f"{where}: damaged, left out" for where in out.reading.damaged)
     store = await SqliteStorage.open(str(part))  # (brought to this bot's schema)
+    # no sync per change: the file is synced once when the log is folded in at the end,
+    # before it takes the database's place
+    await store._db.execute("PRAGMA synchronous=OFF")
     try:
         snapshots: set[int] = set()
         for e in latest_per_version(out.reading.entries):
@@ -225,6 +228,16 @@ def set_aside(db: Path, stamp: str) -> list[Path]:
             os.replace(path, aside)
             moved.append(aside)
     return moved
+
+
+def since(segments: list[Path], backup: Path, db: Path) -> list[Path]:
+    """The journal segments from the backup's own on (it holds everything of the older
+    ones, and a change without a version, such as a turn clock, must not go back to an
+    older value); all of them for a backup not named by the bot."""
+    if backup.name not in {p.name for p in backups_in(backup.parent, db)}:
+        return segments
+    first = f"{db.stem}-{stamp_of(backup)}"
+    return [s for s in segments if s.name >= first]
 
 
 def choose_backup(folder: Path, db: Path, given: str | None, out: Outcome) -> Path | None:
@@ -270,6 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreInUse as exc:
         print(f"{db} is in use by process {exc.pid}: stop the bot first", file=sys.stderr)
         return NOTHING
+    except OSError as exc:  # e.g. its folder is gone with the disk
+        print(f"cannot lock {db}: {exc.strerror or exc}", file=sys.stderr)
+        return NOTHING
     try:
         return _restore(db, folder, args.backup, Path(args.to) if args.to else None)
     finally:
@@ -286,7 +302,7 @@ def _restore(db: Path, folder: Path, given: str | None, to: Path | None) -> int:
     if backup is None:
         print(f"no sound backup of {db} in {folder}: nothing restored", file=sys.stderr)
         return NOTHING
-    segments = journal_.segments(folder, db.stem)
+    segments = since(journal_.segments(folder, db.stem), backup, db)
     stamp = journal_.stamp_now()
     target = to or db.with_name(f"{db.name}.restored-{stamp}")
     try:
