@@ -24,9 +24,10 @@ failed fails with that error and nothing of them is kept. A batch of one write r
 same statements as a transaction of its own (no savepoint).
 
 With a journal (bot/store/journal.py) the entries of the writes that succeeded are
-appended to it, with one sync, after the statements and before the ``COMMIT``: a write is
-answered only once it is in both. If the journal cannot be written, nothing is committed;
-if the commit fails after it, the batch is marked there as not committed.
+appended to it after the statements and before the ``COMMIT``, and synced beside it: a
+write is answered only once it is on disk in both. If the journal cannot be written,
+nothing is committed; if the commit fails after it, the batch is marked there as not
+committed.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store.errors import FULL, IO, StorageUnavailable
-from bot.store.journal import Journal
+from bot.store.journal import Journal, Pending
 
 #: a statement with its parameters (the records of what Discord shows, see
 #: ``SqliteStorage._write_shown``)
@@ -121,9 +122,9 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 
 
 def _journal(journal: Journal, writes: list[Write], outcomes: list[tuple[bool, Any]]
-             ) -> int | None:
-    """Append the entries of the writes that succeeded; the batch's number in the
-    journal (None: nothing to append). A failure to write it is a failure of the store."""
+             ) -> Pending | None:
+    """Append the entries of the writes that succeeded, their sync started (None: nothing
+    to append). A failure to write them is a failure of the store."""
     texts = [w.entry(value) for w, (ok, value) in zip(writes, outcomes, strict=True)
              if ok and w.entry is not None]
     if not texts:
@@ -142,7 +143,7 @@ def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[
     each one's outcome: ``(True, result)`` or ``(False, error)``."""
     alone = len(writes) == 1
     outcomes: list[tuple[bool, Any]] = []
-    journaled: int | None = None
+    journaled: Pending | None = None
     try:
         check()
     except BaseException as exc:
@@ -172,11 +173,18 @@ def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[
         conn.execute("COMMIT")
     except BaseException as exc:
         if journaled is not None and journal is not None:
-            journal.abort(journaled)
+            with contextlib.suppress(OSError):
+                journaled.wait()  # (its line first, then the mark)
+            journal.abort(journaled.batch)
         if conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
         # nothing of the transaction is kept: every write not failed on its own fails
         failed = [(False, value) if not ok else (False, exc) for ok, value in outcomes]
         return failed + [(False, exc)] * (len(writes) - len(failed))
+    if journaled is not None:
+        try:
+            journaled.wait()
+        except OSError as exc:  # committed: it stands, and no later batch is taken
+            journaled.failed_after_commit(exc)
     return outcomes

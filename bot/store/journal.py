@@ -9,11 +9,15 @@ arguments and the version it was made at, as one JSON line. The state snapshots 
 out: the engine replays a game's log exactly, so the restore computes them again.
 
 Writing (:class:`Journal`, on SQLite's connection thread, bot/store/group_commit.py): the
-writes of one group commit are appended as one ``write`` and one ``fdatasync``, after
-their statements ran and before the ``COMMIT``; a batch whose commit then fails gets an
-``abort`` line (the restore skips its entries). Each line carries a CRC-32 of its text, so
-a line torn by a crash (never acknowledged: its sync did not finish) is told from a whole
-one.
+writes of one group commit are appended as one ``write`` after their statements ran and
+before the ``COMMIT``; its ``fdatasync`` runs on the journal's own thread meanwhile, beside
+the commit's own sync of SQLite's log (two syncs at once, not one after the other), and
+the writes are answered only once both are on disk. A batch whose commit fails gets an
+``abort`` line (the restore skips its entries). If the journal's sync fails after the
+commit succeeded, the batch stands (the database has it) and the journal refuses every
+later batch, so nothing more is acknowledged that it lacks. Each line carries a CRC-32 of
+its text, so a line torn by a crash (never acknowledged: its sync did not finish) is told
+from a whole one.
 
 Segments: the journal is a series of files ``<name>-<UTC time>.<n>.journal`` in the backup
 folder; a new one starts just before each backup (:meth:`Journal.rotate`, between two
@@ -34,6 +38,7 @@ import os
 import re
 import time
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +82,9 @@ class Journal:
         #: entries and syncs written (the storage bench reports them)
         self.entries = 0
         self.syncs = 0
+        #: why the journal takes no more batches (a sync failed after its commit)
+        self.failed: OSError | None = None
+        self._syncer: ThreadPoolExecutor | None = None
 
     def segments(self) -> list[Path]:
         """This journal's segments, oldest first."""
@@ -98,10 +106,12 @@ class Journal:
         _sync_folder(self.folder)  # the new file's name is on disk too
         return path
 
-    def append(self, texts: list[str]) -> int:
-        """Append the entries of one batch and wait for the disk; the batch's number (for
-        :meth:`abort`). Raises OSError (full disk, I/O error): then nothing of the batch
-        may be committed."""
+    def append(self, texts: list[str]) -> Pending:
+        """Append the entries of one batch and start their sync (:meth:`Pending.wait`
+        waits for the disk). Raises OSError (full disk, I/O error, an earlier sync
+        failed): then nothing of the batch may be committed."""
+        if self.failed is not None:
+            raise OSError(self.failed.errno, f"an earlier sync failed: {self.failed}")
         if self._fd is None:
             self.rotate()
         assert self._fd is not None
@@ -109,10 +119,11 @@ class Journal:
         b = self._batch
         data = b"".join(_line(f'{{"b":{b},{text[1:]}') for text in texts)
         _write_all(self._fd, data)
-        os.fdatasync(self._fd)
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, thread_name_prefix="tempus-journal")
         self.entries += len(texts)
         self.syncs += 1
-        return b
+        return Pending(self, b, self._syncer.submit(os.fdatasync, self._fd))
 
     def abort(self, batch: int) -> None:
         """The batch's commit failed: the restore must not replay its entries (best
@@ -138,6 +149,9 @@ class Journal:
         return gone
 
     def close(self) -> None:
+        if self._syncer is not None:
+            self._syncer.shutdown(wait=True)
+            self._syncer = None
         self._close_fd()
         self.path = None
 
@@ -146,6 +160,26 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+
+
+@dataclass
+class Pending:
+    """A batch written to the journal whose sync may still be under way."""
+
+    journal: Journal
+    batch: int
+    sync: Future[None]
+
+    def wait(self) -> None:
+        """Until the batch is on disk; raises the sync's OSError."""
+        self.sync.result()
+
+    def failed_after_commit(self, exc: OSError) -> None:
+        """The batch was committed but its sync failed: no later batch is taken."""
+        self.journal.failed = exc
+        log.error("the journal %s could not be synced (%s): every change is refused from "
+                  "now on; the database has every change acknowledged. Restart the bot "
+                  "once its folder is writable", self.journal.path, exc)
 
 
 def _write_all(fd: int, data: bytes) -> None:
