@@ -25,8 +25,9 @@ jobs on the connection thread), so a backup holds everything of the segments old
 it, and the segments older than the oldest backup kept can go.
 
 Line format: ``<json>\\t<crc32 of the json, 8 hex digits>\\n``; the json is
-``{"b": batch, "op": method, "game": id, "v": version, "args": {...}}`` (``v`` absent for
-a change that raises no version: a thread, a person's settings), or ``{"abort": batch}``.
+``{"b": batch, "op": method, "game": id, "v": version, "at": time, "args": {...}}`` (``v``
+absent for a change that raises no version: a thread, a person's settings), or
+``{"abort": batch}``.
 """
 
 from __future__ import annotations
@@ -53,13 +54,15 @@ def stamp_now() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
 
 
-def entry_text(op: str, game_id: int | None, version: int | None, args: dict[str, Any]
-               ) -> str:
+def entry_text(op: str, game_id: int | None, version: int | None, args: dict[str, Any],
+               at: str | None = None) -> str:
     """One change as the journal keeps it (made on the event loop: the connection's
-    thread only writes it)."""
+    thread only writes it); ``at``: when (as the database's columns hold times)."""
     head: dict[str, Any] = {"op": op, "game": game_id}
     if version is not None:
         head["v"] = version
+    if at is not None:
+        head["at"] = at
     head["args"] = args
     return json.dumps(head, separators=(",", ":"), ensure_ascii=False)
 
@@ -216,6 +219,8 @@ class Entry:
     game_id: int | None
     version: int | None
     args: dict[str, Any]
+    #: when it was made (None: not known)
+    at: str | None
     #: where it was read (segment file name, line number), for messages
     where: str
 
@@ -260,7 +265,7 @@ def read(paths: list[Path]) -> Reading:
                 order.append(b)
                 batches[b] = []
             batches[b].append(Entry(str(parsed["op"]), parsed.get("game"), parsed.get("v"),
-                                    dict(parsed.get("args") or {}), where))
+                                    dict(parsed.get("args") or {}), parsed.get("at"), where))
         for b in order:
             out.entries.extend(batches.get(b, []))
     return out

@@ -59,6 +59,9 @@ _CREATE_WITH_ID = Sql(
     "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, created_at, "
     "updated_at) VALUES (:game_id, :guild_id, :channel_id, :host_id, 'lobby', :options, "
     "now(), now())")
+#: an action logged with the time it was played (the log takes no UPDATE)
+_APPEND_ACTION_AT = Sql("INSERT INTO actions (game_id, seq, seat, action, at, version) "
+                        "VALUES (:game_id, :seq, :seat, :action, :at, :version)")
 #: the changes that raise a game's version: applied only on the version they were made at
 _VERSIONED = {"add_seat", "remove_seat", "start", "set_status", "set_options",
               "set_autopilot", "append_action", "replace_seat", "leave_seat"}
@@ -147,9 +150,12 @@ async def apply(store: SqliteStorage, e: journal_.Entry, out: Outcome) -> None:
                 f"{e.where}: game {gid} is at version {have} but this change was made at "
                 f"{e.version}: the changes between are missing")
             return
-        if e.op in _SNAPSHOT:
-            args["state"] = {}  # computed from the log at the end
-        await getattr(store, e.op)(gid, e.version, **args)
+        if e.op == "append_action" and e.at is not None:
+            await _append_action_at(store, gid, e.version, e.at, **args)
+        else:
+            if e.op in _SNAPSHOT:
+                args["state"] = {}  # computed from the log at the end
+            await getattr(store, e.op)(gid, e.version, **args)
     elif e.op in ("set_thread", "set_deadlines"):
         assert gid is not None
         if await store.game_ref(gid) is None:
@@ -164,6 +170,21 @@ async def apply(store: SqliteStorage, e: journal_.Entry, out: Outcome) -> None:
     out.applied += 1
     if gid is not None:
         out.games.add(gid)
+
+
+async def _append_action_at(store: SqliteStorage, game_id: int, version: int, at: str, *,
+                            seq: int, seat: int, action: dict[str, Any], status: str,
+                            deadlines: list[DeadlineRow] | None) -> None:
+    """``append_action`` (bot/store/storage.py) with the time the action was played:
+    the history orders finished games by their last action's time. The snapshot is left
+    empty here (computed from the log at the end)."""
+    async def body(con: Connection) -> None:
+        new = await store._bump(con, game_id, version, "state = :state, status = :status",
+                                state="{}", status=status)
+        await con.execute(_APPEND_ACTION_AT, game_id=game_id, seq=seq, seat=seat,
+                          action=Json(action), at=at, version=new)
+        await store._write_deadlines(con, game_id, deadlines)
+    await store._write(body)
 
 
 async def snapshot(store: SqliteStorage, game_id: int) -> str | None:

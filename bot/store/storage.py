@@ -34,6 +34,7 @@ from bot.store.rows import (
     ResultRow,
     Row,
     SeatRow,
+    now_text,
     time_text,
 )
 from bot.store.statements import Json, Sql
@@ -99,7 +100,7 @@ class SqlStorage:
             return None
         if "deadlines" in args:
             args["deadlines"] = deadline_args(args["deadlines"])
-        text = entry_text(op, game_id, version, args)
+        text = entry_text(op, game_id, version, args, now_text())
         return lambda _result: text
 
     async def _write_one(self, sql: Sql, /, entry: Entry | None = None, **params: Any) -> int:
@@ -208,7 +209,7 @@ class SqlStorage:
                     "host_name": host_name, "options": options}
 
             def entry(row: Row) -> str:  # the game's number is known once it is made
-                return entry_text("create_game", int(row["id"]), None, args)
+                return entry_text("create_game", int(row["id"]), None, args, now_text())
         try:
             return GameRow.from_row(await self._write(body, entry))
         except self._CHANNEL_TAKEN as exc:

@@ -12,6 +12,7 @@ import random
 import shlex
 import sqlite3
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -60,6 +61,13 @@ def dump(path: Path) -> list[list[Any]]:
         ]
 
 
+def played_at(path: Path) -> list[float]:
+    """When each logged action was played (the history orders games by it)."""
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        rows = raw.execute("SELECT at FROM actions ORDER BY game_id, seq").fetchall()
+    return [datetime.fromisoformat(r[0]).timestamp() for r in rows]
+
+
 async def play(svc: TableService, g: int, rng: random.Random, n: int) -> int:
     """``n`` accepted actions of the people at the table; how many were acknowledged."""
     done = 0
@@ -89,7 +97,7 @@ async def test_restore_brings_back_every_acknowledged_action_after_damage(
     await play(svc, g, rng, 6)
     await play(svc, h, rng, 5)
     await svc.storage.flush_shown()
-    want = dump(db)
+    want, times = dump(db), played_at(db)
     damage(db)  # the pages under the running service
     assert await store.quick_check(), "damaged"
     await close(svc)
@@ -98,6 +106,7 @@ async def test_restore_brings_back_every_acknowledged_action_after_damage(
     out = capsys.readouterr().out
     assert "restored to" in out and "applied" in out, out
     assert dump(db) == want, "every game, seat, action and snapshot is back"
+    assert played_at(db) == pytest.approx(times, abs=0.5), "when each action was played"
     assert await asyncio.to_thread(check_db, ["--db", str(db)]) == 0
     assert list(tmp_path.glob("t.db.damaged-*")), "the damaged file is kept aside"
     # the restored database takes the bot again, and restoring twice changes nothing
