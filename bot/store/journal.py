@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.runtime.json_text import compact
+
 log = logging.getLogger(__name__)
 
 SUFFIX = ".journal"
@@ -55,16 +57,16 @@ def stamp_now() -> str:
 
 
 def entry_text(op: str, game_id: int | None, version: int | None, args: dict[str, Any],
-               at: str | None = None) -> str:
+               at: float | None = None) -> str:
     """One change as the journal keeps it (made on the event loop: the connection's
-    thread only writes it); ``at``: when (as the database's columns hold times)."""
+    thread only writes it); ``at``: when (Unix seconds)."""
     head: dict[str, Any] = {"op": op, "game": game_id}
     if version is not None:
         head["v"] = version
     if at is not None:
         head["at"] = at
     head["args"] = args
-    return json.dumps(head, separators=(",", ":"), ensure_ascii=False)
+    return compact(head)  # (orjson: made for every change, on the event loop)
 
 
 def _line(text: str) -> bytes:
@@ -219,8 +221,8 @@ class Entry:
     game_id: int | None
     version: int | None
     args: dict[str, Any]
-    #: when it was made (None: not known)
-    at: str | None
+    #: when it was made, in Unix seconds (None: not known)
+    at: float | None
     #: where it was read (segment file name, line number), for messages
     where: str
 

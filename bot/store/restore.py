@@ -33,6 +33,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +152,9 @@ async def apply(store: SqliteStorage, e: journal_.Entry, out: Outcome) -> None:
                 f"{e.version}: the changes between are missing")
             return
         if e.op == "append_action" and e.at is not None:
-            await _append_action_at(store, gid, e.version, e.at, **args)
+            # as the database's now() writes it (bot/store/rows.py, now_text)
+            at = datetime.fromtimestamp(e.at, UTC).isoformat(timespec="milliseconds")
+            await _append_action_at(store, gid, e.version, at, **args)
         else:
             if e.op in _SNAPSHOT:
                 args["state"] = {}  # computed from the log at the end

@@ -16,6 +16,7 @@ processes, cannot both apply a change on top of the same version.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -34,7 +35,6 @@ from bot.store.rows import (
     ResultRow,
     Row,
     SeatRow,
-    now_text,
     time_text,
 )
 from bot.store.statements import Json, Sql
@@ -59,9 +59,14 @@ Body = Callable[[Connection], Coroutine[Any, Any, T]]
 Entry = Callable[[Any], str]
 
 
+_DEADLINE_FIELDS = tuple(f.name for f in dataclasses.fields(DeadlineRow))
+
+
 def deadline_args(rows: Deadlines) -> list[dict[str, Any]] | None:
-    """Turn clocks as the journal keeps them."""
-    return None if rows is None else [dataclasses.asdict(r) for r in rows]
+    """Turn clocks as the journal keeps them (``DeadlineRow(**d)`` reads one back)."""
+    if rows is None:
+        return None
+    return [{name: getattr(r, name) for name in _DEADLINE_FIELDS} for r in rows]
 
 
 def _host(host_id: int | None) -> tuple[str, dict[str, Any]]:
@@ -100,7 +105,7 @@ class SqlStorage:
             return None
         if "deadlines" in args:
             args["deadlines"] = deadline_args(args["deadlines"])
-        text = entry_text(op, game_id, version, args, now_text())
+        text = entry_text(op, game_id, version, args, time.time())
         return lambda _result: text
 
     async def _write_one(self, sql: Sql, /, entry: Entry | None = None, **params: Any) -> int:
@@ -209,7 +214,7 @@ class SqlStorage:
                     "host_name": host_name, "options": options}
 
             def entry(row: Row) -> str:  # the game's number is known once it is made
-                return entry_text("create_game", int(row["id"]), None, args, now_text())
+                return entry_text("create_game", int(row["id"]), None, args, time.time())
         try:
             return GameRow.from_row(await self._write(body, entry))
         except self._CHANNEL_TAKEN as exc:

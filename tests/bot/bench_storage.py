@@ -7,7 +7,8 @@ Each of ``--games`` games (3 seats, started with a real Tempus position) gets
 transaction), all games at once. Payloads come from a real random game, so the log entries
 and snapshots have their real sizes. Prints a table: appends per second over the run and
 database time per action (how long one ``append_action`` call took, waiting for the
-connection included: p50, p95, mean), and with the journal of changes the bot keeps beside
+connection included: p50, p95, mean), the process's CPU time per append (SQLite: the
+event loop and the connection's thread; not known for several processes), and with the journal of changes the bot keeps beside
 a SQLite file (bot/store/journal.py, ``--journal``) its syncs per append: one per group
 commit, on top of SQLite's own.
 
@@ -75,7 +76,7 @@ async def _setup(target: str, games: int, start: dict[str, Any]) -> list[tuple[i
 
 
 async def _load(target: str, games: list[tuple[int, int]], steps: Trace,
-                journal: Path | None = None) -> tuple[list[float], float, int]:
+                journal: Path | None = None) -> tuple[list[float], float, int, float]:
     store = await open_storage(target)
     if journal is not None and isinstance(store, SqliteStorage):
         store.journal = Journal(journal, "bench")  # as the bot keeps it (bot.client.app)
@@ -89,11 +90,11 @@ async def _load(target: str, games: list[tuple[int, int]], steps: Trace,
             latencies.append(time.perf_counter() - t0)
 
     try:
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*(play(g, v) for g, v in games))
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         kept = getattr(store, "journal", None)
-        return latencies, wall, kept.syncs if isinstance(kept, Journal) else 0
+        return latencies, wall, kept.syncs if isinstance(kept, Journal) else 0, cpu
     finally:
         await store.close()
 
@@ -102,7 +103,7 @@ def _worker(target: str, games: list[tuple[int, int]], steps: Trace,
             go_at: float) -> tuple[list[float], float, float]:
     time.sleep(max(0.0, go_at - time.time()))
     began = time.time()
-    latencies, _, _ = asyncio.run(_load(target, games, steps))
+    latencies, _, _, _ = asyncio.run(_load(target, games, steps))
     return latencies, began, time.time()
 
 
@@ -115,9 +116,9 @@ def run(backend: str, target: str, games: int, actions: int, processes: int,
         journal: Path | None = None) -> dict[str, Any]:
     start, steps = trace(actions)
     made = asyncio.run(_setup(target, games, start))
-    syncs = 0
+    syncs, cpu = 0, float("nan")
     if processes <= 1:
-        latencies, wall, syncs = asyncio.run(_load(target, made, steps, journal))
+        latencies, wall, syncs, cpu = asyncio.run(_load(target, made, steps, journal))
     else:
         parts = [made[i::processes] for i in range(processes)]
         go_at = time.time() + 2.0  # all processes start together, after their imports
@@ -133,6 +134,7 @@ def run(backend: str, target: str, games: int, actions: int, processes: int,
         "db_ms_mean": statistics.fmean(latencies) * 1000,
         "snapshot_kb": len(str(steps[-1][2])) / 1024,
         "journal": f"{syncs / len(latencies):.2f}" if journal is not None else "off",
+        "cpu_ms": cpu / len(latencies) * 1000,
     }
 
 
@@ -185,13 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.stop()
     print(f"| backend | processes | games | appends | appends/s | db ms p50 | db ms p95 | "
-          f"db ms mean | journal syncs/append |  (snapshot {rows[0]['snapshot_kb']:.1f} KB, "
+          f"db ms mean | CPU ms/append | journal syncs/append |  (snapshot {rows[0]['snapshot_kb']:.1f} KB, "
           f"cores {os.cpu_count()})")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['backend']} | {r['processes']} | {r['games']} | {r['appends']} | "
               f"{r['appends_per_s']:.0f} | {r['db_ms_p50']:.1f} | {r['db_ms_p95']:.1f} | "
-              f"{r['db_ms_mean']:.1f} | {r['journal']} |")
+              f"{r['db_ms_mean']:.1f} | {r['cpu_ms']:.3f} | {r['journal']} |")
     return 0
 
 
