@@ -8,9 +8,9 @@ transaction), all games at once. Payloads come from a real random game, so the l
 and snapshots have their real sizes. Prints a table: appends per second over the run and
 database time per action (how long one ``append_action`` call took, waiting for the
 connection included: p50, p95, mean), the process's CPU time per append (SQLite: the
-event loop and the connection's thread; not known for several processes), and with the journal of changes the bot keeps beside
-a SQLite file (bot/store/journal.py, ``--journal``) its syncs per append: one per group
-commit, on top of SQLite's own.
+event loop and the connection's thread; not known for several processes), and with the
+journal of changes the bot keeps beside a SQLite file (bot/store/journal.py,
+``--journal``) its syncs per append: one per group commit, beside SQLite's own.
 
 SQLite runs in this process (one connection, WAL, ``synchronous=FULL``); PostgreSQL is a
 throw-away server started from the local binaries with the production settings (fsync
@@ -187,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.stop()
     print(f"| backend | processes | games | appends | appends/s | db ms p50 | db ms p95 | "
-          f"db ms mean | CPU ms/append | journal syncs/append |  (snapshot {rows[0]['snapshot_kb']:.1f} KB, "
-          f"cores {os.cpu_count()})")
+          f"db ms mean | CPU ms/append | journal syncs/append |  (snapshot "
+          f"{rows[0]['snapshot_kb']:.1f} KB, cores {os.cpu_count()})")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['backend']} | {r['processes']} | {r['games']} | {r['appends']} | "
