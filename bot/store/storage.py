@@ -94,7 +94,7 @@ class SqlStorage:
     async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
         """Run ``body`` as one transaction: committed if it returns, rolled back (nothing
         kept) if it raises. ``entry``: the change as the journal keeps it (a backend with
-        a journal has it on disk before the commit)."""
+        a journal has it on disk before it returns)."""
         raise NotImplementedError
 
     def _entry(self, op: str, game_id: int | None, version: int | None = None,
