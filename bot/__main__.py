@@ -11,6 +11,9 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 database into PostgreSQL (see ``bot/store/migrate.py``); ``python -m bot backup --db
 tempus.db --to FILE`` copies a SQLite database, also a live one (``bot/store/backup.py``);
 ``python -m bot health`` says whether the running bot is healthy (``bot/runtime/health.py``).
+``python -m bot restore [--db PATH]`` brings a damaged or lost SQLite database back from its
+newest sound backup and the journal of changes since (``bot/store/restore.py``; the bot
+stopped).
 ``python -m bot rebuild-history [--db PATH]`` derives results and ratings again from the
 logs and prints what changed (``bot/history/rebuild.py``; refused while a bot runs on the
 database).
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import os
 import sys
@@ -35,6 +39,18 @@ from lang.messages import t
 
 #: exit status when the database cannot be used (in use by another process, unwritable)
 EXIT_STORE = 3
+#: exit status for a word that is no command (argparse's for a usage error)
+EXIT_USAGE = 2
+#: the commands before any option (``python -m bot COMMAND ...``), each run by a module's
+#: ``main(argv)``; no command runs the bot
+COMMANDS = {
+    "backup": "bot.store.backup",
+    "check-db": "bot.store.check",
+    "health": "bot.runtime.health",
+    "migrate-db": "bot.store.migrate",  # copy a SQLite database into PostgreSQL
+    "rebuild-history": "bot.history.rebuild",
+    "restore": "bot.store.restore",
+}
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -121,28 +137,15 @@ def run_online(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
-    if args_in[:1] == ["health"]:  # the container's health check: nothing else loaded
-        from bot.runtime.health import main as health_main
-
-        return health_main(args_in[1:])
-    if args_in[:1] == ["backup"]:
-        from bot.store.backup import main as backup_main
-
-        return backup_main(args_in[1:])
-    if args_in[:1] == ["check-db"]:
-        from bot.store.check import main as check_db
-
-        return check_db(args_in[1:])
-    # --- subcommand: copy a SQLite database into PostgreSQL (bot/store/migrate.py) ---
-    if args_in[:1] == ["migrate-db"]:
-        from bot.store.migrate import main as migrate_db_main
-
-        return migrate_db_main(args_in[1:])
-    # --- end migrate-db ---
-    if args_in[:1] == ["rebuild-history"]:  # bot/history/rebuild.py
-        from bot.history.rebuild import main as rebuild_history
-
-        return rebuild_history(args_in[1:])
+    if args_in and not args_in[0].startswith("-"):
+        # (only the command's module is loaded: the container's health check stays light)
+        module = COMMANDS.get(args_in[0])
+        if module is None:  # a typo must not start the bot, nor print its help and exit 0
+            print(t("error.unknown_command", word=args_in[0], commands=", ".join(COMMANDS)),
+                  file=sys.stderr)
+            return EXIT_USAGE
+        command: Callable[[list[str]], int] = importlib.import_module(module).main
+        return command(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",

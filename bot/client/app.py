@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+from pathlib import Path
 from typing import Any, cast
 
 import discord
@@ -35,8 +36,9 @@ from bot.runtime.memory import MemoryKeeper, freeze_start_up
 from bot.runtime.shutdown import InFlight
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE, LOBBY, Storage, StorageUnavailable
-from bot.store.backup import BackupKeeper
+from bot.store.backup import BackupKeeper, folder_of
 from bot.store.integrity import IntegrityWatch
+from bot.store.journal import Journal
 from bot.store.opening import open_storage
 from bot.store.sqlite import SqliteStorage
 from bot.table.model import public as in_table_language
@@ -155,6 +157,7 @@ class TempusBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.settings.db)
+        self._keep_journal(self.storage)
         self.publisher = DiscordPublisher(self, self.storage, self.offloader,
                                           period=self.settings.outbox_period)
         # one scheduler for every game's reminders and deadlines (bot.timing.turn_clock)
@@ -197,6 +200,24 @@ class TempusBot(commands.AutoShardedBot):
         self.memory.start()
         self._start_upkeep()
 
+    def _keep_journal(self, storage: Storage) -> None:
+        """Every change from the first write on also goes to the journal beside the
+        backups (bot/store/journal.py), so the last backup plus the journal bring back
+        every action acknowledged, even if the database file is damaged."""
+        s = self.settings
+        if not (isinstance(storage, SqliteStorage) and s.journal and s.backup_every > 0
+                and storage.path not in ("", ":memory:")):
+            return
+        journal = Journal(folder_of(s.db, s.backup_dir), Path(s.db).stem)
+        try:
+            journal.rotate()  # its first file now (before any write): a folder we cannot
+        except OSError as exc:  # write to must not refuse every action of every game
+            log.error("no journal of changes (%s): a damaged database can only be "
+                      "restored to its last backup; set TEMPUS_BACKUP_DIR to a folder the "
+                      "bot can write to", exc)
+            return
+        storage.journal = journal
+
     def _start_upkeep(self) -> None:
         """The database watched, backed up, and the health file kept fresh."""
         storage = self.storage
@@ -208,11 +229,13 @@ class TempusBot(commands.AutoShardedBot):
             self.backups = BackupKeeper(self.settings.db, self.settings.backup_every,
                                         keep=self.settings.backup_keep,
                                         folder=self.settings.backup_dir,
-                                        broken=lambda: storage.broken is not None)
+                                        broken=lambda: storage.broken is not None,
+                                        journal=storage.journal,
+                                        rotate=storage.rotate_journal)
             self.backups.start()
-        elif self.settings.backup_every:
+        elif self.settings.backup_every_set:
             log.warning("TEMPUS_BACKUP_EVERY is for a SQLite file; back PostgreSQL up with "
-                        "pg_dump (README)")
+                        "pg_dump (README, compose.yaml)")
         self.health = HealthFile(self.settings.health_file or default_health_path(),
                                  self.settings.health_every, gateway=self._connected,
                                  db=self._db_writable)

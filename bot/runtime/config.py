@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from bot.cluster.ownership import Ownership, parse_shards
 from bot.runtime.worker_pool import default_workers
-from bot.store.backup import seconds
+from bot.store.backup import DEFAULT_EVERY, seconds
 from bot.store.opening import is_postgres_url
 from bot.timing.presence import AT_TABLE_S
 from lang.messages import t
@@ -51,11 +51,16 @@ class Settings:
     #: every ``memory_every`` seconds (0: never)
     unload_after: float = 300.0
     memory_every: float = 60.0
-    #: a backup of the SQLite database every this many seconds (0: none), the newest
-    #: ``backup_keep`` kept in ``backup_dir`` (None: ``backups`` beside the database)
-    backup_every: float = 0.0
+    #: a backup of the SQLite database at start and every this many seconds (0: none),
+    #: the newest ``backup_keep`` kept in ``backup_dir`` (None: ``backups`` beside the
+    #: database); ``backup_every_set``: given in the environment (not the default)
+    backup_every: float = seconds(DEFAULT_EVERY)
     backup_keep: int = 7
     backup_dir: str | None = None
+    backup_every_set: bool = False
+    #: a journal of every change beside the backups (bot/store/journal.py), while backups
+    #: are made: what ``python -m bot restore`` replays on the last backup
+    journal: bool = True
     #: SQLite's ``quick_check`` every this many seconds while the bot runs (0: never)
     quick_check_every: float = 300.0
     #: the health file (bot.runtime.health; None: the default path) and how often it is
@@ -100,7 +105,9 @@ class Settings:
             outbox_period=float(e.get("TEMPUS_OUTBOX_PERIOD") or 5.0),
             unload_after=float(e.get("TEMPUS_UNLOAD_AFTER") or 300.0),
             memory_every=float(e.get("TEMPUS_MEMORY_EVERY") or 60.0),
-            backup_every=seconds(e.get("TEMPUS_BACKUP_EVERY")),
+            backup_every=seconds(e.get("TEMPUS_BACKUP_EVERY") or DEFAULT_EVERY),
+            backup_every_set=bool(e.get("TEMPUS_BACKUP_EVERY")),
+            journal=e.get("TEMPUS_JOURNAL", "1") != "0",
             backup_keep=int(e.get("TEMPUS_BACKUP_KEEP") or 7),
             backup_dir=e.get("TEMPUS_BACKUP_DIR") or None,
             quick_check_every=seconds(e.get("TEMPUS_QUICK_CHECK_EVERY") or "300"),

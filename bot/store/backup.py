@@ -1,5 +1,6 @@
 """Backups of a SQLite database, also of a live one: ``python -m bot backup --db tempus.db
---to FILE``, and every ``TEMPUS_BACKUP_EVERY`` in the running bot.
+--to FILE``, and in the running bot at start-up and every ``TEMPUS_BACKUP_EVERY`` (default
+6 hours).
 
 The copy is made with SQLite's online backup API (``sqlite3.Connection.backup``) in one
 step: one read transaction, so the copy is the database as of one commit, while the bot
@@ -11,10 +12,13 @@ never rotated out by damaged copies).
 
 Periodic backups (:class:`BackupKeeper`) go to ``TEMPUS_BACKUP_DIR`` (default ``backups``
 beside the database) as ``<name>-<UTC time>.db``; the newest ``TEMPUS_BACKUP_KEEP``
-(default 7) are kept. PostgreSQL has its own tools (``pg_dump``; README).
+(default 7) are kept. Just before each one the journal of changes (bot/store/journal.py,
+in the same folder) starts a new segment, so that backup plus the segments from its own
+on hold every change; the segments older than the oldest backup kept are deleted with it.
+PostgreSQL has its own tools (``pg_dump``; README, compose.yaml).
 
-Restoring: stop the bot, copy the backup over the database file (and delete the old
-``-wal`` and ``-shm`` files beside it, if any), ``python -m bot check-db --db FILE``, start.
+Restoring: ``python -m bot restore`` (bot/store/restore.py): the newest sound backup, with
+every change the journal holds since, put in the database's place.
 """
 
 from __future__ import annotations
@@ -28,15 +32,18 @@ import re
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.runtime.tasks import cancel_and_wait
+from bot.store.journal import Journal, stamp_now
 
 log = logging.getLogger(__name__)
 
 DEFAULT_KEEP = 7
+#: TEMPUS_BACKUP_EVERY unless set: a backup every 6 hours (and one at each start)
+DEFAULT_EVERY = "6h"
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -57,6 +64,26 @@ def seconds(text: str | None) -> float:
     if m is None:
         raise ValueError(f"{text!r} is not a duration (seconds, or with s, m, h or d)")
     return float(m[1]) * _UNITS[m[2]]
+
+
+def folder_of(db: str | Path, folder: str | Path | None) -> Path:
+    """Where the backups (and the journal) of ``db`` go: ``folder``, or ``backups`` beside
+    the database."""
+    return Path(folder) if folder else Path(db).resolve().parent / "backups"
+
+
+def backups_in(folder: str | Path, db: str | Path) -> list[Path]:
+    """The backups of ``db`` in ``folder``, newest first."""
+    folder = Path(folder)
+    pattern = re.compile(re.escape(Path(db).stem) + r"-\d{8}T\d{6}Z\.db")
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if pattern.fullmatch(p.name)), reverse=True)
+
+
+def stamp_of(backup_file: Path) -> str:
+    """The UTC time in a backup's name (``tempus-20261129T060000Z.db``)."""
+    return backup_file.stem.rsplit("-", 1)[-1]
 
 
 def backup(source: str | Path, target: str | Path) -> Made:
@@ -93,18 +120,23 @@ def backup(source: str | Path, target: str | Path) -> Made:
 
 
 class BackupKeeper:
-    """A backup of ``db`` every ``every_s`` seconds into ``folder``, the newest ``keep``
-    kept. ``broken``: whether the storage is known to be damaged or gone (then none is
-    made)."""
+    """A backup of ``db`` at start and then every ``every_s`` seconds into ``folder``, the
+    newest ``keep`` kept. ``broken``: whether the storage is known to be damaged or gone
+    (then none is made). ``journal``: the storage's journal of changes, whose next segment
+    ``rotate`` (the storage's ``rotate_journal``) starts just before each backup, and whose
+    segments older than every backup kept are deleted."""
 
     def __init__(self, db: str, every_s: float, *, keep: int = DEFAULT_KEEP,
-                 folder: str | None = None, broken: Callable[[], bool] = lambda: False
-                 ) -> None:
+                 folder: str | None = None, broken: Callable[[], bool] = lambda: False,
+                 journal: Journal | None = None,
+                 rotate: Callable[[str], Awaitable[None]] | None = None) -> None:
         self.db = Path(db)
         self.every_s = every_s
         self.keep = max(1, keep)
-        self.folder = Path(folder) if folder else self.db.resolve().parent / "backups"
+        self.folder = folder_of(db, folder)
         self.broken = broken
+        self.journal = journal
+        self.rotate = rotate
         self.newest: Path | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -115,11 +147,7 @@ class BackupKeeper:
 
     def kept(self) -> list[Path]:
         """The backups in the folder, newest first."""
-        pattern = re.compile(re.escape(self.db.stem) + r"-\d{8}T\d{6}Z\.db")
-        if not self.folder.is_dir():
-            return []
-        return sorted((p for p in self.folder.iterdir() if pattern.fullmatch(p.name)),
-                      reverse=True)
+        return backups_in(self.folder, self.db)
 
     async def once(self) -> Made | None:
         """One backup now (None: the storage is broken, or it failed: logged)."""
@@ -128,8 +156,14 @@ class BackupKeeper:
                       "is %s", self.newest or "none")
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        stamp = stamp_now()
         target = self.folder / f"{self.db.stem}-{stamp}.db"
+        if self.rotate is not None:
+            # the backup below holds everything of the segments before this one
+            try:
+                await self.rotate(stamp)
+            except Exception as exc:
+                log.error("the journal could not start a new segment: %s", exc)
         try:
             made = await asyncio.to_thread(backup, self.db, target)
         except (BackupFailed, OSError) as exc:
@@ -137,12 +171,17 @@ class BackupKeeper:
             return None
         self.newest = made.path
         log.info("backup %s made (%d pages, %.1f s)", made.path, made.pages, made.seconds)
-        for old in self.kept()[self.keep:]:
+        kept = self.kept()
+        for old in kept[self.keep:]:
             with contextlib.suppress(OSError):
                 old.unlink()
+        if self.journal is not None:
+            # the oldest backup kept holds every change of the segments before its own
+            self.journal.prune(stamp_of(kept[: self.keep][-1]))
         return made
 
     async def _run(self) -> None:
+        await self.once()  # at start: the journal from here on has a backup to go with
         while True:
             await asyncio.sleep(self.every_s)
             await self.once()

@@ -22,17 +22,27 @@ of it, as a transaction of its own. If the commit fails (or SQLite rolled the wh
 transaction back after an error of the store, such as a full disk), every write not yet
 failed fails with that error and nothing of them is kept. A batch of one write runs the
 same statements as a transaction of its own (no savepoint).
+
+With a journal (bot/store/journal.py) the entries of the writes that succeeded are
+appended to it after the statements and before the ``COMMIT``, and synced beside it: a
+write is answered only once it is on disk in both. If the journal cannot be written,
+nothing is committed; if the commit fails after it, the batch is marked there as not
+committed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from bot.store.errors import FULL, IO, StorageUnavailable
+from bot.store.journal import Journal, Pending
 
 #: a statement with its parameters (the records of what Discord shows, see
 #: ``SqliteStorage._write_shown``)
@@ -47,6 +57,8 @@ class Write:
     body: Callable[[sqlite3.Connection], Any]
     records: list[Record]
     future: asyncio.Future[Any]
+    #: the journal's text of the change, from the body's result (None: not journaled)
+    entry: Callable[[Any], str] | None = None
 
 
 @dataclass
@@ -57,6 +69,8 @@ class Batch:
     #: raises (``StorageUnavailable``) unless the database file is still the one opened
     check: Callable[[], None]
     writes: list[Write] = field(default_factory=list)
+    #: where the writes' entries go before the commit (None: no journal)
+    journal: Journal | None = None
     #: the thread took the writes: no more may join
     started: bool = False
     guard: threading.Lock = field(default_factory=threading.Lock)
@@ -91,7 +105,7 @@ class Batch:
         if not writes:
             return
         try:
-            outcomes = _transaction(conn, writes, self.check)
+            outcomes = _transaction(conn, writes, self.check, self.journal)
         except BaseException as exc:  # (e.g. the connection broke under it)
             outcomes = [(False, exc)] * len(writes)
         for w, (ok, value) in zip(writes, outcomes, strict=True):
@@ -107,12 +121,29 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
-def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[[], None]
-                 ) -> list[tuple[bool, Any]]:
+def _journal(journal: Journal, writes: list[Write], outcomes: list[tuple[bool, Any]]
+             ) -> Pending | None:
+    """Append the entries of the writes that succeeded, their sync started (None: nothing
+    to append). A failure to write them is a failure of the store."""
+    texts = [w.entry(value) for w, (ok, value) in zip(writes, outcomes, strict=True)
+             if ok and w.entry is not None]
+    if not texts:
+        return None
+    try:
+        return journal.append(texts)
+    except OSError as exc:
+        reason = FULL if exc.errno in (errno.ENOSPC, errno.EDQUOT) else IO
+        raise StorageUnavailable(reason, f"the journal {journal.path}: {exc.strerror or exc}"
+                                 ) from exc
+
+
+def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[[], None],
+                 journal: Journal | None = None) -> list[tuple[bool, Any]]:
     """Run ``writes`` in one transaction (``check`` before it and before the commit);
     each one's outcome: ``(True, result)`` or ``(False, error)``."""
     alone = len(writes) == 1
     outcomes: list[tuple[bool, Any]] = []
+    journaled: Pending | None = None
     try:
         check()
     except BaseException as exc:
@@ -136,13 +167,24 @@ def _transaction(conn: sqlite3.Connection, writes: list[Write], check: Callable[
             if not alone:
                 conn.execute("RELEASE write")
             outcomes.append((True, result))
+        if journal is not None:
+            journaled = _journal(journal, writes, outcomes)
         check()
         conn.execute("COMMIT")
     except BaseException as exc:
+        if journaled is not None and journal is not None:
+            with contextlib.suppress(OSError):
+                journaled.wait()  # (its line first, then the mark)
+            journal.abort(journaled.batch)
         if conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
         # nothing of the transaction is kept: every write not failed on its own fails
         failed = [(False, value) if not ok else (False, exc) for ok, value in outcomes]
         return failed + [(False, exc)] * (len(writes) - len(failed))
+    if journaled is not None:
+        try:
+            journaled.wait()
+        except OSError as exc:  # committed: it stands, and no later batch is taken
+            journaled.failed_after_commit(exc)
     return outcomes

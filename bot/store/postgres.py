@@ -51,7 +51,7 @@ from bot.store.errors import (
 )
 from bot.store.rows import Row
 from bot.store.statements import Json, Sql
-from bot.store.storage import Body, Connection, SqlStorage
+from bot.store.storage import Body, Connection, Entry, SqlStorage
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -276,11 +276,12 @@ class PgStorage(SqlStorage):
         async with self._con() as con:
             return await con.fetch(sql.postgresql, *_args(sql, params))
 
-    async def _write(self, body: Body[T]) -> T:
+    async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
+        # no journal of its own: PostgreSQL's write-ahead log is one (README, 'Backups')
         async with self._tx() as con:
             return await body(_Transaction(con))
 
-    async def _write_one(self, sql: Sql, /, **params: Any) -> int:
+    async def _write_one(self, sql: Sql, /, entry: Entry | None = None, **params: Any) -> int:
         # a statement on its own is a transaction of its own: no BEGIN/COMMIT round trips
         async with self._con() as con:
             return _changed(await con.execute(sql.postgresql, *_args(sql, params)))

@@ -40,12 +40,13 @@ from bot.store.errors import (
     READONLY,
     StorageError,
     StorageUnavailable,
+    VersionConflict,
 )
 from bot.store.file_lock import StoreLock
 from bot.store.group_commit import Batch, Write
 from bot.store.rows import BadText, Row, now_text
 from bot.store.statements import Json, Sql
-from bot.store.storage import Body, SqlStorage
+from bot.store.storage import Body, Entry, SqlStorage
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -227,6 +228,8 @@ class SqliteStorage(SqlStorage):
         #: the write transactions queued on the connection's thread as one job that more
         #: may still join (bot/store/group_commit.py): the last job queued, not started
         self._open_batch: Batch | None = None
+        #: a quick check started because a write met something it should not have
+        self._suspect_check: asyncio.Task[list[str]] | None = None
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float = 5.0,
@@ -294,6 +297,8 @@ class SqliteStorage(SqlStorage):
             self._wal_identity = _file_identity(self._abspath + "-wal")
 
     async def close(self) -> None:
+        if self._suspect_check is not None:
+            await asyncio.gather(self._suspect_check, return_exceptions=True)
         await self._flush_shown()
         self._open_batch = None
         if self._shown_timer is not None:
@@ -303,6 +308,8 @@ class SqliteStorage(SqlStorage):
         try:
             await self._db.close()
         finally:
+            if self.journal is not None:
+                self.journal.close()
             if moved:
                 self._retire_wal()
             if self._file_lock is not None:
@@ -351,12 +358,18 @@ class SqliteStorage(SqlStorage):
                       why.detail.removeprefix(f"{self._abspath} "))
         else:
             log.error("the database %s is damaged (%s): refusing every write from now on. "
-                      "Stop the bot, put the last backup in its place (python -m bot "
-                      "backup, TEMPUS_BACKUP_EVERY), check it with `python -m bot check-db "
-                      "--db %s`, and start the bot again", self.path, why.detail, self.path)
+                      "Stop the bot, run `python -m bot restore --db %s` (the last backup "
+                      "and every change since, from the journal), and start the bot again",
+                      self.path, why.detail, self.path)
         if self.on_broken is not None:
             # (a write finds it on the connection's thread: the callback runs on the loop)
             self._loop.call_soon_threadsafe(self.on_broken, why)
+
+    async def rotate_journal(self, stamp: str) -> None:
+        journal = self.journal
+        if journal is not None:
+            # on the connection's thread: between two batches, never inside one
+            await self._on_thread(lambda _conn: journal.rotate(stamp))
 
     async def writable(self) -> str | None:
         """Whether a write would be taken now (the health probe): None if so, else why
@@ -403,7 +416,8 @@ class SqliteStorage(SqlStorage):
                     await self._rollback()
                     raise
 
-    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def _tx_on_thread(self, body: Callable[[sqlite3.Connection], T],
+                            entry: Entry | None = None) -> T:
         """One write transaction run whole on the connection's thread: one hand-over to
         it and back instead of one per statement. Under load the event loop is slow to
         take each result back, and a transaction of several round trips (:meth:`_tx`)
@@ -411,13 +425,14 @@ class SqliteStorage(SqlStorage):
         guarantees as :meth:`_tx` (nothing of a failed one is kept). Writes that wait
         for the thread together are committed together, each in a savepoint, with one
         fsync (bot/store/group_commit.py): it joins the last job queued if that is a
-        batch of writes the thread has not started."""
+        batch of writes the thread has not started. ``entry``: the change as the journal
+        keeps it (written with the batch, before its commit)."""
         async with self._lock:  # not inside another transaction; free: no wait at all
             pass
-        write = Write(body, self._take_shown(), self._loop.create_future())
+        write = Write(body, self._take_shown(), self._loop.create_future(), entry)
         batch = self._open_batch
         if batch is None or not batch.join(write):
-            batch = Batch(self._loop, self._check_file, [write])
+            batch = Batch(self._loop, self._check_file, [write], self.journal)
             try:
                 await self._on_thread(batch.run, shown=False, batch=batch)
             except asyncio.CancelledError:
@@ -542,8 +557,22 @@ class SqliteStorage(SqlStorage):
     async def _read(self, sql: Sql, /, **params: Any) -> list[Row]:
         return await self._fetch(sql.sqlite, _bind(params))
 
-    async def _write(self, body: Body[T]) -> T:
-        return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))))
+    async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
+        try:
+            return await self._tx_on_thread(lambda conn: _run_to_end(body(_OnThread(conn))),
+                                            entry)
+        except VersionConflict:
+            self._check_soon()
+            raise
+
+    def _check_soon(self) -> None:
+        """Run the quick check now, not at its next turn. One process writes the file and
+        the table service checks a game's version before it writes, so a version conflict
+        here is rare; damaged pages can cause it without any error of SQLite's (the row is
+        not found where it is), and then every action of the game would be refused as
+        stale until the periodic check."""
+        if self._suspect_check is None or self._suspect_check.done():
+            self._suspect_check = asyncio.ensure_future(self.quick_check())
 
 
     async def _rollback(self) -> None:

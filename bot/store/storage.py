@@ -15,12 +15,15 @@ processes, cannot both apply a change on top of the same version.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.runtime.json_text import compact
 from bot.store import statements as q
 from bot.store.errors import ChannelBusy, StorageError, VersionConflict
+from bot.store.journal import Journal, entry_text
 from bot.store.rows import (
     ActionRow,
     DeadlineRow,
@@ -52,6 +55,18 @@ class Connection(Protocol):
 
 
 Body = Callable[[Connection], Coroutine[Any, Any, T]]
+#: a change as the journal keeps it (bot/store/journal.py), made from the body's result
+Entry = Callable[[Any], str]
+
+
+_DEADLINE_FIELDS = tuple(f.name for f in dataclasses.fields(DeadlineRow))
+
+
+def deadline_args(rows: Deadlines) -> list[dict[str, Any]] | None:
+    """Turn clocks as the journal keeps them (``DeadlineRow(**d)`` reads one back)."""
+    if rows is None:
+        return None
+    return [{name: getattr(r, name) for name in _DEADLINE_FIELDS} for r in rows]
 
 
 def _host(host_id: int | None) -> tuple[str, dict[str, Any]]:
@@ -72,16 +87,32 @@ class SqlStorage:
         """The rows of one query (outside any transaction)."""
         raise NotImplementedError
 
-    async def _write(self, body: Body[T]) -> T:
+    #: the journal of the changes (bot/store/journal.py; SQLite only, set before the
+    #: first write): the entries are made only while there is one
+    journal: Journal | None = None
+
+    async def _write(self, body: Body[T], entry: Entry | None = None) -> T:
         """Run ``body`` as one transaction: committed if it returns, rolled back (nothing
-        kept) if it raises."""
+        kept) if it raises. ``entry``: the change as the journal keeps it (a backend with
+        a journal has it on disk before it returns)."""
         raise NotImplementedError
 
-    async def _write_one(self, sql: Sql, /, **params: Any) -> int:
+    def _entry(self, op: str, game_id: int | None, version: int | None = None,
+               **args: Any) -> Entry | None:
+        """The journal's entry of a change (None when no journal is kept): the method
+        ``op`` and its arguments, without the state snapshot (the restore replays it)."""
+        if self.journal is None:
+            return None
+        if "deadlines" in args:
+            args["deadlines"] = deadline_args(args["deadlines"])
+        text = entry_text(op, game_id, version, args, time.time())
+        return lambda _result: text
+
+    async def _write_one(self, sql: Sql, /, entry: Entry | None = None, **params: Any) -> int:
         """One statement on its own; how many rows it changed."""
         async def body(con: Connection) -> int:
             return await con.execute(sql, **params)
-        return await self._write(body)
+        return await self._write(body, entry)
 
     async def _write_shown(self, sql: Sql, /, **params: Any) -> int:
         """One statement on its own that records what Discord shows of a game (its turn
@@ -104,6 +135,10 @@ class SqlStorage:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    async def rotate_journal(self, stamp: str) -> None:
+        """Start the journal's next segment (just before a backup, stamped as it), between
+        two commits. Nothing to do without a journal."""
 
     # ------------------------------------------------------------------ reading
     async def _one(self, sql: Sql, /, **params: Any) -> GameRow | None:
@@ -173,8 +208,15 @@ class SqlStorage:
                 await con.execute(q.ADD_SEAT, game_id=row["id"], seat=0, user_id=host_id,
                                   ai_level=None, name=host_name)
             return row
+        entry = None
+        if self.journal is not None:
+            args = {"guild_id": guild_id, "channel_id": channel_id, "host_id": host_id,
+                    "host_name": host_name, "options": options}
+
+            def entry(row: Row) -> str:  # the game's number is known once it is made
+                return entry_text("create_game", int(row["id"]), None, args, time.time())
         try:
-            return GameRow.from_row(await self._write(body))
+            return GameRow.from_row(await self._write(body, entry))
         except self._CHANNEL_TAKEN as exc:
             raise ChannelBusy(str(exc)) from None
 
@@ -186,7 +228,9 @@ class SqlStorage:
             await con.execute(q.ADD_SEAT, game_id=game_id, seat=n, user_id=user_id,
                               ai_level=ai_level, name=name)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("add_seat", game_id, version,
+                                                   user_id=user_id, ai_level=ai_level,
+                                                   name=name))
 
     async def remove_seat(self, game_id: int, version: int, seat: int) -> int:
         """Remove a lobby seat; later seats move up one place (one by one, in order, since
@@ -197,16 +241,16 @@ class SqlStorage:
             for (s,) in await con.fetch(q.SEATS_AFTER, game_id=game_id, seat=seat):
                 await con.execute(q.MOVE_SEAT, to=s - 1, game_id=game_id, seat=s)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("remove_seat", game_id, version, seat=seat))
 
     async def _change(self, game_id: int, version: int, deadlines: Deadlines,
-                      sets: str = "", **params: Any) -> int:
+                      entry: Entry | None, sets: str = "", **params: Any) -> int:
         """A version change setting game columns, and the game's clocks with it."""
         async def body(con: Connection) -> int:
             new = await self._bump(con, game_id, version, sets, **params)
             await self._write_deadlines(con, game_id, deadlines)
             return new
-        return await self._write(body)
+        return await self._write(body, entry)
 
     async def start(self, game_id: int, version: int, options: dict[str, Any],
                     state: dict[str, Any], deadlines: Deadlines = None, *,
@@ -214,7 +258,9 @@ class SqlStorage:
                     ) -> int:
         """The game starts: its options (the seed among them), first snapshot and clocks,
         and the salt and commitment of its seed (engine/commitment.py)."""
-        return await self._change(game_id, version, deadlines,
+        entry = self._entry("start", game_id, version, options=options, deadlines=deadlines,
+                            seed_salt=seed_salt, seed_commitment=seed_commitment)
+        return await self._change(game_id, version, deadlines, entry,
                                   "status = 'active', options = :options, state = :state, "
                                   "seed_salt = :seed_salt, seed_commitment = :seed_commitment",
                                   options=Json(options), state=compact(state),
@@ -222,13 +268,17 @@ class SqlStorage:
 
     async def set_status(self, game_id: int, version: int, status: str,
                          deadlines: Deadlines = None) -> int:
-        return await self._change(game_id, version, deadlines, "status = :status",
+        entry = self._entry("set_status", game_id, version, status=status,
+                            deadlines=deadlines)
+        return await self._change(game_id, version, deadlines, entry, "status = :status",
                                   status=status)
 
     async def set_options(self, game_id: int, version: int, options: dict[str, Any],
                           deadlines: Deadlines = None) -> int:
         """New game options (e.g. the pace) and the turn clocks they imply."""
-        return await self._change(game_id, version, deadlines, "options = :options",
+        entry = self._entry("set_options", game_id, version, options=options,
+                            deadlines=deadlines)
+        return await self._change(game_id, version, deadlines, entry, "options = :options",
                                   options=Json(options))
 
     async def set_autopilot(self, game_id: int, version: int, seat: int,
@@ -242,7 +292,9 @@ class SqlStorage:
                               timed_out=bool(timed_out and level is not None))
             await self._write_deadlines(con, game_id, deadlines)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("set_autopilot", game_id, version,
+                                                   seat=seat, level=level,
+                                                   deadlines=deadlines, timed_out=timed_out))
 
     async def append_action(self, game_id: int, version: int, seq: int, seat: int,
                             action: dict[str, Any], state: dict[str, Any], status: str,
@@ -256,7 +308,9 @@ class SqlStorage:
                               action=Json(action), version=new)
             await self._write_deadlines(con, game_id, deadlines)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("append_action", game_id, version,
+                                                   seq=seq, seat=seat, action=action,
+                                                   status=status, deadlines=deadlines))
 
     async def replace_seat(self, game_id: int, version: int, seat: int, user_id: int,
                            name: str, deadlines: Deadlines = None, *,
@@ -272,7 +326,9 @@ class SqlStorage:
                 raise StorageError(f"game {game_id} has no person's seat {seat}")
             await self._write_deadlines(con, game_id, deadlines)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("replace_seat", game_id, version,
+                                                   seat=seat, user_id=user_id, name=name,
+                                                   deadlines=deadlines, host_id=host_id))
 
     async def leave_seat(self, game_id: int, version: int, seat: int, level: str,
                          deadlines: Deadlines = None, *, host_id: int | None = None) -> int:
@@ -285,7 +341,9 @@ class SqlStorage:
             await con.execute(q.LEAVE_SEAT, level=level, game_id=game_id, seat=seat)
             await self._write_deadlines(con, game_id, deadlines)
             return new
-        return await self._write(body)
+        return await self._write(body, self._entry("leave_seat", game_id, version, seat=seat,
+                                                   level=level, deadlines=deadlines,
+                                                   host_id=host_id))
 
     # ------------------------------------------------------------------ turn clocks
     @staticmethod
@@ -309,7 +367,7 @@ class SqlStorage:
         """Only the turn clocks (at start-up, when they are re-armed: no game change)."""
         async def body(con: Connection) -> None:
             await self._write_deadlines(con, game_id, deadlines)
-        await self._write(body)
+        await self._write(body, self._entry("set_deadlines", game_id, deadlines=deadlines))
 
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         return [DeadlineRow.from_row(r) for r in await self._read(q.DEADLINES,
@@ -335,7 +393,9 @@ class SqlStorage:
         return not rows or bool(rows[0][0])
 
     async def set_reminders(self, user_id: int, on: bool) -> None:
-        await self._write_one(q.SET_REMINDERS, user_id=user_id, on=bool(on))
+        await self._write_one(q.SET_REMINDERS, self._entry("set_reminders", None,
+                                                           user_id=user_id, on=bool(on)),
+                              user_id=user_id, on=bool(on))
 
     async def user_locales(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The stored client language of each of ``user_ids`` that has one."""
@@ -345,7 +405,9 @@ class SqlStorage:
         return {r[0]: r[1] for r in await self._read(q.USER_LOCALES, user_ids=ids)}
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
-        await self._write_one(q.SET_USER_LOCALE, user_id=user_id, locale=locale)
+        await self._write_one(q.SET_USER_LOCALE, self._entry("set_user_locale", None,
+                                                             user_id=user_id, locale=locale),
+                              user_id=user_id, locale=locale)
 
     # ------------------------------------------------------------------ private menus
     async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:
@@ -398,7 +460,9 @@ class SqlStorage:
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Where the game is played from now on (not a game change: no version bump)."""
-        await self._write_one(q.SET_THREAD, thread_id=thread_id, game_id=game_id)
+        await self._write_one(q.SET_THREAD, self._entry("set_thread", game_id,
+                                                        thread_id=thread_id),
+                              thread_id=thread_id, game_id=game_id)
 
     async def set_turn_message(self, game_id: int, message_id: int | None, turn_key: str | None,
                                announced: int | None = None) -> None:

@@ -7,7 +7,10 @@ Each of ``--games`` games (3 seats, started with a real Tempus position) gets
 transaction), all games at once. Payloads come from a real random game, so the log entries
 and snapshots have their real sizes. Prints a table: appends per second over the run and
 database time per action (how long one ``append_action`` call took, waiting for the
-connection included: p50, p95, mean).
+connection included: p50, p95, mean), the process's CPU time per append (SQLite: the
+event loop and the connection's thread; not known for several processes), and with the
+journal of changes the bot keeps beside a SQLite file (bot/store/journal.py,
+``--journal``) its syncs per append: one per group commit, beside SQLite's own.
 
 SQLite runs in this process (one connection, WAL, ``synchronous=FULL``); PostgreSQL is a
 throw-away server started from the local binaries with the production settings (fsync
@@ -30,7 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.store import ACTIVE
+from bot.store.journal import Journal
 from bot.store.opening import open_storage
+from bot.store.sqlite import SqliteStorage
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action
@@ -70,9 +75,11 @@ async def _setup(target: str, games: int, start: dict[str, Any]) -> list[tuple[i
         await store.close()
 
 
-async def _load(target: str, games: list[tuple[int, int]], steps: Trace
-                ) -> tuple[list[float], float]:
+async def _load(target: str, games: list[tuple[int, int]], steps: Trace,
+                journal: Path | None = None) -> tuple[list[float], float, int, float]:
     store = await open_storage(target)
+    if journal is not None and isinstance(store, SqliteStorage):
+        store.journal = Journal(journal, "bench")  # as the bot keeps it (bot.client.app)
     latencies: list[float] = []
 
     async def play(game_id: int, version: int) -> None:
@@ -83,9 +90,11 @@ async def _load(target: str, games: list[tuple[int, int]], steps: Trace
             latencies.append(time.perf_counter() - t0)
 
     try:
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*(play(g, v) for g, v in games))
-        return latencies, time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        kept = getattr(store, "journal", None)
+        return latencies, wall, kept.syncs if isinstance(kept, Journal) else 0, cpu
     finally:
         await store.close()
 
@@ -94,7 +103,7 @@ def _worker(target: str, games: list[tuple[int, int]], steps: Trace,
             go_at: float) -> tuple[list[float], float, float]:
     time.sleep(max(0.0, go_at - time.time()))
     began = time.time()
-    latencies, _ = asyncio.run(_load(target, games, steps))
+    latencies, _, _, _ = asyncio.run(_load(target, games, steps))
     return latencies, began, time.time()
 
 
@@ -103,11 +112,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(backend: str, target: str, games: int, actions: int, processes: int) -> dict[str, Any]:
+def run(backend: str, target: str, games: int, actions: int, processes: int,
+        journal: Path | None = None) -> dict[str, Any]:
     start, steps = trace(actions)
     made = asyncio.run(_setup(target, games, start))
+    syncs, cpu = 0, float("nan")
     if processes <= 1:
-        latencies, wall = asyncio.run(_load(target, made, steps))
+        latencies, wall, syncs, cpu = asyncio.run(_load(target, made, steps, journal))
     else:
         parts = [made[i::processes] for i in range(processes)]
         go_at = time.time() + 2.0  # all processes start together, after their imports
@@ -122,6 +133,8 @@ def run(backend: str, target: str, games: int, actions: int, processes: int) -> 
         "db_ms_p50": pct(latencies, 0.5) * 1000, "db_ms_p95": pct(latencies, 0.95) * 1000,
         "db_ms_mean": statistics.fmean(latencies) * 1000,
         "snapshot_kb": len(str(steps[-1][2])) / 1024,
+        "journal": f"{syncs / len(latencies):.2f}" if journal is not None else "off",
+        "cpu_ms": cpu / len(latencies) * 1000,
     }
 
 
@@ -134,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=20, help="actions per game")
     parser.add_argument("--processes", type=int, default=1,
                         help="PostgreSQL: processes sharing the games (SQLite: always 1)")
+    parser.add_argument("--journal", choices=("on", "off", "both"), default="on",
+                        help="SQLite: keep the journal of changes as the bot does (on, the "
+                        "default), or not (off), or run both ways")
     parser.add_argument("--url", help="an existing PostgreSQL database (emptied tables are "
                         "not needed: games are added)")
     args = parser.parse_args(argv)
@@ -144,9 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         for backend in backends:
             for n in args.games:
                 if backend == "sqlite":
-                    with tempfile.TemporaryDirectory() as tmp:
-                        rows.append(run(backend, str(Path(tmp) / "bench.db"), n, args.actions,
-                                        1))
+                    ways = ["on", "off"] if args.journal == "both" else [args.journal]
+                    for way in ways:
+                        with tempfile.TemporaryDirectory() as tmp:
+                            journal = Path(tmp) / "backups" if way == "on" else None
+                            rows.append(run(backend, str(Path(tmp) / "bench.db"), n,
+                                            args.actions, 1, journal))
                     continue
                 if args.url:
                     url = args.url
@@ -168,12 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.stop()
     print(f"| backend | processes | games | appends | appends/s | db ms p50 | db ms p95 | "
-          f"db ms mean |  (snapshot {rows[0]['snapshot_kb']:.1f} KB, cores {os.cpu_count()})")
-    print("|---|---|---|---|---|---|---|---|")
+          f"db ms mean | CPU ms/append | journal syncs/append |  (snapshot "
+          f"{rows[0]['snapshot_kb']:.1f} KB, cores {os.cpu_count()})")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['backend']} | {r['processes']} | {r['games']} | {r['appends']} | "
               f"{r['appends_per_s']:.0f} | {r['db_ms_p50']:.1f} | {r['db_ms_p95']:.1f} | "
-              f"{r['db_ms_mean']:.1f} |")
+              f"{r['db_ms_mean']:.1f} | {r['cpu_ms']:.3f} | {r['journal']} |")
     return 0
 
 

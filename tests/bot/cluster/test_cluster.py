@@ -231,8 +231,9 @@ def test_compose_builds_one_image_and_covers_every_shard_once() -> None:
     root = Path(__file__).resolve().parents[3]
     doc = yaml.safe_load((root / "compose.yaml").read_text())
     services = doc["services"]
-    assert set(services) == {"db", "bot-a", "bot-b"} and "tempus-pg" in doc["volumes"]
-    bots = {name: svc for name, svc in services.items() if name != "db"}
+    assert set(services) == {"db", "bot-a", "bot-b", "backup"}
+    assert "tempus-pg" in doc["volumes"] and "tempus-backups" in doc["volumes"]
+    bots = {name: svc for name, svc in services.items() if name not in ("db", "backup")}
     builders = [name for name, svc in bots.items() if "build" in svc]
     assert builders == ["bot-a"], "one service builds the image"
     assert {svc["image"] for svc in bots.values()} == {"tempus-bot"}

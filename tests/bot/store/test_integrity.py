@@ -179,3 +179,28 @@ def test_durations() -> None:
     assert seconds("1d") == 86400 and seconds("") == 0 and seconds(None) == 0
     with pytest.raises(ValueError):
         seconds("soon")
+
+
+@pytest.mark.asyncio
+async def test_a_write_that_meets_damaged_pages_runs_the_check_at_once(
+        tmp_path: Path) -> None:
+    """Damaged pages can answer a write's version check wrongly without any error of
+    SQLite's (the game's row is not found): the check then runs at once, not minutes
+    later, and the storage breaks (every action refused with the storage's words)."""
+    db = tmp_path / "t.db"
+    svc, _ = await service(str(db))
+    store = svc.storage._storage  # type: ignore[attr-defined]
+    g = await started(svc)
+    rng = random.Random(2)
+    uid, action, version = await next_move(svc, g, rng)
+    damage(db)
+    with contextlib.suppress(Exception):  # refused: as stale, or as damaged
+        await svc.act(g, uid, action, version)
+    for _ in range(200):
+        if store.broken is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert store.broken is not None and store.broken.reason == "corrupt"
+    with pytest.raises(StorageRefusal):
+        await svc.act(g, uid, action, version)
+    await close(svc)
