@@ -22,6 +22,7 @@ from ..setup import new_game
 from ..state import State
 from ..views import view
 from . import ALL_LEVELS, choose_action
+from .spent_steps import end_of_spent_step
 
 W = TypeVar("W")
 R = TypeVar("R")
@@ -75,28 +76,39 @@ def play_game(index: int, seed: int, lineup: Sequence[str], max_actions: int,
     state, _ = new_game(n, game_seed, start_player=start, random_map=random_map)
     result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)},
                         {s: [] for s in range(n)})
-    step = 0
+    step = 0  # the computers' own decisions, by which their seeds go
+    applied = 0
     while True:
         ds = decisions(state)
         if not ds:
             break
-        if step >= max_actions:
+        if applied >= max_actions:
             raise RuntimeError(f"game {game_seed} did not finish in {max_actions} actions")
         for d in ds:
             level = lineup[slots[d.seat]]
-            v = view(state, d.seat)
-            t0, c0 = time.perf_counter(), time.process_time()
-            action = choose_action(v, level, seed=game_seed * 100_003 + step,
-                                   budget_s=budget_s, iterations=iterations)
-            result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
-            result.times[slots[d.seat]].append(time.perf_counter() - t0)
+            # the end of a spent step that no card of the hand could extend: what every
+            # level but random says at once, and what rules 1-4 said for it. It takes no
+            # seed, so that a deal plays the same games under every rules version (R-INFO-4)
+            spent = end_of_spent_step(state, d.seat) if level != "random" else None
+            if spent is not None:
+                action = spent
+            else:
+                v = view(state, d.seat)
+                t0, c0 = time.perf_counter(), time.process_time()
+                action = choose_action(v, level, seed=game_seed * 100_003 + step,
+                                       budget_s=budget_s, iterations=iterations)
+                result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
+                result.times[slots[d.seat]].append(time.perf_counter() - t0)
+                step += 1
             if watch is not None:
                 watch(state, d.seat, d.kind, action)
             apply_in_place(state, d.seat, action)
-            step += 1
+            applied += 1
+            if spent is not None:
+                break  # the decisions owed now may have changed
     result.winners = list(state.winners)
     result.scores = list(state.scores)
-    result.actions = step
+    result.actions = applied
     return result, state
 
 
