@@ -21,7 +21,7 @@ from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.ui import Op, Panel
 from bot.tempus.codec import decode_actions, shown
-from bot.tempus.labels import action_label
+from bot.tempus.labels import action_label, steps_label
 from lang.messages import t
 
 
@@ -158,12 +158,9 @@ class Clicks:
             raise TableError("error.bad_choice", reason=shown(text)) from None
         if len(actions) == 1:
             outcome = await self.play.act(c.game_id, c.user_id, actions[0], c.version)
-            what = action_label(actions[0])
         else:  # a step and the end of its action ("... and stop moving"): one click
             outcome = await self.play.act_many(c.game_id, c.user_id, actions, c.version)
-            what = t("ack.two_steps", first=action_label(actions[0]),
-                     second=action_label(actions[1]))
-        return Reply(text=t("ack.done", what=what), outcome=outcome)
+        return Reply(text=t("ack.done", what=steps_label(actions)), outcome=outcome)
 
     async def _cards(self, c: Click) -> Reply:
         make = CARD_ACTIONS.get(c.arg)

@@ -77,6 +77,14 @@ def action_label(action: A.Action) -> str:
     return t(f"act.{action.type}", **kw)
 
 
+def steps_label(actions: list[A.Action]) -> str:
+    """The words for what one control makes: one action, or a step and the end of its
+    action ("Move a token E5 → F5. Stop moving")."""
+    if len(actions) == 1:
+        return action_label(actions[0])
+    return t("ack.two_steps", first=action_label(actions[0]), second=action_label(actions[1]))
+
+
 #: the fields of an action label that name a hex (``action_label``'s ``kw``)
 _HEX_FIELDS = ("src", "dst", "hex", "centre", "target", "own")
 #: the fields that name a card, a list of cards, a terrain

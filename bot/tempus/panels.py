@@ -43,6 +43,7 @@ from bot.tempus.labels import (
     card_type_name,
     colour_name,
     era_name,
+    steps_label,
     terrain_name,
 )
 from engine import actions as A
@@ -120,8 +121,7 @@ def _only_option(option: Option, placeholder: Callable[[str, str], str], op: str
     if span in question or op != ACT:
         text = f"{question.replace(span, '')} {option.label}"
     else:
-        steps = decode_actions(option.value)  # a last token's choice also ends its action
-        text = " · ".join(action_label(a) for a in steps)
+        text = steps_label(decode_actions(option.value))  # a last token's: and its end
     if option.description:  # what the select would have shown under it (hex, strengths)
         text = f"{text} · {option.description}"
     return Button(clip(text, MAX_LABEL), op, f"{arg}:{option.value}" if arg else option.value,
