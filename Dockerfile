@@ -15,6 +15,7 @@ COPY data ./data
 COPY engine ./engine
 COPY lang ./lang
 COPY render ./render
+COPY games ./games
 COPY bot ./bot
 
 RUN useradd --create-home --uid 10001 tempus && mkdir -p /data && chown tempus /data

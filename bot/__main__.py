@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.levels:
-        from bot.tempus.computer_levels import levels
+        from games.tempus.computer_levels import levels
 
         print(", ".join(levels()))
         return 0

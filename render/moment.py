@@ -2,7 +2,7 @@
 
 Built from a public view (:func:`moment`), it is the one description that the board
 image's "to act" box and status (:mod:`render.panel`), the image's alt text
-(:mod:`render.alt_text`) and the bot's turn message and status (``bot.tempus``) all word,
+(:mod:`render.alt_text`) and the bot's turn message and status (``games.tempus``) all word,
 each in its own words: they cannot disagree about who is asked what (the image once said
 "choose an action" under a message saying the action was done).
 

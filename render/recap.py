@@ -11,7 +11,7 @@ a round began, for a spectator). Its one picture is the current public board wit
 
 Marks are plain tuples of ints, so that the bot can hand them to a worker process. Like
 :func:`render.board.render_board`, only public fields of the view are read; the marks
-themselves are built by the bot from the public event log (``bot/tempus/recap.py``).
+themselves are built by the bot from the public event log (``games/tempus/recap.py``).
 """
 
 from __future__ import annotations

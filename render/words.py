@@ -10,7 +10,7 @@ image words under ``image.<key>``, game content under its own keys (``colour.0``
 ``terrain.G``, ``era.3``, ``card.EDU.name``, ``card.EDU.text``), whose English the tests
 check against ``data/``. :data:`WORDS` is built from them once per process by the
 catalogue reader (:mod:`lang.i18n`, a layer below this package). The names of game content
-here are also the bot's (:mod:`bot.tempus.labels` calls them in the current language).
+here are also the bot's (:mod:`games.tempus.labels` calls them in the current language).
 
 A number that decides a word's form is written ``{n:token|tokens}`` (Polish:
 ``{n:pion|piony|pionów}``); pass the number as ``count``.

@@ -43,11 +43,11 @@ from bot.store.opening import open_storage
 from bot.store.sqlite import SqliteStorage
 from bot.table.model import public as in_table_language
 from bot.table.service import TableError, TableService
-from bot.table.ui import ACT, CARDS, HELP, MENU, MUTE, QUIT, RECAP, UNDO, Panel
-from bot.tempus import images
-from bot.tempus.codec import ComponentId
 from bot.timing.scheduler import Scheduler
 from bot.timing.time_source import Clock, SystemClock
+from games.controls import ACT, CARDS, HELP, MENU, MUTE, QUIT, RECAP, UNDO, Panel
+from games.custom_ids import ComponentId
+from games.tempus import images
 from lang import i18n
 from lang.messages import t
 

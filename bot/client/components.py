@@ -1,7 +1,7 @@
 """Panels as discord.py components, and where their clicks go.
 
 Every button and select carries a custom id ``tempus:GAME:VERSION:OP[:ARG]`` (see
-:mod:`bot.tempus.codec`), which says all a click needs: the application's
+:mod:`games.tempus.codec`), which says all a click needs: the application's
 ``on_interaction`` hands every component interaction whose id parses, and whose message
 carries a control of that id and type, to :func:`dispatch` (so a click works on any
 message the bot ever sent, also after a restart). Nothing is registered with discord.py
@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
-from bot.table.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, Button, Panel, Select
-from bot.tempus.codec import ComponentId, parse_component_id
+from games.controls import MAX_BUTTONS_PER_ROW, MAX_ROWS, Button, Panel, Select
+from games.custom_ids import ComponentId, parse_component_id
 
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str] | None], Awaitable[None]]
 

@@ -15,7 +15,7 @@ import discord
 from discord import AppCommandOptionType
 from discord.app_commands import Command, Namespace, Parameter
 
-from bot.tempus.codec import shown
+from games.controls import shown
 from lang import i18n
 from lang.messages import t
 

@@ -1,6 +1,6 @@
 """The posts at a game's end (split from the publisher).
 
-The result (bot/tempus/result_post.py) goes in full, with the score chart, the final board, the
+The result (games/tempus/result_post.py) goes in full, with the score chart, the final board, the
 record
 and the Rematch button, into the game's thread, and shorter, with the final board, into the
 channel (when the game had a thread of its own). Results and ratings are stored first
@@ -24,7 +24,7 @@ from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
 from bot.table.model import Outcome
-from bot.tempus import result_post as results
+from games.tempus import result_post as results
 from lang import i18n
 from lang.messages import t
 

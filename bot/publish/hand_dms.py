@@ -32,9 +32,9 @@ from bot.publish.text_fit import MAX_CONTENT, fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import SeatRow, Storage
 from bot.table.model import Outcome
-from bot.table.ui import Panel
-from bot.tempus import images
-from bot.tempus.describe import hand_text
+from games.controls import Panel
+from games.tempus import images
+from games.tempus.describe import hand_text
 from lang import i18n
 from lang.messages import t
 

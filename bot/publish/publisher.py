@@ -52,8 +52,8 @@ from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader, Superseded
 from bot.store import SeatRow, Storage
 from bot.table.model import Outcome, Reminder
-from bot.tempus import images
-from bot.tempus.labels import colour_name
+from games.tempus import images
+from games.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
 

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.store.errors import GameUnreadable
+from games.registry import DEFAULT as DEFAULT_GAME
 
 
 class GameStatus(StrEnum):
@@ -90,6 +91,8 @@ class GameRow:
     #: game starts; None for games started before commitments
     seed_salt: str | None = None
     seed_commitment: str | None = None
+    #: which game the table plays (the ``games.game`` column): its name in games.registry
+    kind: str = DEFAULT_GAME
 
     @property
     def play_channel_id(self) -> int:
@@ -129,6 +132,7 @@ class GameRow:
             state_error=state_error,
             seed_salt=row["seed_salt"],
             seed_commitment=row["seed_commitment"],
+            kind=row["game"],
         )
 
 

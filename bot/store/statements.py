@@ -81,7 +81,7 @@ SET_SCHEMA_VERSION = (Sql("DELETE FROM schema_version"),
 # ------------------------------------------------------------------------- games
 GAME_COLUMNS = ("id, guild_id, channel_id, host_id, status, options, version, state, "
                 "panel_message_id, announced_version, thread_id, turn_key, seed_salt, "
-                "seed_commitment")
+                "seed_commitment, game")
 REF_COLUMNS = ("id, guild_id, channel_id, host_id, version, announced_version, "
                "panel_message_id, thread_id")
 _OPEN_IN_CHANNEL = ("(channel_id = :channel_id OR thread_id = :channel_id) "

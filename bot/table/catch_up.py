@@ -24,11 +24,11 @@ from bot.table.model import (
 )
 from bot.table.outcomes import Outcomes
 from bot.table.tables import Tables
-from bot.tempus.labels import action_label, colour_name
 from engine.actions import Action, action_from_json
 from engine.events import Event
 from engine.state import OVER
 from engine.undo import is_undo
+from games.tempus.labels import action_label, colour_name
 from lang.messages import t
 from render.positions import last_move_of
 

@@ -1,8 +1,8 @@
-"""A click on a control (button or select of a :class:`~bot.table.ui.Panel`): dispatched by
-its op (:class:`~bot.table.ui.Op`) through one table of handlers, each a short adapter
+"""A click on a control (button or select of a :class:`~games.controls.Panel`): dispatched by
+its op (:class:`~games.controls.Op`) through one table of handlers, each a short adapter
 from the click to a use case and its :class:`~bot.table.model.Reply`.
 
-Adding a button: an op in :class:`~bot.table.ui.Op`, its use case, one entry in
+Adding a button: an op in :class:`~games.controls.Op`, its use case, one entry in
 :meth:`Clicks.handlers`, and the panel that shows it.
 """
 
@@ -19,9 +19,9 @@ from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
-from bot.table.ui import Op, Panel
-from bot.tempus.codec import decode_actions, shown
-from bot.tempus.labels import action_label, steps_label
+from games.controls import Op, Panel, shown
+from games.tempus.codec import decode_actions
+from games.tempus.labels import action_label, steps_label
 from lang.messages import t
 
 

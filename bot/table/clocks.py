@@ -20,12 +20,12 @@ from bot.table.model import (
     TableError,
     key_text,
 )
-from bot.tempus import computer_levels as players
-from bot.tempus.labels import colour_name
 from bot.timing import deadlines
 from bot.timing.pace import PACES, Pace, UnknownPace, pace, reminder_times
 from bot.timing.turn_clock import TurnClock
 from engine.state import State
+from games.tempus import computer_levels as players
+from games.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
 

@@ -32,10 +32,10 @@ from bot.table.model import (
     next_since,
 )
 from bot.table.outcomes import Outcomes
-from bot.tempus.refusal_text import Reason
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.state import OVER, State
+from games.tempus.refusal_text import Reason
 from render.positions import last_move_of
 
 

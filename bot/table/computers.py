@@ -32,12 +32,12 @@ from bot.table.model import (
     key_text,
     public,
 )
-from bot.tempus import computer_levels as players
 from bot.timing.computer_pace import wait_after_thinking
 from engine.actions import Action
 from engine.game import to_act
 from engine.state import State
 from engine.views import view
+from games.tempus import computer_levels as players
 
 log = logging.getLogger(__name__)
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from bot.store import ACTIVE
 from bot.table.model import Table, undo_seat
-from bot.tempus.labels import action_label, colour_name
 from engine import actions as A
 from engine import game as G
 from engine.actions import Action
 from engine.legal import legal_actions
+from games.tempus.labels import action_label, colour_name
 from lang.messages import t
 
 #: choices of cards: from an empty hand, only the empty choice

@@ -28,12 +28,12 @@ from bot.table.model import (
     public,
 )
 from bot.table.parts import Parts, UseCase
-from bot.table.ui import Panel
-from bot.tempus import computer_levels as players
-from bot.tempus.labels import colour_name
 from engine.commitment import SALT_BYTES, commitment
 from engine.content import CONTENT
 from engine.setup import new_game
+from games.controls import Panel
+from games.tempus import computer_levels as players
+from games.tempus.labels import colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)

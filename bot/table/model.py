@@ -15,10 +15,6 @@ from typing import Any, Protocol
 
 import engine
 from bot.store import ACTIVE, DeadlineRow, GameRow, SeatRow, Storage, StorageUnavailable
-from bot.table.ui import (
-    Panel,
-)
-from bot.tempus import panels
 from engine.actions import Action
 from engine.events import Event, visible
 from engine.game import to_act
@@ -26,6 +22,10 @@ from engine.hexgrid import parse_label
 from engine.record import Record
 from engine.state import ACTIONS, TILES, TOKENS, State
 from engine.undo import Timeline, turn_key
+from games.controls import (
+    Panel,
+)
+from games.tempus import panels
 from lang import i18n
 from lang.messages import t
 

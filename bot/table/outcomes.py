@@ -30,7 +30,12 @@ from bot.table.model import (
     undo_seat,
 )
 from bot.table.presence import Presence
-from bot.table.ui import (
+from engine.content import CONTENT
+from engine.events import Event, visible
+from engine.game import to_act
+from engine.state import OVER, State
+from engine.views import view
+from games.controls import (
     ADDBOT,
     CANCEL,
     JOIN,
@@ -40,14 +45,9 @@ from bot.table.ui import (
     Panel,
     button_rows,
 )
-from bot.tempus import panels, recap
-from bot.tempus.event_text import event_text
-from bot.tempus.labels import colour_name
-from engine.content import CONTENT
-from engine.events import Event, visible
-from engine.game import to_act
-from engine.state import OVER, State
-from engine.views import view
+from games.tempus import panels, recap
+from games.tempus.event_text import event_text
+from games.tempus.labels import colour_name
 from lang.messages import t
 
 

@@ -27,17 +27,17 @@ from bot.table.model import (
     told_since,
 )
 from bot.table.parts import UseCase
-from bot.table.ui import Panel
-from bot.tempus import help_text as guide
-from bot.tempus import panels
-from bot.tempus.labels import action_label, colour_name
-from bot.tempus.refusal_text import Reason
 from engine import actions as A
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.game import decisions
 from engine.undo import UNDO_JSON, UndoRefused
 from engine.views import view
+from games.controls import Panel
+from games.tempus import help_text as guide
+from games.tempus import panels
+from games.tempus.labels import action_label, colour_name
+from games.tempus.refusal_text import Reason
 from lang.messages import t
 
 log = logging.getLogger(__name__)

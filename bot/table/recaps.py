@@ -1,5 +1,5 @@
 """Recaps: "What happened?" for whoever asks, privately (the words and the model in
-:mod:`bot.tempus.recap`, the picture in :mod:`render.recap`).
+:mod:`games.tempus.recap`, the picture in :mod:`render.recap`).
 
 A use case that changes nothing: it reads the game's stored moves (the table's log, which
 a restart loads back from the store) and replays them in a worker (``offloader``: a
@@ -11,10 +11,10 @@ from __future__ import annotations
 from bot.runtime.worker_pool import Offloader
 from bot.table.model import Table, TableError, record_of
 from bot.table.parts import Parts, UseCase
-from bot.table.ui import Panel
-from bot.tempus.recap import Recap, RecapError, Since, collect, recap_panel
 from engine.record import Record
 from engine.state import ACTIONS, OVER, PROGRESS
+from games.controls import Panel
+from games.tempus.recap import Recap, RecapError, Since, collect, recap_panel
 
 
 class Recaps(UseCase):

@@ -22,8 +22,8 @@ from typing import Any
 
 from bot.store import FINISHED, LOBBY, GameRow, SeatRow
 from bot.table.model import TableError
-from bot.table.ui import Op
 from bot.timing.pace import PACES
+from games.controls import Op
 from lang.messages import t
 
 #: the op of the rematch button (its custom id is ``tempus:GAME:VERSION:rematch``)

@@ -21,14 +21,14 @@ from bot.table.model import (
     with_seat,
 )
 from bot.table.parts import UseCase
-from bot.table.ui import (
+from engine.views import view
+from games.controls import (
     QUIT,
     Button,
     Panel,
 )
-from bot.tempus import computer_levels as players
-from bot.tempus.labels import colour_name
-from engine.views import view
+from games.tempus import computer_levels as players
+from games.tempus.labels import colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)

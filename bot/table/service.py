@@ -77,11 +77,11 @@ from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.timeouts import Timeouts
-from bot.table.ui import Panel
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
 from engine.actions import Action
+from games.controls import Panel
 from lang.messages import t
 
 __all__ = ["Outcome", "Reminder", "Reply", "SetAside", "StorageRefusal", "Table", "TableError",

@@ -24,12 +24,12 @@ from bot.table.model import (
     replay_move,
 )
 from bot.table.parts import UseCase
-from bot.tempus.event_text import event_text
-from bot.tempus.labels import action_label, colour_name
 from engine.actions import action_from_json
 from engine.events import visible
 from engine.state import OVER
 from engine.undo import is_undo
+from games.tempus.event_text import event_text
+from games.tempus.labels import action_label, colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)

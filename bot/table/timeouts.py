@@ -27,10 +27,10 @@ from bot.table.model import (
     with_seat,
 )
 from bot.table.parts import UseCase
-from bot.tempus.labels import colour_name
 from bot.timing.nudges import nudge_at
 from bot.timing.pace import reminder_stage
 from bot.timing.turn_clock import TurnClock
+from games.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
 

@@ -28,13 +28,13 @@ from babel.numbers import format_decimal
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from bot.table.ui import MENU, MUTE, Button, Option, Panel, Select
-from bot.tempus import computer_levels as players
-from bot.tempus import help_text as guide
-from bot.tempus import hint as hinting
-from bot.tempus import images
-from bot.tempus.describe import final_lines, hand_text, status_text
 from engine.hexgrid import label, parse_label
+from games.controls import MENU, MUTE, Button, Option, Panel, Select
+from games.tempus import computer_levels as players
+from games.tempus import help_text as guide
+from games.tempus import hint as hinting
+from games.tempus import images
+from games.tempus.describe import final_lines, hand_text, status_text
 from lang import i18n
 from lang.messages import RULE_TOPICS, t, t_in
 

@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 
 from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import Table, key_text
-from bot.tempus import computer_levels as players
 from bot.timing import deadlines
 from bot.timing.nudges import nudge_at
 from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
+from games.tempus import computer_levels as players
 from lang import i18n
 
 #: deadlines missed in a row before the seat stays on autopilot

@@ -6,7 +6,7 @@ A model, not people: in random games (``engine.simulate``), at every fight and p
 phase where a seat holds cards, a newcomer takes what the menu puts first: the top
 option of the select (unless it says it is worth nothing now), or the highlighted
 button. Before: the top option was the first
-card in hand, whatever it was worth. After: the menu is :func:`bot.tempus.panels.
+card in hand, whatever it was worth. After: the menu is :func:`games.tempus.panels.
 secret_panel`'s. Prints the choices worth nothing per game, before and after::
 
     python -m tests.bot.bench_card_worth --games 40
@@ -18,13 +18,13 @@ import argparse
 import json
 import random
 
-from bot.table.ui import ACT, Button, Select
-from bot.tempus import panels
-from bot.tempus.codec import decode_action
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action
 from engine.state import State
+from games.controls import ACT, Button, Select
+from games.tempus import panels
+from games.tempus.codec import decode_action
 from lang.messages import t
 
 KINDS = ("attack_cards", "defend_cards", "progress_cards")

@@ -20,9 +20,6 @@ import argparse
 import json
 
 from bot.store import SeatRow
-from bot.table.ui import ACT, CARDS, MENU, Button, Panel, Select
-from bot.tempus import panels
-from bot.tempus.codec import decode_actions
 from engine import actions as A
 from engine.ai import choose_action
 from engine.ai.spent_steps import end_of_spent_step
@@ -30,6 +27,9 @@ from engine.game import apply_in_place, decision_for, decisions
 from engine.setup import new_game
 from engine.state import State
 from engine.views import view
+from games.controls import ACT, CARDS, MENU, Button, Panel, Select
+from games.tempus import panels
+from games.tempus.codec import decode_actions
 from lang.i18n import using
 
 SEATS = [SeatRow(i, 100 + i, None, f"P{i}") for i in range(5)]

@@ -19,11 +19,11 @@ import time
 from typing import Any
 
 from bot.runtime.worker_pool import Offloader
-from bot.tempus.hint import BUDGET_S, hint_text, think
 from engine.ai import choose_action
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.views import view
+from games.tempus.hint import BUDGET_S, hint_text, think
 
 
 def positions(n: int, seed: int) -> list[dict[str, Any]]:

@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.tempus.recap import Since, collect, recap_lines
 from engine.record import Record
 from engine.simulate import play_game
+from games.tempus.recap import Since, collect, recap_lines
 from lang.i18n import using
 from render.board import render_board
 from render.recap import render_recap

@@ -48,9 +48,9 @@ from bot.client.components import component_rows, dispatch, dispatched, make_vie
 from bot.publish.message_writes import edit_with_token, post_with_token
 from bot.runtime.config import Settings
 from bot.store import SeatRow
-from bot.table.ui import Button, Panel, Select
-from bot.tempus import panels
-from bot.tempus.codec import BUTTON_RE, SELECT_RE, ComponentId
+from games.controls import Button, Panel, Select
+from games.custom_ids import BUTTON_RE, SELECT_RE, ComponentId
+from games.tempus import panels
 from tests.bot.helpers import random_states
 
 if TYPE_CHECKING:  # (imported at run time first, discord.types imports itself in a circle)

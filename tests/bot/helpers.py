@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from bot.table.service import Outcome
-from bot.table.ui import ACT, CARDS, MENU, Button, Panel, Select
-from bot.tempus import panels
-from bot.tempus.codec import decode_actions
 from engine import actions as A
 from engine.game import apply_in_place, decisions
 from engine.setup import new_game
 from engine.simulate import random_action
 from engine.state import State
+from games.controls import ACT, CARDS, MENU, Button, Panel, Select
+from games.tempus import panels
+from games.tempus.codec import decode_actions
 
 
 class CollectSink:

@@ -65,7 +65,7 @@ BOT_RULES: list[Rule] = [
         "yarl/", "discord/utils.py")),
     ("discord.py: gateway, parsing events, models", _under("discord/")),
     ("ours: messages, panels, components (bot/publish, bot/tempus, bot/client)",
-     _under("bot/publish/", "bot/tempus/", "bot/client/")),
+     _under("bot/publish/", "games/tempus/", "bot/client/")),
     ("worker pool: passing jobs (pickle, multiprocessing)", _under("bot/runtime/worker_pool.py")),
     ("ours: the table service, timing, runtime (bot/table, bot/timing, bot/runtime)",
      _under("bot/table/", "bot/timing/", "bot/runtime/", "bot/cluster/")),

@@ -65,7 +65,7 @@ from bot.client import app
 from bot.runtime import worker_pool as offload
 from bot.store import postgres as storage_pg
 from bot.store import sqlite as storage
-from bot.tempus import images
+from games.tempus import images
 
 ENV = "TEMPUS_BENCH_DB_STATS"
 PERIOD_S = 0.2

@@ -15,10 +15,6 @@ import pytest
 from bot.client.commands import PLAY_WORDS
 from bot.history.ledger import OPENING_KINDS
 from bot.store import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
-from bot.tempus import computer_levels as players
-from bot.tempus.event_text import RENDER
-from bot.tempus.hint import REASON_KEYS
-from bot.tempus.panels import HAND_KINDS
 from bot.timing.pace import PACES
 from engine import actions as A
 from engine import game as G
@@ -26,6 +22,10 @@ from engine.content import CONTENT
 from engine.refusals import REFUSALS
 from engine.rules import TABLE_OPTIONS
 from engine.state import ACTIONS, OVER, PROGRESS, TILES, TOKENS
+from games.tempus import computer_levels as players
+from games.tempus.event_text import RENDER
+from games.tempus.hint import REASON_KEYS
+from games.tempus.panels import HAND_KINDS
 from lang import i18n
 from lang import tool as i18n_tool
 from lang.messages import RULE_TOPICS, t, t_in

@@ -11,7 +11,7 @@ import pytest
 
 from bot.client.commands.answers import _skill
 from bot.history.ratings import Skill
-from bot.tempus.hint import REASON_KEYS, reasons_text
+from games.tempus.hint import REASON_KEYS, reasons_text
 from lang import i18n
 from lang.i18n import using
 from lang.messages import decimal, t

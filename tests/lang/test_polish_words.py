@@ -4,9 +4,9 @@ unnatural, and what it reads now."""
 from __future__ import annotations
 
 from bot.store import SeatRow
-from bot.tempus import panels
 from engine import actions as A
 from engine.game import apply, decisions
+from games.tempus import panels
 from lang import i18n
 from lang.messages import t_in
 from tests.bot.positions import by_kind

@@ -28,17 +28,17 @@ from bot.history import ledger as hist
 from bot.history.ratings import Skill
 from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, GameRow
 from bot.table.service import TableError
-from bot.table.ui import Panel
-from bot.tempus import images
-from bot.tempus import result_post as results
-from bot.tempus.describe import status_text
-from bot.tempus.labels import colour_name, seat_names
-from bot.tempus.public_log import public_log_job
-from bot.tempus.result_post import Attachment
 from engine.content import CONTENT
 from engine.record import Record
 from engine.score_breakdown import breakdown
 from engine.timeline import END, SETUP, era_end, eras_played, snapshots
+from games.controls import Panel
+from games.tempus import images
+from games.tempus import result_post as results
+from games.tempus.describe import status_text
+from games.tempus.labels import colour_name, seat_names
+from games.tempus.public_log import public_log_job
+from games.tempus.result_post import Attachment
 from lang import i18n
 from lang.messages import decimal, t
 
@@ -197,7 +197,7 @@ def _over_lines(v: dict[str, Any], names: list[str]) -> list[str]:
 
 # ------------------------------------------------------------------ handlers
 def _hints(g: GameRow) -> bool:
-    """The game's hint option (bot/tempus/hint.py; on unless the host switched it off)."""
+    """The game's hint option (games/tempus/hint.py; on unless the host switched it off)."""
     return bool(g.options.get("hints", True))
 
 
@@ -297,7 +297,7 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
                         run: Runner | None = None) -> Answer:
     """The game record (JSON) of a finished game, public from the end on; of a running
     one, whose record (seed included) would give every hand away, only its public log
-    (bot/tempus/public_log.py)."""
+    (games/tempus/public_log.py)."""
     g = await resolve(service, asker, game, finished=False)
     if g.status != FINISHED:
         names = seat_names(await service.storage.seats(g.id))

@@ -21,8 +21,8 @@ from bot.client.commands.base import Choice, CommandCog, asker
 from bot.client.commands.recap_answer import recap_since
 from bot.client.translator import ls
 from bot.table.service import TableError
-from bot.tempus import help_text as guide
-from bot.tempus import hint as hinting
+from games.tempus import help_text as guide
+from games.tempus import hint as hinting
 from lang.messages import RULE_TOPICS, rule_text
 
 

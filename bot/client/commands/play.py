@@ -16,10 +16,11 @@ from discord import app_commands
 from bot.client.commands.base import MAX_CHOICES, Choice, CommandCog, filtered, hex_or_none
 from bot.client.translator import ls
 from bot.table.service import TableError
-from bot.tempus.codec import decode_action, encode_action, shown
-from bot.tempus.labels import action_label, names_an_action
 from engine import actions as A
 from engine.hexgrid import label
+from games.controls import shown
+from games.tempus.codec import decode_action, encode_action
+from games.tempus.labels import action_label, names_an_action
 from lang.messages import t
 
 log = logging.getLogger(__name__)

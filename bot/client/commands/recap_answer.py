@@ -1,5 +1,5 @@
 """``/tempus board since:N``: what happened since round N began, privately, with the
-board marked (:mod:`bot.tempus.recap`); the same answer the "What happened?" button gives
+board marked (:mod:`games.tempus.recap`); the same answer the "What happened?" button gives
 a spectator, for any round and any game on the server, running or finished.
 
 Built from the stored log (:func:`bot.history.ledger.load_record`), replayed and drawn in
@@ -17,10 +17,10 @@ from bot.client.commands.answers import Answer, Asker, Runner, resolve
 from bot.history import ledger as hist
 from bot.store import CANCELLED, LOBBY
 from bot.table.service import TableError
-from bot.tempus import images
-from bot.tempus.labels import record_names
-from bot.tempus.recap import RecapError, Since, alt_lines, collect, recap_lines
-from bot.tempus.result_post import Attachment
+from games.tempus import images
+from games.tempus.labels import record_names
+from games.tempus.recap import RecapError, Since, alt_lines, collect, recap_lines
+from games.tempus.result_post import Attachment
 from lang import i18n
 from lang.messages import t
 

@@ -15,8 +15,8 @@ from discord import app_commands
 from bot.client.commands.base import Choice, CommandCog, filtered
 from bot.client.commands.lobby import PACE_CHOICES
 from bot.client.translator import ls
-from bot.tempus import computer_levels as players
-from bot.tempus.labels import colour_name
+from games.tempus import computer_levels as players
+from games.tempus.labels import colour_name
 from lang.messages import t
 
 

@@ -34,13 +34,13 @@ from bot.store import CANCELLED
 from bot.store.sqlite import SqliteStorage
 from bot.table.rematch import INVITED, REMATCH, REMATCH_OF
 from bot.table.service import TableError, TableService
-from bot.tempus import result_post as results
-from bot.tempus.labels import card_name
 from engine import view
 from engine.content import CONTENT
 from engine.record import Record, replay
 from engine.score_breakdown import breakdown
 from engine.timeline import era_end, snapshots
+from games.tempus import result_post as results
+from games.tempus.labels import card_name
 from lang import i18n
 from lang.i18n import using
 from lang.messages import t
@@ -185,8 +185,8 @@ async def test_board_full_and_the_turn_controls_in_private() -> None:
     body = words.text if not words.files else words.files[0].data.decode()
     assert not words.files or words.files[0].filename == "position.txt"
     assert len(words.text) <= 2000
-    from bot.tempus.images import position_lines
     from engine.views import view as public_view
+    from games.tempus.images import position_lines
     lines = position_lines(public_view(table.state, None))
     assert lines and all(line in body for line in lines)
     hidden = {card_name(c) for p in table.state.players for c in p.hand}

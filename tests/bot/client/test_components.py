@@ -9,12 +9,13 @@ import pytest
 
 from bot.client.components import Controls, component_rows, make_view
 from bot.store import SeatRow
-from bot.table.ui import Button, Option, Panel, Select
-from bot.tempus import panels
-from bot.tempus.codec import ComponentId, decode_action, encode_action, parse_component_id
-from bot.tempus.panels import with_help
 from engine.game import decisions
 from engine.legal import legal_actions
+from games.controls import Button, Option, Panel, Select
+from games.custom_ids import ComponentId, parse_component_id
+from games.tempus import panels
+from games.tempus.codec import decode_action, encode_action
+from games.tempus.panels import with_help
 from tests.bot.helpers import random_states
 
 SEATS = [SeatRow(i, 100 + i, None, f"P{i}") for i in range(5)]

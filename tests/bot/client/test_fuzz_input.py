@@ -19,17 +19,10 @@ from hypothesis import strategies as st
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableError, TableService
-from bot.table.ui import ACT, ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
-from bot.tempus.codec import (
-    BUTTON_RE,
-    MAX_ID,
-    SELECT_RE,
-    ComponentId,
-    decode_action,
-    encode_action,
-    parse_component_id,
-)
 from engine.actions import ACTION_TYPES
+from games.controls import ACT, ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
+from games.custom_ids import BUTTON_RE, MAX_ID, SELECT_RE, ComponentId, parse_component_id
+from games.tempus.codec import decode_action, encode_action
 from lang import i18n
 from tests.bot.helpers import CollectSink
 from tests.bot.store.test_storage_failures import next_move, started, stored

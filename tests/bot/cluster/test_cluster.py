@@ -38,12 +38,12 @@ from bot.store.opening import is_postgres_url
 from bot.store.postgres import PgStorage
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from bot.table.ui import ACT
-from bot.tempus.codec import encode_action
 from bot.timing.pace import PACES, next_event
 from bot.timing.scheduler import Scheduler
 from bot.timing.time_source import FakeClock
 from engine.record import Record, replay
+from games.controls import ACT
+from games.tempus.codec import encode_action
 from tests.bot.helpers import CollectSink
 
 HOST, BOB, CY = 100, 101, 102

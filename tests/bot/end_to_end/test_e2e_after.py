@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from bot.store.sqlite import SqliteStorage
-from bot.tempus.labels import card_name
+from games.tempus.labels import card_name
 from lang.messages import t
 from tests.bot.e2e import (
     FakePlayer,

@@ -19,10 +19,10 @@ import pytest
 
 from bot.client.app import TempusBot
 from bot.table.model import key_text
-from bot.tempus.labels import colour_name
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.time_source import FakeClock
 from engine import legal_actions, to_act
+from games.tempus.labels import colour_name
 from lang.messages import t
 from tests.bot.e2e import (
     FakePlayer,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.table.service import Outcome
-from bot.tempus import images
+from games.tempus import images
 from tests.bot.e2e import bot_running, play_channel, settle
 from tests.bot.fake_discord import running
 

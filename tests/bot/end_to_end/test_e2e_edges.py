@@ -401,7 +401,7 @@ async def test_a_typed_choice_of_the_game_not_possible_now_is_understood(tmp_pat
 @pytest.mark.asyncio
 async def test_typed_nonsense_is_quoted_back_on_one_plain_line(tmp_path: Path) -> None:
     """What a person typed into an option is quoted in the refusal as the control refusals
-    quote it (bot.tempus.codec.shown): one line, no markup of theirs, short."""
+    quote it (games.tempus.codec.shown): one line, no markup of theirs, short."""
     async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=2) as bot:
         ch = fake.channel_ids[0]
         msg = await open_game(fake, bot, ch)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.tempus.help_text import help_for_user
+from games.tempus.help_text import help_for_user
 from lang import i18n
 from tests.bot.e2e import _op, bot_running, panel_message, prompt_users, settle
 from tests.bot.fake_discord import FakeDiscord, running

@@ -21,8 +21,8 @@ import pytest
 
 from bot.client.app import TempusBot
 from bot.store.backup import backups_in
-from bot.tempus.labels import action_label
 from engine.actions import action_from_json
+from games.tempus.labels import action_label
 from lang.messages import t
 from tests.bot.e2e import bot_running, settle
 from tests.bot.fake_discord import FakeDiscord, running

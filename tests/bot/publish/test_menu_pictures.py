@@ -10,7 +10,6 @@ import pytest
 
 from bot.client.app import panel_file
 from bot.runtime.worker_pool import Offloader
-from bot.tempus import panels
 from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
@@ -18,6 +17,7 @@ from engine.game import apply
 from engine.hexgrid import label
 from engine.legal import legal_actions
 from engine.state import State
+from games.tempus import panels
 from lang.i18n import using
 from render.words import card_type_name
 from tests.bot.positions import by_kind

@@ -18,7 +18,7 @@ from discord.webhook.async_ import async_context
 
 from bot.client.components import component_rows, make_view
 from bot.publish import message_writes as mw
-from bot.table.ui import Button, Option, Panel, Select
+from games.controls import Button, Option, Panel, Select
 
 PANEL = Panel("Your turn", rows=[
     (Button("Move", "menu", "move", "primary"), Button("?", "help")),

@@ -12,7 +12,7 @@ import pytest
 from bot.publish.publisher import DiscordPublisher
 from bot.store import SeatRow
 from bot.table.model import Outcome, OutcomeKind
-from bot.table.ui import Panel
+from games.controls import Panel
 
 SEATS = [SeatRow(0, 11, None, "Ann"), SeatRow(1, 12, None, "Bob"), SeatRow(2, 13, None, "Cy")]
 

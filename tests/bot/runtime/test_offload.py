@@ -57,7 +57,7 @@ def _alive(pid: int) -> bool:
 OWNER = """
 import asyncio, sys, time
 from bot.runtime.worker_pool import Offloader
-from bot.tempus import images
+from games.tempus import images
 
 async def main():
     off = Offloader(2)

@@ -22,8 +22,8 @@ import pytest
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import StorageRefusal, TableError, TableService
-from bot.tempus.codec import encode_action
 from engine.actions import Action
+from games.tempus.codec import encode_action
 from lang.messages import t
 from tests.bot.helpers import CollectSink
 

@@ -15,11 +15,11 @@ from bot.history import ledger as hist
 from bot.store import ACTIVE
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableService
-from bot.tempus.describe import status_text
 from engine import IllegalAction, view
 from engine.game import apply_in_place
 from engine.record import Record, ReplayError, replay
 from engine.rules import LEGACY_RULES_VERSION, RULES_VERSION
+from games.tempus.describe import status_text
 from lang.messages import t
 from tests.bot.helpers import CollectSink
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.table.model import key_text
-from bot.table.ui import MUTE, Button
 from engine.game import to_act
+from games.controls import MUTE, Button
 from tests.bot.table.test_table import _close, _service, _three
 
 

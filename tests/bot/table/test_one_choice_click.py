@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 from bot.table.service import TableError
-from bot.table.ui import ACT, MENU, UNDO, Button, Select
-from bot.tempus.codec import decode_actions, encode_action, encode_actions
 from engine import actions as A
 from engine.game import ATTACK_CARDS, MOVING, TURN, decision_for
+from games.controls import ACT, MENU, UNDO, Button, Select
+from games.tempus.codec import decode_actions, encode_action, encode_actions
 from tests.bot.table.test_table import _close, _service, _three
-from tests.bot.tempus.test_one_choice import HEMMED, ONE, TWO
 from tests.engine.helpers import H, card, make_state
+from tests.games.tempus.test_one_choice import HEMMED, ONE, TWO
 
 
 async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]

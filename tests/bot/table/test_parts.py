@@ -11,7 +11,7 @@ from bot.table.announce import Announcer
 from bot.table.commit import Change
 from bot.table.model import Outcome, OutcomeKind, Stale
 from bot.table.service import TableError, TableService
-from bot.table.ui import Op
+from games.controls import Op
 from tests.bot.helpers import CollectSink
 
 HOST, BOB = 100, 101

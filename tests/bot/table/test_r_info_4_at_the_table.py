@@ -13,14 +13,14 @@ import asyncio
 
 import pytest
 
-from bot.table.ui import Button, Select
 from engine import actions as A
 from engine import apply
 from engine.game import DEFEND_CARDS, decision_for
+from games.controls import Button, Select
 from tests.bot.table.test_one_choice_click import _table
 from tests.bot.table.test_table import _close, _service, _three
-from tests.bot.tempus.test_one_choice import HEMMED
 from tests.engine.helpers import H, card, make_state
+from tests.games.tempus.test_one_choice import HEMMED
 
 WEAPONS, TRANSPORT, EDUCATION = card("WEA", "G"), card("TRA", "G"), card("EDU", "W")
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tempus import panels
 from engine import actions as A
 from engine.legal import legal_actions
 from engine.setup import new_game
+from games.tempus import panels
 from tests.bot.table.test_table import _close, _service, _three
-from tests.bot.tempus.test_panels import SEATS
+from tests.games.tempus.test_panels import SEATS
 
 
 def test_the_tile_panel_outlines_every_possible_centre() -> None:

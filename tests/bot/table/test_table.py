@@ -12,12 +12,12 @@ import pytest
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableError, TableService
-from bot.table.ui import ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
-from bot.tempus import panels
-from bot.tempus.labels import card_name
 from engine import actions as A
 from engine.game import PROGRESS_CARDS, decision_for
 from engine.record import Record, replay
+from games.controls import ADDBOT, CANCEL, CARDS, JOIN, LEAVE, MENU, START
+from games.tempus import panels
+from games.tempus.labels import card_name
 from lang.messages import t
 from tests.bot.helpers import CollectSink
 

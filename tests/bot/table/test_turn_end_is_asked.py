@@ -11,19 +11,19 @@ from bot.store import ACTIVE
 from bot.store.rows import GameRow
 from bot.table.forced import forced_action, forced_step
 from bot.table.model import Table
-from bot.table.ui import ACT, MENU, Button
-from bot.tempus import panels
-from bot.tempus.codec import encode_action
 from engine import actions as A
 from engine import apply
 from engine.game import TURN, decision_for
 from engine.legal import legal_actions
 from engine.rules import RULES_VERSION
 from engine.state import State
+from games.controls import ACT, MENU, Button
+from games.tempus import panels
+from games.tempus.codec import encode_action
 from lang.i18n import using
 from lang.messages import t
-from tests.bot.tempus.test_panels import SEATS
 from tests.engine.helpers import H, card, make_state
+from tests.games.tempus.test_panels import SEATS
 
 EDUCATION = card("EDU", "W")  # never played for an effect in the action phase
 

@@ -166,8 +166,8 @@ async def test_help_names_the_console_keys_not_slash_commands(lang: str) -> None
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_console_text_of_every_help_and_rules_topic_is_plain(lang: str) -> None:
-    from bot.tempus.help_text import help_text
     from bot.terminal.console import console_text, rules_console
+    from games.tempus.help_text import help_text
     from lang.i18n import using
     from lang.messages import RULE_TOPICS, t
     from tests.bot.positions import by_kind

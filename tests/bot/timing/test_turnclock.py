@@ -14,12 +14,12 @@ import pytest
 
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from bot.table.ui import QUIT
 from bot.timing.pace import HALF, LAST, PACES
 from bot.timing.scheduler import Scheduler
 from bot.timing.time_source import FakeClock
 from engine.content import CONTENT
 from engine.game import PROGRESS_CARDS, decision_for
+from games.controls import QUIT
 from lang.messages import t
 from tests.bot.helpers import CollectSink
 

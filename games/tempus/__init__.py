@@ -1,0 +1,10 @@
+"""Tempus (Martin Wallace, 2006) behind the port: its rules from ``engine``, its pictures
+from ``render``, and here how it is shown to people (panels, names, event and refusal
+texts, help, hints, recaps, result posts)."""
+
+from games.port import Game
+from games.tempus.computers import TempusComputers
+from games.tempus.presentation import TempusPresentation
+from games.tempus.rules import TempusRules
+
+GAME = Game("tempus", TempusRules(), TempusPresentation(), TempusComputers())
