@@ -25,6 +25,7 @@ from engine.undo import Timeline, turn_key
 from games.controls import (
     Panel,
 )
+from games.registry import DEFAULT as DEFAULT_GAME
 from games.tempus import panels
 from lang import i18n
 from lang.messages import t
@@ -190,6 +191,8 @@ class Outcome:
     since: dict[int, int] = field(default_factory=dict)
     #: kind "remind": who to remind (by DM, else in the game's thread)
     reminders: list[Reminder] = field(default_factory=list)
+    #: which game it is (games.registry's name): the sink draws and words it through it
+    game_name: str = DEFAULT_GAME
     #: a computer's step that will be announced merged with the same seat's next one
     #: (bot.table.announce.Announcer.hold) leaves out what only the newest part of a merge
     #: shows (the position: panel, public view, turn and round): this fills them in, from
@@ -218,7 +221,8 @@ class Outcome:
             last_move=later.last_move or self.last_move,
             record=later.record, finished=later.finished, actor=later.actor,
             committed_at=self.committed_at, locale=later.locale, since=later.since,
-            reminders=[*self.reminders, *later.reminders], fill=later.fill,
+            reminders=[*self.reminders, *later.reminders], game_name=later.game_name,
+            fill=later.fill,
         )
 
     def filled(self) -> Outcome:
