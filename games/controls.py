@@ -1,8 +1,8 @@
 """A Discord-free model of message controls: buttons, selects, panels.
 
 The table service describes what a player may click as a :class:`Panel`; the Discord layer
-turns it into components (ids from :mod:`games.tempus.codec`), the offline console into numbered
-menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options a select,
+turns it into components (ids from :mod:`games.custom_ids`), the offline console into
+numbered menus. Limits of Discord are enforced here: 5 rows, 5 buttons a row, 25 options a select,
 80 characters for a button's label, 100 for other labels, values and ids.
 """
 
@@ -39,6 +39,34 @@ class Op(StrEnum):
     RECAP = "recap"  # "What happened?": a recap for whoever clicks, privately
     MUTE = "mute"  # no pings for the clicking person in the game's current turn
 
+    @classmethod
+    def named(cls, text: str) -> Op | None:
+        """The op a custom id names (None: no control has it, e.g. a forged id; the table
+        refuses such a click)."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+    @property
+    def answers_privately(self) -> bool:
+        """Whether a click on it is answered to the clicking person alone: it opens a
+        private menu, help or a recap, or mutes their pings; it changes nothing public. A
+        front end acknowledges it with a private "thinking" reply (unless it was clicked
+        in a private message, which it answers in place), not as an update of the
+        clicked message, whose token then carries none of the game's board writes."""
+        return self in _ANSWERED_PRIVATELY
+
+    @property
+    def decides(self) -> bool:
+        """Whether using it makes (or takes back) a decision of the game. Used from a
+        private menu, that menu then says itself what happened: it must not also be
+        retired as "no longer current" by the announcement of that very decision."""
+        return self in _DECIDING
+
+
+_ANSWERED_PRIVATELY = frozenset({Op.MENU, Op.HELP, Op.RECAP, Op.MUTE})
+_DECIDING = frozenset({Op.ACT, Op.CARDS, Op.QUIT, Op.UNDO})
 
 # the ops by their old names, as the Discord layer, the console and the panels import them
 ACT, CARDS, MENU, UNDO, HELP, QUIT = Op.ACT, Op.CARDS, Op.MENU, Op.UNDO, Op.HELP, Op.QUIT

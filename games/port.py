@@ -213,6 +213,8 @@ class Game:
     show: Presentation
     #: the computer players (the table's computer seats and their clocks)
     computers: Computers
+    #: pictures, the looking commands' texts and results (the front ends and publishing)
+    media: Media
 
 
 class Presentation(Protocol):
@@ -232,3 +234,189 @@ class Computers(Protocol):
         ...
 
     def default_level(self) -> str: ...
+
+
+class File(Protocol):
+    """A file a game gives to be posted (a picture, a chart, a record), with its
+    description (a picture's alt text)."""
+
+    @property
+    def filename(self) -> str: ...
+
+    @property
+    def data(self) -> bytes: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+class ResultPost(Protocol):
+    """A finished game's result as the host posts it."""
+
+    @property
+    def text(self) -> str:
+        """The full result (the game's thread, or its channel without one)."""
+        ...
+
+    @property
+    def channel_text(self) -> str:
+        """A short result for the channel when the full one goes to the thread."""
+        ...
+
+    @property
+    def files(self) -> Sequence[File]: ...
+
+    @property
+    def panel(self) -> Any:
+        """The controls under the result (a ``games.controls.Panel``), or None."""
+        ...
+
+
+class Media(Protocol):
+    """What the front ends and publishing show of a game besides the table's panels: its
+    pictures, the texts of the looking commands, a finished game's result, replays of its
+    record.
+
+    The methods marked *(worker)* do the CPU work: a host runs them in its worker processes
+    (``offloader.run(media.board_png, ...)``, positional arguments only), so a game gives
+    them as plain module-level functions (picklable by name), never as methods bound to
+    an object holding state. Pictures are None when they could not be drawn: a missing
+    picture never stops a game. ``lang`` is the language of the words drawn in a picture
+    (a worker does not share the host's current language); the texts are in the current
+    language. A ``record`` is the stored record's JSON unless it says otherwise."""
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds a game lasts (the moments a board may be asked at)."""
+        ...
+
+    @property
+    def hint_budget_s(self) -> float:
+        """The seconds of search a hint takes (the console says so while it waits)."""
+        ...
+
+    def warm(self) -> object:
+        """*(worker)* Import the game's drawing in a worker process before its first job."""
+        ...
+
+    # ------------------------------------------------------------------ pictures
+    def board_png(self, view: View, highlight: tuple[int, ...] = (),
+                  last_move: tuple[int, ...] | None = None, full: bool = False,
+                  lang: str = "en") -> bytes | None:
+        """*(worker)* The board of a public view (``full``: all of it, not only the land)."""
+        ...
+
+    def board_png_and_alt(self, view: View, highlight: tuple[int, ...],
+                          last_move: tuple[int, ...] | None, full: bool, lang: str,
+                          changed: list[str] | None) -> tuple[bytes | None, str | None]:
+        """*(worker)* A turn message's board and its description (``changed``: what the
+        description says happened)."""
+        ...
+
+    def board_alt(self, view: View, changed: list[str] | None = None,
+                  lang: str = "en") -> str | None:
+        """The description of :meth:`board_png`'s picture."""
+        ...
+
+    def picture(self, kind: str, view: View, lang: str, focus: tuple[int, ...] = (),
+                highlight: tuple[int, ...] = (), marks: tuple[tuple[int, ...], ...] = (),
+                alt: list[str] | None = None) -> tuple[bytes | None, str | None]:
+        """*(worker)* A private picture and its description: ``kind`` as a panel's
+        ``image`` (a hand, a part of the board, a preview, a recap's marked board), drawn
+        from ``view`` with the panel's ``focus``, ``highlight``, ``marks`` and ``alt``
+        lines (what the marks are)."""
+        ...
+
+    def position_lines(self, view: View, lang: str = "en") -> list[str]:
+        """The whole position in words (for screen readers instead of the picture)."""
+        ...
+
+    # ------------------------------------------------------------------ words
+    def seat_names(self, seats: Sequence[Seat]) -> list[str]:
+        """Who plays each seat, computers named in the current language."""
+        ...
+
+    def status_text(self, game_id: int, view: View, seats: Sequence[Seat], *,
+                    hints: bool = True) -> str:
+        """The position of a public view in text; ``hints``: the game's hint option."""
+        ...
+
+    def hand_text(self, game_id: int, view: View) -> str:
+        """A seat's hand in text, from its own view."""
+        ...
+
+    def final_lines(self, game_id: int, view: View, seats: Sequence[Seat]) -> list[str]:
+        """The final ranking of a finished game's public view."""
+        ...
+
+    def over_lines(self, view: View, names: Sequence[str]) -> list[str]:
+        """Who won, under a finished game's status (nothing while it runs)."""
+        ...
+
+    def help_for_user(self, table: Any, user_id: int) -> str:
+        """What to do now, for the person ``user_id`` at ``table`` (the host's loaded
+        table: ``id``, ``state``, ``seats``, ``version``, ``game.options``, ``seat_of``)."""
+        ...
+
+    async def hint_for_user(self, table: Any, user_id: int, offload: Offload) -> str:
+        """The strongest computer's move for ``user_id``'s seat at ``table``, and why (its
+        search runs in ``offload``)."""
+        ...
+
+    def place_label(self, text: str) -> str | None:
+        """A place of the board as typed (``c4``), in the form the controls label it
+        (``C4``); None if it names no place."""
+        ...
+
+    # ------------------------------------------------------------------ from the record
+    def record_names(self, record: Any) -> list[str]:
+        """Who played each seat of a loaded record (``bot.history.ledger.load_record``)."""
+        ...
+
+    def final_view(self, record: dict[str, Any]) -> View:
+        """*(worker)* The public view at the end of a record."""
+        ...
+
+    def board_png_at(self, record: dict[str, Any], moment: str | int, full: bool,
+                     lang: str) -> tuple[View | None, int, bytes | None]:
+        """*(worker)* The public view at ``moment`` ("start", "end" or the end of round
+        N), how many rounds had ended, and its board (no view: the game did not get
+        there)."""
+        ...
+
+    def replay_gif(self, record: dict[str, Any]) -> tuple[bytes, int] | None:
+        """*(worker)* The whole game as an animation and its frame count (None: none)."""
+        ...
+
+    def public_log(self, record: dict[str, Any], names: list[str], lang: str) -> list[str]:
+        """*(worker)* Every line the table was shown, in ``lang`` (for a running game,
+        whose record would give every secret away)."""
+        ...
+
+    def final_post(self, game_id: int, record: dict[str, Any],
+                   names: Sequence[str]) -> ResultPost:
+        """*(worker)* A finished game's result again (``/tempus-records show``)."""
+        ...
+
+    def final_post_job(self, game_id: int, record: dict[str, Any], names: list[str],
+                       seat_users: list[int | None],
+                       rating_changes: dict[int, tuple[Rating, Rating]] | None,
+                       lang: str) -> ResultPost:
+        """*(worker)* The result posted when a game ends, in ``lang``, with the ratings'
+        changes of the people of ``seat_users`` (None: a computer)."""
+        ...
+
+    def collect_recap(self, record: Any, since_round: int) -> Any:
+        """*(worker)* What happened since round ``since_round`` began, from a loaded
+        record (for :meth:`recap_panel`)."""
+        ...
+
+    def recap_refusal(self, error: BaseException) -> tuple[str, dict[str, Any]] | None:
+        """Why :meth:`collect_recap` refused (a catalogue key and its arguments), or None
+        if ``error`` is no refusal of it."""
+        ...
+
+    def recap_panel(self, recap: Any, names: Sequence[str]) -> Any:
+        """A recap in words with its picture (a ``games.controls.Panel``, drawn by
+        :meth:`picture`)."""
+        ...

@@ -45,9 +45,10 @@ from bot.table.model import public as in_table_language
 from bot.table.service import TableError, TableService
 from bot.timing.scheduler import Scheduler
 from bot.timing.time_source import Clock, SystemClock
-from games.controls import ACT, CARDS, HELP, MENU, MUTE, QUIT, RECAP, UNDO, Panel
+from games import registry
+from games.controls import Op, Panel
 from games.custom_ids import ComponentId
-from games.tempus import images
+from games.port import Media
 from lang import i18n
 from lang.messages import t
 
@@ -61,27 +62,18 @@ def use_interaction_locale(interaction: discord.Interaction[Any]) -> str:
     return i18n.set_locale(interaction.locale)
 
 
-async def panel_file(offloader: Offloader, panel: Panel, lang: str) -> discord.File | None:
-    """The picture of a private menu (``panel.image``), with its description (alt
-    text): the asker's hand, a map detail with the legal targets outlined, or a tile
-    preview. None when the panel has no picture or it could not be drawn."""
+async def panel_file(offloader: Offloader, panel: Panel, lang: str, media: Media
+                     ) -> discord.File | None:
+    """The picture of a private menu (``panel.image``), drawn by its game's ``media``,
+    with its description (alt text): the asker's hand, a map detail with the legal
+    targets outlined, a tile preview, a recap's marked board. None when the panel has no
+    picture or it could not be drawn."""
     if panel.image is None or panel.image_view is None:
         return None
-    v = panel.image_view
-    if panel.image == "recap":
-        png, alt = await offloader.run(images.recap_png_and_alt, v, panel.marks, panel.alt,
-                                       lang)
-        return discord.File(io.BytesIO(png), filename="recap.png", description=alt) \
-            if png else None
-    if panel.image == "hand":
-        png = await offloader.run(images.hand_png, v, lang)
-    elif panel.image == "crop":
-        png = await offloader.run(images.crop_png, v, panel.focus, panel.highlight, lang)
-    else:
-        png = await offloader.run(images.board_png, v, panel.highlight, None, False, lang)
+    png, alt = await offloader.run(media.picture, panel.image, panel.image_view, lang,
+                                   panel.focus, panel.highlight, panel.marks, panel.alt)
     if not png:
         return None
-    alt = images.menu_alt(panel.image, v, panel.focus, panel.highlight, lang)
     return discord.File(io.BytesIO(png), filename=f"{panel.image}.png", description=alt)
 
 
@@ -179,7 +171,8 @@ class TempusBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:  # one cog per top-level command
             await self.load_extension(extension)
-        await self.offloader.warm_up(images.warm)
+        for name in registry.names():  # every game's drawing, before the first board
+            await self.offloader.warm_up(registry.game(name).media.warm)
         if self.settings.sync_commands:
             await self.tree.sync()
         if self._freeze:
@@ -340,9 +333,10 @@ class TempusBot(commands.AutoShardedBot):
                             values: list[str] | None, received: float) -> None:
         msg = interaction.message
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
-        # (the mute and recap buttons answer privately, like a menu: they change nothing
-        # public)
-        if cid.op in (MENU, HELP, RECAP, MUTE) and not in_place:
+        # the op says how it is acknowledged (None: an unknown op, which the table refuses)
+        op = Op.named(cid.op)
+        private = op is not None and op.answers_privately
+        if private and not in_place:
             def ack() -> Any:
                 return interaction.response.defer(ephemeral=True, thinking=True)
         else:
@@ -352,7 +346,7 @@ class TempusBot(commands.AutoShardedBot):
             log.warning("game %s: could not acknowledge a click in time", cid.game)
             return
         assert self.service is not None and self.publisher is not None
-        if not in_place and cid.op not in (MENU, HELP, RECAP, MUTE):
+        if not in_place and not private:
             # a deferred update of a public message: its token may carry the game's next
             # board writes outside Discord's global limit (bot/publish/carriers.py)
             self.publisher.carriers.offer(cid.game, interaction)
@@ -361,7 +355,7 @@ class TempusBot(commands.AutoShardedBot):
         # a private menu used for a decision says itself what happened: it must not also
         # be retired as "no longer current" by the announcement of that very decision
         taken = None
-        if in_place and msg is not None and cid.op in (ACT, CARDS, QUIT, UNDO):
+        if in_place and msg is not None and op is not None and op.decides:
             taken = self.publisher.menus.take(msg.id)
         try:
             reply = await self.service.use(
@@ -399,7 +393,12 @@ class TempusBot(commands.AutoShardedBot):
     async def show_panel(self, interaction: discord.Interaction[Any], panel: Panel,
                          game_id: int, version: int, *, edit: bool = False) -> None:
         """Send ``panel`` privately as the reply to a deferred interaction."""
-        picture = await panel_file(self.offloader, panel, i18n.current())
+        picture = None
+        if panel.image is not None:  # drawn by the game the table plays
+            assert self.service is not None
+            table = await self.service.table(game_id)
+            picture = await panel_file(self.offloader, panel, i18n.current(),
+                                       registry.game(table.game.kind).media)
         files: list[discord.File] = [picture] if picture is not None else []
         view = make_view(panel, game_id, version)
         content = fit(panel.text.splitlines())

@@ -1,9 +1,9 @@
 """The posts at a game's end (split from the publisher).
 
-The result (games/tempus/result_post.py) goes in full, with the score chart, the final board, the
-record
-and the Rematch button, into the game's thread, and shorter, with the final board, into the
-channel (when the game had a thread of its own). Results and ratings are stored first
+The result (the game's ``media.final_post_job``, games/port.py) goes in full, with the
+score chart, the final board, the record and the Rematch button, into the game's thread,
+and shorter, with the final board, into the channel (when the game had a thread of its
+own). Results and ratings are stored first
 (bot/history/ledger.py), once for both posts.
 """
 
@@ -24,7 +24,8 @@ from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import Storage
 from bot.table.model import Outcome
-from games.tempus import result_post as results
+from games import registry
+from games.port import ResultPost
 from lang import i18n
 from lang.messages import t
 
@@ -39,19 +40,20 @@ def post_final(o: Outcome, play: int, *, storage: Storage, offloader: Offloader,
     the thread and the channel; ``keep`` is given the background task that builds them."""
     assert o.public_view is not None and o.record is not None
     record = o.record
-    building: list[asyncio.Future[Any]] = []  # the one build both posts share
+    media = registry.game(o.game_name).media
+    building: list[asyncio.Future[ResultPost]] = []  # the one build both posts share
 
-    async def build() -> Any:
+    async def build() -> ResultPost:
         try:
             changes = await history.record_finished(storage, o.game_id, run=offloader.run)
         except Exception:
             log.exception("game %s: results and ratings could not be stored", o.game_id)
             changes = {}
         return await offloader.run(
-            results.final_post_job, o.game_id, record, [s.name for s in o.seats],
+            media.final_post_job, o.game_id, record, [s.name for s in o.seats],
             [s.user_id for s in o.seats], changes, o.locale)
 
-    async def made() -> Any:
+    async def made() -> ResultPost:
         """The post, built once for the thread's and the channel's outbox, which run at
         the same time: a build each would store the results twice and draw everything
         twice. A failed build is tried again by the next caller (the outbox retries its
@@ -66,7 +68,7 @@ def post_final(o: Outcome, play: int, *, storage: Storage, offloader: Offloader,
         # shielded: one outbox giving up its write must not cancel the other's post
         return await asyncio.shield(task)
 
-    def files(p: Any, names: tuple[str, ...] | None = None) -> list[discord.File]:
+    def files(p: ResultPost, names: tuple[str, ...] | None = None) -> list[discord.File]:
         return [discord.File(io.BytesIO(f.data), filename=f.filename,
                              description=f.description)
                 for f in p.files if names is None or f.filename.endswith(names)]

@@ -32,9 +32,9 @@ from bot.publish.text_fit import MAX_CONTENT, fit
 from bot.runtime.worker_pool import Offloader
 from bot.store import SeatRow, Storage
 from bot.table.model import Outcome
+from games import registry
 from games.controls import Panel
-from games.tempus import images
-from games.tempus.describe import hand_text
+from games.registry import DEFAULT as DEFAULT_GAME
 from lang import i18n
 from lang.messages import t
 
@@ -55,6 +55,8 @@ class PendingHand:
     hand_view: dict[str, Any] | None = None
     panel: Panel | None = None
     version: int = 0
+    #: which game it is (games.registry's name): its media draws and words the hand
+    game_name: str = DEFAULT_GAME
 
 
 class HandDMs:
@@ -117,7 +119,8 @@ class HandDMs:
                  play: int, o: Outcome) -> PendingHand:
         p = where.get(key)
         if p is None:
-            p = where[key] = PendingHand(o.game_id, key[1], play, o.locale)
+            p = where[key] = PendingHand(o.game_id, key[1], play, o.locale,
+                                         game_name=o.game_name)
         p.play, p.locale = play, o.locale
         return p
 
@@ -136,8 +139,9 @@ class HandDMs:
         lines = [t("hand.drawn", what=n) for n in p.news]
         files = []
         if p.hand_view is not None:
-            lines.append(hand_text(p.game_id, p.hand_view))
-            files = await self._hand_picture(p.hand_view)
+            media = registry.game(p.game_name).media
+            lines.append(media.hand_text(p.game_id, p.hand_view))
+            files = await self._hand_picture(p.game_name, p.hand_view)
         content = fit(lines)
         known = await self._hand_message(p.game_id, p.user_id)
         try:
@@ -183,11 +187,12 @@ class HandDMs:
                 self._hand_messages[(game_id, user_id)] = known
         return known
 
-    async def _hand_picture(self, hand_view: dict[str, Any]) -> list[discord.File]:
-        png = await self.offloader.run(images.hand_png, hand_view, i18n.current())
+    async def _hand_picture(self, game_name: str, hand_view: dict[str, Any]
+                            ) -> list[discord.File]:
+        media = registry.game(game_name).media
+        png, alt = await self.offloader.run(media.picture, "hand", hand_view, i18n.current())
         if not png:
             return []
-        alt = images.menu_alt("hand", hand_view, lang=i18n.current())
         return [discord.File(io.BytesIO(png), filename="hand.png", description=alt)]
 
     # ------------------------------------------------------------------ secret choices
@@ -203,7 +208,7 @@ class HandDMs:
         # a private choice is something the person waits for
         with i18n.using(i18n.user_locale(p.user_id, p.locale)), priority(URGENT):
             ok = await self.send_hand(p.user_id, p.game_id, p.version, p.hand_view, [],
-                                      p.panel)
+                                      p.panel, game_name=p.game_name)
         self._delivered(p, ok)
 
     async def _asked(self, p: PendingHand) -> bool:
@@ -230,14 +235,15 @@ class HandDMs:
 
     async def send_hand(self, user_id: int, game_id: int, version: int,
                         hand_view: dict[str, Any] | None, news: list[str],
-                        panel: Panel | None) -> bool:
+                        panel: Panel | None, *, game_name: str) -> bool:
         """DM a hand (text and picture) and, if owed, the secret choice; False if refused."""
         lines = [t("hand.drawn", what=n) for n in news]
         if panel is not None:
             lines.append(t("secret.intro", game=game_id, prompt=panel.text))
         elif hand_view is not None:
-            lines.append(hand_text(game_id, hand_view))
-        files = await self._hand_picture(hand_view) if hand_view is not None else []
+            lines.append(registry.game(game_name).media.hand_text(game_id, hand_view))
+        files = (await self._hand_picture(game_name, hand_view) if hand_view is not None
+                 else [])
         view = make_view(panel, game_id, version)
         content = fit(lines)
         try:

@@ -51,9 +51,8 @@ from bot.publish.request_pace import BACKGROUND, NORMAL, URGENT, GlobalPace, pri
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader, Superseded
 from bot.store import SeatRow, Storage
-from bot.table.model import Outcome, Reminder
-from games.tempus import images
-from games.tempus.labels import colour_name
+from bot.table.model import Outcome, OutcomeKind, Reminder
+from games import registry
 from lang import i18n
 from lang.messages import t
 
@@ -167,19 +166,19 @@ class DiscordPublisher:
             await self._publish(o)
 
     async def _publish(self, o: Outcome) -> None:
-        if o.kind == "lobby":
+        if o.kind == OutcomeKind.LOBBY:
             self._lobby(o)
             return
-        if o.kind in ("remind", "notice"):
+        if o.kind in (OutcomeKind.REMIND, OutcomeKind.NOTICE):
             await self._notice(o)
             return
         self._latest[o.game_id] = (o.seats, o.since)
         self._retire_menus(o)
         play = self._play.get(o.game_id)
-        if play is None or o.kind in ("start", "cancel"):
+        if play is None or o.kind in (OutcomeKind.START, OutcomeKind.CANCEL):
             # the number columns only: the snapshot is not decoded for every outcome
             game = await self.storage.game_ref(o.game_id)
-            if o.kind == "start" and game is not None and game.thread_id is None:
+            if o.kind == OutcomeKind.START and game is not None and game.thread_id is None:
                 await self._open_thread(o)
                 game = await self.storage.game_ref(o.game_id)
             play = game.play_channel_id if game is not None else o.channel_id
@@ -187,7 +186,7 @@ class DiscordPublisher:
                 # a started game's thread (or its channel, without one) never changes:
                 # the store is not asked again for every move
                 self._play[o.game_id] = play
-        if o.kind == "cancel":
+        if o.kind == OutcomeKind.CANCEL:
             self._play.pop(o.game_id, None)
             await self._cancel(o, play)
             return
@@ -204,7 +203,7 @@ class DiscordPublisher:
                 self.old_controls.tidy(play, turn.message_id, o.game_id)
             # lines the old turn message never showed (a notice just before a move, e.g.
             # a seat going on autopilot) open the new one instead of being lost
-            unshown = turn.lines[turn.shown_lines:] if o.kind != "resume" else []
+            unshown = turn.lines[turn.shown_lines:] if o.kind != OutcomeKind.RESUME else []
             turn.open(o, unshown)
         else:
             turn.lines += o.lines
@@ -319,7 +318,7 @@ class DiscordPublisher:
         they were not shown (a game's first message is posted whoever begins: a table of
         computers is watched in one message). Everything else edits the open message in
         place."""
-        if o.kind == "resume" or (turn.round is None and turn.message_id is None):
+        if o.kind == OutcomeKind.RESUME or (turn.round is None and turn.message_id is None):
             return True  # the first message this process writes for the game
         if o.told:
             return True  # a notice to someone (time ran out): above what follows it
@@ -332,7 +331,7 @@ class DiscordPublisher:
         """Whether ``o`` (no message written for the game yet) waits for the first
         person's turn: only computers act now, and people play the game (a table of
         computers is shown from its first move)."""
-        return (o.kind != "resume" and not o.finished and turn.message_id is None
+        return (o.kind != OutcomeKind.RESUME and not o.finished and turn.message_id is None
                 and turn.round is None and not o.waits_for_person
                 and any(not s.is_ai for s in o.seats))
 
@@ -381,7 +380,8 @@ class DiscordPublisher:
                 return False
             assert o.public_view is not None
             serial = turn.serial
-            png, alt = await run(images.board_png_and_alt, o.public_view, o.highlight,
+            media = registry.game(o.game_name).media
+            png, alt = await run(media.board_png_and_alt, o.public_view, o.highlight,
                                  o.last_move, False, o.locale, o.lines)
         with i18n.using(o.locale):  # the outbox task has no language of its own
             # the picture in words is render's description (None: it failed, logged)
@@ -633,20 +633,21 @@ class DiscordPublisher:
         play = game.play_channel_id if game is not None else o.play_channel_id or o.channel_id
         if o.lines:
             self._post(play, "\n".join(o.lines), mention=o.mention)
+        show = registry.game(o.game_name).show
         for r in o.reminders:
             link = await self.turn_link(o.game_id, o.guild_id, play)
             with i18n.using(i18n.user_locale(r.user_id, o.locale)):  # the person's language
                 text = "\n".join([t(f"clock.remind_dm.{r.stage}", game=o.game_id,
-                                    channel=play, colour=colour_name(r.seat),
+                                    channel=play, colour=show.seat_name(r.seat),
                                     when=int(r.due_at), link=link),
                                   t("clock.remind_off_hint")])
             if not await self.dms.send(r.user_id, o.game_id, text):
-                self._remind_in_thread(play, r)
+                self._remind_in_thread(play, r, show.seat_name(r.seat))
 
-    def _remind_in_thread(self, play: int, r: Reminder) -> None:
+    def _remind_in_thread(self, play: int, r: Reminder, seat_name: str) -> None:
         """The reminder as a mention in the game's thread: public, so in the game's
         language (the current one, see :meth:`publish`)."""
-        self._post(play, t("clock.remind_public", user=r.user_id, colour=colour_name(r.seat),
+        self._post(play, t("clock.remind_public", user=r.user_id, colour=seat_name,
                            when=int(r.due_at)), mention=[r.user_id])
 
     async def turn_link(self, game_id: int, guild_id: int | None, play: int) -> str:

@@ -26,15 +26,12 @@ from typing import Any, TextIO
 
 from babel.numbers import format_decimal
 
+from bot.store import ACTIVE
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import Outcome, TableError, TableService
-from engine.hexgrid import label, parse_label
+from games import registry
 from games.controls import MENU, MUTE, Button, Option, Panel, Select
-from games.tempus import computer_levels as players
-from games.tempus import help_text as guide
-from games.tempus import hint as hinting
-from games.tempus import images
-from games.tempus.describe import final_lines, hand_text, status_text
+from games.port import Game, Media
 from lang import i18n
 from lang.messages import RULE_TOPICS, t, t_in
 
@@ -148,9 +145,10 @@ class ConsoleSink:
     async def publish(self, o: Outcome) -> None:
         self.last = o
         self.posts += 1
+        media = registry.game(o.game_name).media
         print("\n".join(self.clean(x) for x in o.lines), file=self.out)
         if o.public_view is not None and self.folder is not None:
-            png = await asyncio.to_thread(images.board_png, o.public_view, o.highlight,
+            png = await asyncio.to_thread(media.board_png, o.public_view, o.highlight,
                                           o.last_move)
             if png:
                 path = self.folder / f"board-{self.posts:04d}.png"
@@ -160,9 +158,10 @@ class ConsoleSink:
             name = o.seats[seat].name
             news = "; ".join(o.private_lines.get(seat, []))
             print(f"  {t('console.private', name=name)} {self.clean(news)}\n  "
-                  + self.clean(hand_text(o.game_id, hv)).replace("\n", "\n  "), file=self.out)
+                  + self.clean(media.hand_text(o.game_id, hv)).replace("\n", "\n  "),
+                  file=self.out)
         if o.finished and o.public_view is not None:
-            print(self.clean("\n".join(final_lines(o.game_id, o.public_view, o.seats))),
+            print(self.clean("\n".join(media.final_lines(o.game_id, o.public_view, o.seats))),
                   file=self.out)
             if self.folder is not None and o.record is not None:
                 path = self.folder / f"tempus-game-{o.game_id}.json"
@@ -175,11 +174,12 @@ def _controls(panel: Panel) -> list[Button | Select]:
     return [c for c in panel.controls() if c.op != MUTE]
 
 
-def hex_choice(controls: list[Button | Select], text: str) -> tuple[Select, Option] | None:
-    """The select option labelled with hex ``text`` (``c4``, ``C04``), if a menu has one."""
-    try:
-        wanted = label(parse_label(text))
-    except ValueError:
+def hex_choice(media: Media, controls: list[Button | Select], text: str
+               ) -> tuple[Select, Option] | None:
+    """The select option labelled with the place ``text`` names (a hex: ``c4``, ``C04``),
+    if a menu has one."""
+    wanted = media.place_label(text)
+    if wanted is None:
         return None
     for c in controls:
         if isinstance(c, Select):
@@ -189,18 +189,16 @@ def hex_choice(controls: list[Button | Select], text: str) -> tuple[Select, Opti
     return None
 
 
-def lists_hexes(select: Select) -> bool:
-    return any(_is_hex(o.label) for o in select.options)
+def lists_hexes(media: Media, select: Select) -> bool:
+    return any(_is_hex(media, o.label) for o in select.options)
 
 
-def _is_hex(text: str) -> bool:
-    try:
-        return label(parse_label(text)) == text
-    except ValueError:
-        return False
+def _is_hex(media: Media, text: str) -> bool:
+    """Whether ``text`` is a place of the board as the controls label it."""
+    return media.place_label(text) == text
 
 
-def pick_options(select: Select, raw: str) -> list[str] | None:
+def pick_options(media: Media, select: Select, raw: str) -> list[str] | None:
     """Values for comma-separated numbers or hex labels typed at a select (None: invalid)."""
     values = []
     for part in raw.replace(" ", "").split(","):
@@ -209,7 +207,7 @@ def pick_options(select: Select, raw: str) -> list[str] | None:
         if part.isdigit() and 1 <= int(part) <= len(select.options):
             values.append(select.options[int(part) - 1].value)
             continue
-        found = hex_choice([select], part)
+        found = hex_choice(media, [select], part)
         if found is None:
             return None
         values.append(found[1].value)
@@ -242,8 +240,9 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
         game = o.game_id
         for uid in range(2, humans + 1):
             await service.join(game, uid, names[uid])
+        played = registry.game((await service.table(game)).game.kind)
         for _ in range(players_n - humans):
-            await service.add_ai(game, 1, level or players.default_level())
+            await service.add_ai(game, 1, level or played.computers.default_level())
         await service.start(game, 1)
         while True:
             await service.idle()
@@ -252,7 +251,7 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
                 if want_to_quit(read, out):
                     return 1
             table = await service.table(game)
-            if table.game.status != "active":
+            if table.game.status != ACTIVE:
                 break
             owing = sorted(s for s in table.since if not table.seats[s].is_ai)
             if not owing:
@@ -261,7 +260,8 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
             seat = owing[0]
             user_id = table.seats[seat].user_id
             assert user_id is not None
-            if not await _turn(service, game, user_id, names[user_id], sink, read, out):
+            if not await _turn(service, played, game, user_id, names[user_id], sink, read,
+                               out):
                 return 1
         return 0
     finally:
@@ -293,8 +293,8 @@ def want_to_quit(read: Callable[[str], str], out: TextIO) -> bool:
     return sure in YES
 
 
-async def _extra(service: TableService, game: int, uid: int, raw: str, sink: ConsoleSink,
-                 read: Callable[[str], str], out: TextIO) -> bool:
+async def _extra(service: TableService, played: Game, game: int, uid: int, raw: str,
+                 sink: ConsoleSink, read: Callable[[str], str], out: TextIO) -> bool:
     """The letter commands (hand, status, rules, help, hint); False if ``raw`` is none."""
     if raw == "h":
         hand, _ = await service.menu(game, uid, "hand")
@@ -302,7 +302,7 @@ async def _extra(service: TableService, game: int, uid: int, raw: str, sink: Con
     elif raw == "s":
         v, seats = await service.public_view(game)
         if v is not None:
-            print(sink.clean(status_text(game, v, seats)), file=out)
+            print(sink.clean(played.media.status_text(game, v, seats)), file=out)
     elif raw == "r":
         names = {t(f"rules.topic.{x}").lower(): x for x in RULE_TOPICS}
         folded = {_fold(name): x for name, x in names.items()} | {x: x for x in RULE_TOPICS}
@@ -315,19 +315,20 @@ async def _extra(service: TableService, game: int, uid: int, raw: str, sink: Con
             print(rules_console(topic or "overview"), file=out)
     elif raw == "?":
         table = await service.table(game)
-        print(sink.clean(guide.help_for_user(table, uid)), file=out)
+        print(sink.clean(played.media.help_for_user(table, uid)), file=out)
     elif raw == "t":
         table = await service.table(game)
-        seconds = format_decimal(hinting.BUDGET_S, locale=i18n.current())
+        seconds = format_decimal(played.media.hint_budget_s, locale=i18n.current())
         print(t("console.thinking", s=seconds), file=out)
-        print(sink.clean(await hinting.hint_for_user(table, uid, service.offloader)), file=out)
+        print(sink.clean(await played.media.hint_for_user(table, uid, service.offloader)),
+              file=out)
     else:
         return False
     return True
 
 
-async def _turn(service: TableService, game: int, uid: int, name: str, sink: ConsoleSink,
-                read: Callable[[str], str], out: TextIO) -> bool:
+async def _turn(service: TableService, played: Game, game: int, uid: int, name: str,
+                sink: ConsoleSink, read: Callable[[str], str], out: TextIO) -> bool:
     """One decision of a person: show the controls, read a choice, use it. False: quit."""
     table = await service.table(game)
     panel = sink.last.panel if sink.last is not None and sink.last.panel else Panel("")
@@ -341,7 +342,7 @@ async def _turn(service: TableService, game: int, uid: int, name: str, sink: Con
     state = {"panel": panel, "version": table.version, "home": (panel, table.version)}
     while True:
         try:
-            done = await _step(service, game, uid, name, sink, read, out, state)
+            done = await _step(service, played, game, uid, name, sink, read, out, state)
         except EOFError:
             return False
         except KeyboardInterrupt:  # Ctrl-C at a prompt: ask, as for q
@@ -353,11 +354,13 @@ async def _turn(service: TableService, game: int, uid: int, name: str, sink: Con
             return done
 
 
-async def _step(service: TableService, game: int, uid: int, name: str, sink: ConsoleSink,
-                read: Callable[[str], str], out: TextIO, state: dict) -> bool | None:
+async def _step(service: TableService, played: Game, game: int, uid: int, name: str,
+                sink: ConsoleSink, read: Callable[[str], str], out: TextIO, state: dict
+                ) -> bool | None:
     """Show the menu once and act on one answer: True when the decision is made (or only
     information was shown), False to quit, None to show the menu again."""
     panel: Panel = state["panel"]
+    media = played.media
     print(f"\n== {name} ==\n" + sink.clean(panel.text), file=out)
     controls = _controls(panel)
     if not controls:  # an information-only menu (e.g. no card can be played now)
@@ -367,17 +370,17 @@ async def _step(service: TableService, game: int, uid: int, name: str, sink: Con
         if isinstance(c, Button):
             print(f"  {i}) [{c.label}]", file=out)
         else:
-            hexes = hexes or lists_hexes(c)
+            hexes = hexes or lists_hexes(media, c)
             print("  " + t("console.select_control", n=i, placeholder=c.placeholder,
                            count=len(c.options)), file=out)
     print("  " + t("console.keys"), file=out)
     raw = read("> ").strip()
     if raw.lower() == "q":
         return False if want_to_quit(read, out) else None
-    if await _extra(service, game, uid, raw.lower(), sink, read, out):
+    if await _extra(service, played, game, uid, raw.lower(), sink, read, out):
         return None
     values: list[str] | None = None
-    direct = None if raw.isdigit() else hex_choice(controls, raw)
+    direct = None if raw.isdigit() else hex_choice(media, controls, raw)
     if direct is not None:
         c = direct[0]
         values = [direct[1].value]
@@ -385,7 +388,7 @@ async def _step(service: TableService, game: int, uid: int, name: str, sink: Con
         c = controls[int(raw) - 1]
     else:
         example = next((o.label for s in controls if isinstance(s, Select)
-                        for o in s.options if _is_hex(o.label)), "C4")
+                        for o in s.options if _is_hex(media, o.label)), "C4")
         print(t("console.pick_hex", example=example) if hexes else t("console.pick"), file=out)
         return None
     if isinstance(c, Button) and c.op == MENU and c.arg == "close":
@@ -397,8 +400,8 @@ async def _step(service: TableService, game: int, uid: int, name: str, sink: Con
         for j, opt in enumerate(c.options, 1):
             extra = f" — {opt.description}" if opt.description else ""
             print(f"    {j}) {opt.label}{extra}", file=out)
-        key = "console.select_hex" if lists_hexes(c) else "console.select"
-        values = pick_options(c, read(t(key, lo=c.min_values, hi=c.max_values)))
+        key = "console.select_hex" if lists_hexes(media, c) else "console.select"
+        values = pick_options(media, c, read(t(key, lo=c.min_values, hi=c.max_values)))
         if values is None or not c.min_values <= len(values) <= c.max_values:
             print(t("console.invalid"), file=out)
             return None

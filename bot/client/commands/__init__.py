@@ -5,7 +5,7 @@ cog loaded as an extension (:data:`EXTENSIONS`, in ``TempusBot.setup_hook``).
 
     /tempus                 the game in this channel (bot.client.commands.tempus)
       new join leave start remind             lobby.py
-      play move grow attack city place        play.py
+      play move grow attack city place        tempus_moves.py
       hand help hint board status             look.py
       table addbot|removebot|replace|autopilot|pace|cancel     table.py (a group)
     /tempus-records         beyond the game in progress (records.py)
@@ -28,7 +28,7 @@ sets the locale for every interaction, see :mod:`bot.client.app`).
 
 from __future__ import annotations
 
-from bot.client.commands.play import PLAY_WORDS
+from bot.client.commands.tempus_moves import PLAY_WORDS
 
 #: the modules whose ``setup`` adds a top-level command's cog, in registration order
 EXTENSIONS = ("bot.client.commands.tempus", "bot.client.commands.records")

@@ -28,17 +28,9 @@ from bot.history import ledger as hist
 from bot.history.ratings import Skill
 from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, GameRow
 from bot.table.service import TableError
-from engine.content import CONTENT
-from engine.record import Record
-from engine.score_breakdown import breakdown
-from engine.timeline import END, SETUP, era_end, eras_played, snapshots
+from games import registry
 from games.controls import Panel
-from games.tempus import images
-from games.tempus import result_post as results
-from games.tempus.describe import status_text
-from games.tempus.labels import colour_name, seat_names
-from games.tempus.public_log import public_log_job
-from games.tempus.result_post import Attachment
+from games.port import File, Media
 from lang import i18n
 from lang.messages import decimal, t
 
@@ -48,9 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Runner = Callable[..., Awaitable[Any]]
-#: the last era of every game: the leader's cube moves one era a progress phase and the
-#: game ends when it reaches Flight (R-PROG-5, R-END-1)
-LAST_ERA = CONTENT.flight
+#: the last round of a game of the bot's own game, the one its commands are declared for
+#: (``/tempus board at:`` and ``since:`` offer its rounds)
+LAST_ERA = registry.game().media.rounds
 REPLAY_CACHE = 2
 
 
@@ -63,10 +55,19 @@ class Asker:
     channel_id: int | None
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file of an answer made here (a game's own files come from its media)."""
+
+    filename: str
+    data: bytes
+    description: str  # shown by Discord as the file's alt text
+
+
 @dataclass
 class Answer:
     text: str
-    files: list[Attachment] = field(default_factory=list)
+    files: list[File] = field(default_factory=list)
     #: controls to send with it (the turn message's, privately) and their game and version
     panel: Panel | None = None
     game_version: tuple[int, int] = (0, 0)
@@ -74,51 +75,6 @@ class Answer:
 
 async def _thread(fn: Callable[..., Any], *args: Any) -> Any:
     return await asyncio.to_thread(fn, *args)
-
-
-# ------------------------------------------------------------------ CPU work (workers)
-def final_view(record: dict[str, Any]) -> dict[str, Any]:
-    return snapshots(Record.from_json(record))[-1].view
-
-
-def view_at(record: dict[str, Any], moment: str | int) -> tuple[dict[str, Any] | None, int]:
-    """The public view at ``moment`` ("start" = after the setup, "end", or an era number
-    = the end of that era) and how many eras have ended; None if not reached."""
-    shots = snapshots(Record.from_json(record))
-    done = eras_played(shots)
-    if moment == "end":
-        last = shots[-1]
-        return (last.view if last.ended == END else None), done
-    if moment == "start":
-        start = next((s for s in shots if s.ended == SETUP), None)
-        return (None if start is None else start.view), done
-    shot = era_end(shots, int(moment))
-    if shot is None:
-        return None, done
-    # the position as that round ended: its view already counts the next round, whose
-    # first turn nobody is asked yet; the image and its description say "end of round N"
-    # as the message does (render.moment), not "round N+1, turn 1"
-    return {**shot.view, "ended_round": int(moment)}, done
-
-
-def board_png_at(record: dict[str, Any], moment: str | int, full: bool = False,
-                 lang: str = i18n.SOURCE) -> tuple[dict[str, Any] | None, int, bytes | None]:
-    v, done = view_at(record, moment)
-    return v, done, None if v is None else images.board_png(v, (), None, full, lang)
-
-
-def replay_gif(record: dict[str, Any]) -> tuple[bytes, int] | None:
-    """The replay animation and its frame count (None: no renderer, or too large)."""
-    try:
-        from render.replay import replay_record
-    except ImportError:
-        return None
-    try:
-        r = replay_record(Record.from_json(record))
-    except ValueError:
-        log.exception("replay does not fit")
-        return None
-    return r.data, r.frames
 
 
 # ------------------------------------------------------------------ finding the game
@@ -171,9 +127,9 @@ ROUND_WORDS = ("round", "runda", "era")
 MOMENT_WORDS = {"początek": "start", "koniec": "end"}
 
 
-def parse_moment(text: str) -> str | int:
-    """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5); ``start``;
-    ``end``; TableError otherwise."""
+def parse_moment(text: str, last: int = LAST_ERA) -> str | int:
+    """``round-5`` / ``round 5`` / ``era-5`` / ``5`` -> 5 (the end of round 5, of a game
+    of ``last`` rounds); ``start``; ``end``; TableError otherwise."""
     s = text.strip().lower().replace(" ", "-")
     s = MOMENT_WORDS.get(s, s)
     if s in ("start", "end"):
@@ -184,20 +140,19 @@ def parse_moment(text: str) -> str | int:
             digits = digits.removeprefix(word)
             break
     digits = digits.lstrip("-")
-    if digits.isdigit() and 1 <= int(digits) <= LAST_ERA:
+    if digits.isdigit() and 1 <= int(digits) <= last:
         return int(digits)
-    raise TableError("error.bad_era", last=LAST_ERA)
+    raise TableError("error.bad_era", last=last)
 
 
-def _over_lines(v: dict[str, Any], names: list[str]) -> list[str]:
-    if v.get("phase") != "over":
-        return []
-    return [results.winner_line(breakdown(v), names)]
+def _media(g: GameRow) -> Media:
+    """What shows the game the table plays."""
+    return registry.game(g.kind).media
 
 
 # ------------------------------------------------------------------ handlers
 def _hints(g: GameRow) -> bool:
-    """The game's hint option (games/tempus/hint.py; on unless the host switched it off)."""
+    """The game's hint option (on unless the host switched it off)."""
     return bool(g.options.get("hints", True))
 
 
@@ -212,33 +167,34 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
     position in words, hex by hex, instead of the picture (for screen readers)."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=False)
+    media = _media(g)
     seats = await service.storage.seats(g.id)
-    names = seat_names(seats)
+    names = media.seat_names(seats)
     panel, version = None, 0
     if at is None and g.status == ACTIVE:
         v, _ = await service.public_view(g.id)
         assert v is not None
-        png = await run(images.board_png, v, (), None, full, i18n.current())
+        png = await run(media.board_png, v, (), None, full, i18n.current())
         if any(s.user_id == asker.user_id and not s.left for s in seats):
             # the controls are the seats' own: a spectator's would only be refused
             panel, version = await service.turn_panel(g.id)
         caption = []
     else:
-        moment = "end" if at is None else parse_moment(at)
-        v, done, png = await run(board_png_at, await _record(service, g), moment, full,
-                                 i18n.current())
+        moment = "end" if at is None else parse_moment(at, media.rounds)
+        v, done, png = await run(media.board_png_at, await _record(service, g), moment,
+                                 full, i18n.current())
         if v is None:
             raise TableError("error.era_not_reached", game=g.id, era=moment, done=done)
         # a round's end is said by the status head itself ("at the end of round 5 of 10"),
         # from the view's moment, as the image and its description say it
         caption = [t("board.at_start", game=g.id)] if moment == "start" else []
-    status = status_text(g.id, v, seats, hints=_hints(g))
-    body = "\n".join([*caption, status, *_over_lines(v, names)])
+    status = media.status_text(g.id, v, seats, hints=_hints(g))
+    body = "\n".join([*caption, status, *media.over_lines(v, names)])
     if text:
-        return _position_answer(body, images.position_lines(v, i18n.current()), panel,
+        return _position_answer(body, media.position_lines(v, i18n.current()), panel,
                                 (g.id, version))
-    alt = images.board_alt(v, None, i18n.current()) or t("file.board")
-    files = [Attachment("board.png", png, alt)] if png else []
+    alt = media.board_alt(v, None, i18n.current()) or t("file.board")
+    files: list[File] = [Attachment("board.png", png, alt)] if png else []
     return Answer(body, files, panel, (g.id, version))
 
 
@@ -268,16 +224,17 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
         if over is not None and over.id < g.id:  # a rematch: where the last game went
             text += "\n" + t("status.previous_game", game=over.id)
         return Answer(text)
+    media = _media(g)
     seats = await service.storage.seats(g.id)
     if g.status == ACTIVE:
         v, _ = await service.public_view(g.id)
         assert v is not None
     else:
-        v = await run(final_view, await _record(service, g))
+        v = await run(media.final_view, await _record(service, g))
     assert v is not None, "a game that is not active has a final position"
     clock = await service.clock_lines(g.id) if g.status == ACTIVE else []
-    return Answer("\n".join([status_text(g.id, v, seats, hints=_hints(g)), *clock,
-                             *_over_lines(v, seat_names(seats))]))
+    return Answer("\n".join([media.status_text(g.id, v, seats, hints=_hints(g)), *clock,
+                             *media.over_lines(v, media.seat_names(seats))]))
 
 
 async def show_answer(service: TableService, asker: Asker, game: str | None = None,
@@ -286,9 +243,10 @@ async def show_answer(service: TableService, asker: Asker, game: str | None = No
     score chart and the final board."""
     run = run or _thread
     g = await resolve(service, asker, game, finished=True)
+    media = _media(g)
     seats = await service.storage.seats(g.id)
-    post = await run(results.final_post, g.id, await _record(service, g),
-                     seat_names(seats))
+    post = await run(media.final_post, g.id, await _record(service, g),
+                     media.seat_names(seats))
     files = [f for f in post.files if not f.filename.endswith(".json")]
     return Answer(post.text.replace("\n" + t("result.files"), ""), files)
 
@@ -296,12 +254,12 @@ async def show_answer(service: TableService, asker: Asker, game: str | None = No
 async def record_answer(service: TableService, asker: Asker, game: str | None = None,
                         run: Runner | None = None) -> Answer:
     """The game record (JSON) of a finished game, public from the end on; of a running
-    one, whose record (seed included) would give every hand away, only its public log
-    (games/tempus/public_log.py)."""
+    one, whose record (seed included) would give every hand away, only its public log."""
     g = await resolve(service, asker, game, finished=False)
     if g.status != FINISHED:
-        names = seat_names(await service.storage.seats(g.id))
-        lines = await (run or _thread)(public_log_job, await _record(service, g), names,
+        media = _media(g)
+        names = media.seat_names(await service.storage.seats(g.id))
+        lines = await (run or _thread)(media.public_log, await _record(service, g), names,
                                        i18n.current())
         data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()
         return Answer(t("record.public_log", game=g.id, n=len(lines)),
@@ -324,7 +282,7 @@ async def replay_answer(service: TableService, game: GameRow, run: Runner | None
     cache = _replays.setdefault(service.storage, OrderedDict())
     cached = cache.get(game.id)
     if cached is None:
-        cached = await run(replay_gif, await _record(service, game))
+        cached = await run(_media(game).replay_gif, await _record(service, game))
         if cached is None:
             raise TableError("error.too_big", game=game.id)
         cache[game.id] = cached
@@ -366,9 +324,12 @@ async def history_answer(service: TableService, asker: Asker,
     if not games:
         return Answer(t(f"history.empty.{where}"))
     lines = [t(f"history.title.{where}", page=page)]
+    # the stored results say no game: they are the bot's own game's (the only one with
+    # results and ratings)
+    show = registry.game().show
     for g in games:
         winners = t("result.and").join(
-            t("result.who", colour=colour_name(w.seat), name=w.name) for w in g.winners)
+            t("result.who", colour=show.seat_name(w.seat), name=w.name) for w in g.winners)
         lines.append(t("history.row", game=g.game_id, date=_date(g.finished_at),
                        players=", ".join(s.name for s in g.seats), winners=winners,
                        vp=g.winners[0].vp if g.winners else 0))
@@ -457,9 +418,9 @@ async def game_choices(service: TableService, asker: Asker, current: str
     return out
 
 
-def moment_choices(current: str) -> list[tuple[str, str]]:
+def moment_choices(current: str, last: int = LAST_ERA) -> list[tuple[str, str]]:
     items = [(t("board.at_choice_start"), "start")]
-    items += [(t("board.at_choice", era=e), f"round-{e}") for e in range(1, LAST_ERA + 1)]
+    items += [(t("board.at_choice", era=e), f"round-{e}") for e in range(1, last + 1)]
     items.append((t("board.at_choice_end"), "end"))
     cur = current.strip().lower()
     for word in ROUND_WORDS[1:]:  # "era-1" typed: the choices of "round-1"

@@ -20,7 +20,6 @@ from bot.client import options, replies
 from bot.client.commands.answers import Answer, Asker, game_choices
 from bot.client.components import make_view
 from bot.table.service import TableError, TableService
-from engine.hexgrid import parse_label
 from lang.messages import t
 
 if TYPE_CHECKING:
@@ -38,13 +37,6 @@ def filtered(items: list[tuple[str, str]], current: str) -> list[Choice[str]]:
     out = [Choice(name=n[:100], value=v[:100]) for n, v in items
            if not cur or cur in n.lower() or cur == v.lower()]
     return out[:MAX_CHOICES]
-
-
-def hex_or_none(text: str | None) -> int | None:
-    try:
-        return parse_label(text or "")
-    except ValueError:
-        return None
 
 
 def command_path(interaction: discord.Interaction[Any]) -> str:

@@ -21,8 +21,7 @@ from bot.client.commands.base import Choice, CommandCog, asker
 from bot.client.commands.recap_answer import recap_since
 from bot.client.translator import ls
 from bot.table.service import TableError
-from games.tempus import help_text as guide
-from games.tempus import hint as hinting
+from games import registry
 from lang.messages import RULE_TOPICS, rule_text
 
 
@@ -54,15 +53,18 @@ class LookCommands(CommandCog):
                 game = await self._game(interaction)
             except TableError:
                 return await no_game_help(self.service, interaction.channel_id)
-            return guide.help_for_user(await self.service.table(game), interaction.user.id)
+            table = await self.service.table(game)
+            return registry.game(table.game.kind).media.help_for_user(table,
+                                                                      interaction.user.id)
         await self._run(interaction, work)
 
     @app_commands.command(name=ls("cmd.hint.name"), description=ls("cmd.hint"))
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
-            return await hinting.hint_for_user(await self.service.table(game),
-                                             interaction.user.id, self.bot.ai_offloader)
+            table = await self.service.table(game)
+            return await registry.game(table.game.kind).media.hint_for_user(
+                table, interaction.user.id, self.bot.ai_offloader)
         await self._run(interaction, work)
 
     @app_commands.command(name=ls("cmd.board.name"), description=ls("cmd.board"))

@@ -1,5 +1,5 @@
 """``/tempus board since:N``: what happened since round N began, privately, with the
-board marked (:mod:`games.tempus.recap`); the same answer the "What happened?" button gives
+board marked (the game's ``media.recap_panel``); the same answer the "What happened?" button gives
 a spectator, for any round and any game on the server, running or finished.
 
 Built from the stored log (:func:`bot.history.ledger.load_record`), replayed and drawn in
@@ -13,14 +13,12 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.client.commands.answers import Answer, Asker, Runner, resolve
+from bot.client.commands.answers import Answer, Asker, Attachment, Runner, resolve
 from bot.history import ledger as hist
 from bot.store import CANCELLED, LOBBY
 from bot.table.service import TableError
-from games.tempus import images
-from games.tempus.labels import record_names
-from games.tempus.recap import RecapError, Since, alt_lines, collect, recap_lines
-from games.tempus.result_post import Attachment
+from games import registry
+from games.port import File
 from lang import i18n
 from lang.messages import t
 
@@ -40,20 +38,24 @@ async def recap_answer(service: TableService, asker: Asker, game: str | None,
     g = await resolve(service, asker, game, finished=False)
     if g.status in (LOBBY, CANCELLED):
         raise TableError("error.not_active", game=g.id)
+    media = registry.game(g.kind).media
     record = await hist.load_record(service.storage, g)
     try:
-        recap = await run(collect, record, Since.round_start(since))
-    except RecapError as exc:
-        raise TableError(exc.key, **exc.kwargs) from None
-    names = record_names(record.players)
-    text = "\n".join(recap_lines(recap, names))
-    if recap.empty:
-        return Answer(text)
-    lines = alt_lines(recap)
-    png, alt = await run(images.recap_png_and_alt, recap.view, recap.marks, lines,
-                         i18n.current())
-    files = [Attachment("recap.png", png, alt or t("file.board"))] if png else []
-    return Answer(text, files)
+        recap = await run(media.collect_recap, record, since)
+    except Exception as exc:
+        refused = media.recap_refusal(exc)
+        if refused is None:
+            raise
+        key, kwargs = refused
+        raise TableError(key, **kwargs) from None
+    panel = media.recap_panel(recap, media.record_names(record))
+    if panel.image is None:  # nothing happened: words only
+        return Answer(panel.text)
+    png, alt = await run(media.picture, panel.image, panel.image_view, i18n.current(),
+                         panel.focus, panel.highlight, panel.marks, panel.alt)
+    files: list[File] = ([Attachment(f"{panel.image}.png", png, alt or t("file.board"))]
+                         if png else [])
+    return Answer(panel.text, files)
 
 
 async def recap_since(service: TableService, asker: Asker, game: str | None, since: int,

@@ -15,13 +15,15 @@ from discord import app_commands
 from bot.client.commands.base import Choice, CommandCog, filtered
 from bot.client.commands.lobby import PACE_CHOICES
 from bot.client.translator import ls
-from games.tempus import computer_levels as players
-from games.tempus.labels import colour_name
+from games import registry
 from lang.messages import t
 
 
 def _levels(current: str) -> list[Choice[str]]:
-    return filtered([(t(f"level.{lv}"), lv) for lv in players.levels()], current)
+    """The computer levels of the bot's own game (the one ``/tempus`` is declared for):
+    suggestions only, the table checks the level against its own game's."""
+    levels = registry.game().computers.levels()
+    return filtered([(t(f"level.{lv}"), lv) for lv in levels], current)
 
 
 class TableCommands(CommandCog):
@@ -63,7 +65,8 @@ class TableCommands(CommandCog):
                 game, interaction.user.id, seat.id, player.id, player.display_name,
                 new_is_bot=player.bot, can_manage=bool(perms and perms.manage_channels))
             seat_no = next(s.seat for s in o.seats if s.user_id == player.id)
-            return t("replace.ack", new=player.id, colour=colour_name(seat_no), game=game)
+            colour = registry.game(o.game_name).show.seat_name(seat_no)
+            return t("replace.ack", new=player.id, colour=colour, game=game)
         await self._run(interaction, work)
 
     @table.command(name=ls("cmd.autopilot.name"), description=ls("cmd.autopilot"))

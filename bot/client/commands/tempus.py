@@ -4,7 +4,7 @@ are private.
 
 The cog is assembled from one mixin per part of the command (Discord shows them all as
 ``/tempus ...``): :mod:`~bot.client.commands.lobby` (new, join, leave, start, remind),
-:mod:`~bot.client.commands.play` (play, move, grow, attack, city, place),
+:mod:`~bot.client.commands.tempus_moves` (play, move, grow, attack, city, place),
 :mod:`~bot.client.commands.look` (hand, help, hint, board, status) and the ``table`` group
 of :mod:`~bot.client.commands.table` (addbot, removebot, replace, autopilot, pace,
 cancel). A loaded extension (:func:`setup`).
@@ -19,8 +19,8 @@ from discord.ext import commands
 
 from bot.client.commands.lobby import LobbyCommands
 from bot.client.commands.look import LookCommands
-from bot.client.commands.play import PlayCommands
 from bot.client.commands.table import TableCommands
+from bot.client.commands.tempus_moves import PlayCommands
 from bot.client.translator import ls
 
 if TYPE_CHECKING:

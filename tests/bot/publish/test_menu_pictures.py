@@ -17,6 +17,7 @@ from engine.game import apply
 from engine.hexgrid import label
 from engine.legal import legal_actions
 from engine.state import State
+from games import registry
 from games.tempus import panels
 from lang.i18n import using
 from render.words import card_type_name
@@ -30,7 +31,7 @@ def _described(panel: panels.Panel, lang: str = "en") -> str:
     async def go() -> str:
         off = Offloader(0)
         try:
-            f = await panel_file(off, panel, lang)
+            f = await panel_file(off, panel, lang, registry.game().media)
         finally:
             off.close()
         assert f is not None and f.filename == f"{panel.image}.png"

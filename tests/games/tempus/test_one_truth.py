@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import re
 
-from bot.client.commands.answers import view_at
 from bot.store import SeatRow
 from engine import game as G
 from engine.game import apply_in_place, decisions
@@ -23,6 +22,7 @@ from games.tempus import panels
 from games.tempus.describe import status_text
 from games.tempus.event_text import waiting_text
 from games.tempus.labels import colour_name
+from games.tempus.media import view_at
 from lang import i18n
 from lang.messages import t
 from render.alt_text import board_alt_text

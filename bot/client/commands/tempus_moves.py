@@ -1,8 +1,13 @@
-"""Playing by command in ``/tempus``: ``play`` (every legal choice) and the shortcuts
-``move``, ``grow``, ``attack``, ``city``, ``place``.
+"""Playing Tempus by command in ``/tempus``: ``play`` (every legal choice) and the
+shortcuts ``move``, ``grow``, ``attack``, ``city``, ``place``.
 
 Options that name hexes, cards or choices autocomplete **only legal** values for the
 player typing, computed from the engine's legal actions.
+
+The front end's Tempus part: these commands name Tempus's actions and hexes, so this is
+the one module of ``bot/client`` that imports the game (``engine``, ``games.tempus``);
+everything else reaches a game through the port (games/port.py), as the import contracts
+in ``pyproject.toml`` hold it to.
 """
 
 from __future__ import annotations
@@ -13,11 +18,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands.base import MAX_CHOICES, Choice, CommandCog, filtered, hex_or_none
+from bot.client.commands.base import MAX_CHOICES, Choice, CommandCog, filtered
 from bot.client.translator import ls
 from bot.table.service import TableError
 from engine import actions as A
-from engine.hexgrid import label
+from engine.hexgrid import label, parse_label
 from games.controls import shown
 from games.tempus.codec import decode_action, encode_action
 from games.tempus.labels import action_label, names_an_action
@@ -45,6 +50,14 @@ def _play_word(text: str) -> str | None:
 
 #: how many of the choices possible now a refused choice lists (the option suggests all)
 ALLOWED_SHOWN = 5
+
+
+def hex_or_none(text: str | None) -> int | None:
+    """The hex a typed label names (``C4``), None if none."""
+    try:
+        return parse_label(text or "")
+    except ValueError:
+        return None
 
 
 def allowed_now(legal: list[A.Action]) -> str:
