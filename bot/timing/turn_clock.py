@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 
 from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
-from bot.table.model import Table, key_text
+from bot.table.model import Table
 from bot.timing import deadlines
 from bot.timing.nudges import nudge_at
 from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
-from games.tempus import computer_levels as players
 from lang import i18n
 
 #: deadlines missed in a row before the seat stays on autopilot
@@ -39,8 +38,9 @@ class TurnClock:
         self.scheduler = scheduler
         self.clock = scheduler.clock
         self.strikes = strikes
-        #: the computer level that decides for a seat whose time ran out
-        self.level = level or players.default_level()
+        #: the computer level that decides for a seat whose time ran out (None: the game's
+        #: default level)
+        self.level = level
         #: set by the table service: called as (game id, seat)
         self.on_remind: SeatHook | None = None
         self.on_deadline: SeatHook | None = None
@@ -118,7 +118,7 @@ class TurnClock:
         computer covered in the current turn go on being covered (``table.covering``).
         The seated people's languages are read back too (their DMs follow them)."""
         stored = {r.seat: r for r in await storage.deadlines(table.id)}
-        cover = (deadlines.covered(stored, table.since, key_text(table.state))
+        cover = (deadlines.covered(stored, table.since, table.port.rules.turn_key(table.state))
                  if table.state is not None else {})
         cover = {s: k for s, k in cover.items() if not table.seats[s].is_ai}
         rows, late = deadlines.restart(stored, table.since, table.seats, self.pace_of(table),

@@ -28,6 +28,7 @@ from engine.undo import UNDO_JSON, Timeline, is_undo, turn_key
 from engine.undo import UndoRefused as EngineUndoRefused
 from engine.views import view
 from games.port import NotYourTurn, Refused, Started, UndoRefused
+from games.tempus.forced import forced_answer
 from games.tempus.refusal_text import Reason
 
 
@@ -71,6 +72,9 @@ class TempusRules:
     min_players = CONTENT.min_players
     max_players = CONTENT.max_players
     undo_json: dict[str, Any] = dict(UNDO_JSON)
+
+    def owns(self, state: object) -> bool:
+        return isinstance(state, State)
 
     def start(self, players: int, options: Mapping[str, Any]) -> Started:
         """A new game by the current rules (a stored game keeps its own: engine.rules),
@@ -150,6 +154,16 @@ class TempusRules:
 
     def is_undo(self, data: Mapping[str, Any]) -> bool:
         return is_undo(dict(data))
+
+    def forced(self, state: State, seat: int, *, may_undo: bool) -> Action | None:
+        return forced_answer(state, seat, may_undo=may_undo)
+
+    def changed_hands(self, before: State | None, after: State) -> list[int]:
+        """The seats whose hand ``after`` differs from ``before``'s (all with cards when
+        there is no ``before``)."""
+        return [s for s, p in enumerate(after.players)
+                if sorted(before.players[s].hand if before is not None else [])
+                != sorted(p.hand)]
 
     def timeline(self) -> Steps:
         return Steps()
