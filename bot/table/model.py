@@ -7,7 +7,7 @@ import contextlib
 import functools
 import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -100,6 +100,19 @@ class SetAside:
 
 class Sink(Protocol):
     async def publish(self, outcome: Outcome) -> None: ...
+
+
+class Menus(Protocol):
+    """A sink's private menus (``sink.menus``, if it keeps any)."""
+
+    def timed_out(self, game_id: int, user_id: int) -> None:
+        """Retire the person's menus of the game, saying a computer decided for them."""
+        ...
+
+
+#: what a private menu made before a restart needs to know whether it is still current:
+#: the game's seats and, for each seat owing a decision, the version since which it owes it
+Position = tuple[Sequence[SeatRow], Mapping[int, int]]
 
 
 @dataclass(frozen=True)
@@ -278,6 +291,11 @@ class Table:
     @property
     def id(self) -> int:
         return self.game.id
+
+    @property
+    def turn(self) -> str | None:
+        """The turn (or phase) the game is in, as text (None before it starts)."""
+        return None if self.state is None else self.port.rules.turn_key(self.state)
 
     @property
     def version(self) -> int:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.publish.private_menus import Position
 from bot.store import ACTIVE, SeatRow
 from bot.table.clocks import still_covered
 from bot.table.commit import Change
 from bot.table.model import (
     Outcome,
+    Position,
     Stale,
     Table,
     TableError,

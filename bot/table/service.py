@@ -42,7 +42,6 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from bot.publish.private_menus import Position
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE, SeatRow, Storage
 from bot.table import model
@@ -57,6 +56,7 @@ from bot.table.model import (
     Outcome,
     OutcomeKind,
     Ownership,
+    Position,
     Refusing,
     Reminder,
     Reply,

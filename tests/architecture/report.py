@@ -3,7 +3,7 @@
 
 It reads the layout of the tree it is run on, the one before issue 44 (the Tempus
 presentation in ``bot/tempus/``) or the one after (it in ``games/tempus/``, beside the
-shared ``games/port``, ``games/controls``, ``games/registry``), and prints:
+shared ``games/port``, ``games/controls``, ``games/custom_ids``, ``games/registry``), and prints:
 
 1. imports of game code (``engine``, ``render``, ``bot.tempus``, ``games.<a game>``) from
    the host modules (``bot`` and its subpackages but ``bot.tempus``);
@@ -87,7 +87,7 @@ BOT_GAME = "bot.tempus"
 GAMES_ROOT = "games"
 #: ``games/<name>*`` that are shared between the host and the games (the port), not a
 #: game's folder: a module or package whose name starts with one of these
-GAMES_SHARED = ("port", "controls", "registry")
+GAMES_SHARED = ("port", "controls", "custom_ids", "registry")
 #: top-level directories never read
 SKIPPED_TOPS = frozenset({"tests", "docs", "data"})
 #: where the storage interface is declared: a module, or a package split in several
