@@ -170,7 +170,16 @@ class Rules(Protocol):
         """Whether ``state`` is a position of this game."""
         ...
 
+    def default_options(self) -> dict[str, Any]:
+        """A new table's options (its lobby may change them)."""
+        ...
+
     def start(self, players: int, options: Mapping[str, Any]) -> Started: ...
+
+    def twin(self, state: Any, seat: int | None, seed: int) -> Any:
+        """The same position with everything ``seat`` cannot see (None: a spectator) dealt
+        anew: what any text or picture made for that seat must not tell apart."""
+        ...
 
     def first_state(self, options: Mapping[str, Any], players: int) -> Any: ...
 

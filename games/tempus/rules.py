@@ -9,6 +9,7 @@ round keys as text, and a game started or replayed from its stored options.
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -75,6 +76,23 @@ class TempusRules:
 
     def owns(self, state: object) -> bool:
         return isinstance(state, State)
+
+    def default_options(self) -> dict[str, Any]:
+        return {"random_map": True, "protection_counts_cities": False}
+
+    def twin(self, state: State, seat: int | None, seed: int) -> State:
+        """The unseen cards (the draw pile and the hands ``seat`` does not hold, R-INFO-3)
+        shuffled together and dealt back in the same numbers."""
+        out = state.copy()
+        hidden = [p for s, p in enumerate(out.players) if s != seat]
+        pool = [*out.deck, *(c for p in hidden for c in p.hand)]
+        random.Random(seed).shuffle(pool)
+        out.deck[:] = pool[:len(out.deck)]
+        at = len(out.deck)
+        for p in hidden:
+            p.hand[:] = pool[at:at + len(p.hand)]
+            at += len(p.hand)
+        return out
 
     def start(self, players: int, options: Mapping[str, Any]) -> Started:
         """A new game by the current rules (a stored game keeps its own: engine.rules),
