@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from games.controls import Panel
+
 #: a game's public or private view: plain JSON-able data (views are what leave the rules)
 View = dict[str, Any]
 
@@ -99,6 +101,17 @@ class Refused(Exception):
         self.reason = reason
 
 
+class Declined(Exception):
+    """The game declines a request that is not an action (a menu that does not exist now,
+    a recap of a round not begun): ``key`` and ``kwargs`` are its message in the
+    catalogue."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.kwargs = kwargs
+
+
 class NotYourTurn(Refused):
     """The seat owes no decision that this action answers."""
 
@@ -153,7 +166,20 @@ class Rules(Protocol):
         """The stored log entry of an undo."""
         ...
 
+    def owns(self, state: object) -> bool:
+        """Whether ``state`` is a position of this game."""
+        ...
+
+    def default_options(self) -> dict[str, Any]:
+        """A new table's options (its lobby may change them)."""
+        ...
+
     def start(self, players: int, options: Mapping[str, Any]) -> Started: ...
+
+    def twin(self, state: Any, seat: int | None, seed: int) -> Any:
+        """The same position with everything ``seat`` cannot see (None: a spectator) dealt
+        anew: what any text or picture made for that seat must not tell apart."""
+        ...
 
     def first_state(self, options: Mapping[str, Any], players: int) -> Any: ...
 
@@ -195,6 +221,16 @@ class Rules(Protocol):
 
     def is_undo(self, data: Mapping[str, Any]) -> bool: ...
 
+    def forced(self, state: Any, seat: int, *, may_undo: bool) -> Any | None:
+        """The one answer ``seat`` has to its decision as far as the public view can tell
+        (nothing a hand holds may make an answer forced), else None; ``may_undo``: the
+        seat is offered Undo now."""
+        ...
+
+    def changed_hands(self, before: Any | None, after: Any) -> list[int]:
+        """The seats whose secret hand changed (each gets its hand anew)."""
+        ...
+
     def timeline(self) -> Timeline: ...
 
     def record(self, options: Mapping[str, Any], players: Sequence[dict[str, Any]],
@@ -219,21 +255,130 @@ class Game:
 
 class Presentation(Protocol):
     """How the table words and shows a game: in the language current when called (the
-    host chooses it: the game's for public posts, a person's for what only they see)."""
+    host chooses it: the game's for public posts, a person's for what only they see).
+    Panels and lines are built from what their reader may know (views, public events);
+    the state is passed where the game needs it to know what to offer the seat asked."""
 
+    # names and lines
     def seat_name(self, seat: int) -> str:
         """A seat as every player knows it (Tempus: its colour)."""
         ...
 
+    def action_label(self, action: Any) -> str: ...
+
+    def steps_label(self, actions: Sequence[Any]) -> str:
+        """What one control that makes several steps does, in words."""
+        ...
+
+    def event_line(self, event: Any) -> str: ...
+
+    def event_lines(self, events: list[Any], seat: int | None = None) -> list[str]:
+        """The lines of the events ``seat`` may see (None: the public ones)."""
+        ...
+
+    def highlight(self, events: list[Any]) -> tuple[int, ...]:
+        """What the board picture marks for these events."""
+        ...
+
+    def last_move(self, action: Any) -> tuple[int, ...] | None:
+        """The board picture's overlay for the last action (None: nothing to show)."""
+        ...
+
+    def map_name(self, options: Mapping[str, Any]) -> str: ...
+
+    def lobby_lines(self, options: Mapping[str, Any]) -> list[str]:
+        """The game's own table options, as a lobby lists them."""
+        ...
+
+    # panels and menus
+    def public_panel(self, state: Any, seats: Sequence[Seat],
+                     public_view: View | None = None) -> Panel:
+        """The turn message: whose decision it is and the public controls."""
+        ...
+
+    def secret_panel(self, state: Any, seat: int) -> Panel:
+        """A choice of ``seat``'s secret hand, sent to its person alone."""
+        ...
+
+    def asks_in_private(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` owes a choice that only its person may see."""
+        ...
+
+    def menu(self, state: Any, seat: int, spec: str, game_id: int) -> Panel:
+        """The private menu ``spec`` for ``seat`` (raises :class:`Declined`)."""
+        ...
+
+    def with_undo(self, panel: Panel, who: str | None) -> Panel: ...
+
+    def with_help(self, panel: Panel) -> Panel: ...
+
+    def with_mute(self, panel: Panel) -> Panel: ...
+
+    def with_recap(self, panel: Panel) -> Panel: ...
+
+    def help_for_user(self, table: Any, user_id: int) -> str: ...
+
+    # clicks
+    def decode(self, text: str) -> list[Any]:
+        """The actions a control's argument or a select's value stands for (ValueError if
+        it is malformed)."""
+        ...
+
+    def cards_action(self, kind: str, cards: tuple[int, ...]) -> Any:
+        """The answer to a choice of cards of decision ``kind`` (KeyError or ValueError
+        for a kind that is none)."""
+        ...
+
+    def tell_forced(self, lines: list[str], seat: int, action: Any) -> None:
+        """Put the log's line for an answer the table took for ``seat`` into ``lines``."""
+        ...
+
+    # recaps
+    def worth_a_recap(self, moves: Sequence[tuple[int, object]], deciding: Sequence[int]
+                      ) -> bool: ...
+
+    def recap_windows(self, state: Any, seat: int | None, covered: int) -> list[Any]:
+        """What "What happened?" covers for ``seat`` (None: a spectator), the first window
+        that is not empty wins."""
+        ...
+
+    @property
+    def collect_recap(self) -> Callable[[Any, Any], Any]:
+        """Replays a record and gathers a window's recap (raises :class:`Declined`): a
+        module-level function, so that it runs in a worker process."""
+        ...
+
+    def recap_empty(self, recap: Any) -> bool: ...
+
+    def recap_panel(self, recap: Any, names: Sequence[str]) -> Panel: ...
+
 
 class Computers(Protocol):
     """The computer players: their levels, and a seat's next action."""
+
+    @property
+    def random_level(self) -> str:
+        """The level that picks at random among the legal actions (never fails: the
+        fallback when another level does)."""
+        ...
+
+    @property
+    def think(self) -> Callable[[View, str, int, float | None], dict[str, Any]]:
+        """A level's choice from a seat's view, as JSON: a module-level function, so that
+        it runs in a worker process."""
+        ...
 
     def levels(self) -> tuple[str, ...]:
         """The levels a host may choose, strongest last."""
         ...
 
     def default_level(self) -> str: ...
+
+    def random_action(self, state: Any, seat: int, seed: int) -> Any: ...
+
+    def parse(self, thought: dict[str, Any]) -> Any:
+        """The action :attr:`think` returned."""
+        ...
 
 
 class File(Protocol):
@@ -267,8 +412,8 @@ class ResultPost(Protocol):
     def files(self) -> Sequence[File]: ...
 
     @property
-    def panel(self) -> Any:
-        """The controls under the result (a ``games.controls.Panel``), or None."""
+    def panel(self) -> Panel | None:
+        """The controls under the result (a rematch)."""
         ...
 
 
@@ -353,11 +498,6 @@ class Media(Protocol):
         """Who won, under a finished game's status (nothing while it runs)."""
         ...
 
-    def help_for_user(self, table: Any, user_id: int) -> str:
-        """What to do now, for the person ``user_id`` at ``table`` (the host's loaded
-        table: ``id``, ``state``, ``seats``, ``version``, ``game.options``, ``seat_of``)."""
-        ...
-
     async def hint_for_user(self, table: Any, user_id: int, offload: Offload) -> str:
         """The strongest computer's move for ``user_id``'s seat at ``table``, and why (its
         search runs in ``offload``)."""
@@ -406,17 +546,8 @@ class Media(Protocol):
         changes of the people of ``seat_users`` (None: a computer)."""
         ...
 
-    def collect_recap(self, record: Any, since_round: int) -> Any:
+    def round_recap(self, record: Any, since_round: int) -> Any:
         """*(worker)* What happened since round ``since_round`` began, from a loaded
-        record (for :meth:`recap_panel`)."""
-        ...
-
-    def recap_refusal(self, error: BaseException) -> tuple[str, dict[str, Any]] | None:
-        """Why :meth:`collect_recap` refused (a catalogue key and its arguments), or None
-        if ``error`` is no refusal of it."""
-        ...
-
-    def recap_panel(self, recap: Any, names: Sequence[str]) -> Any:
-        """A recap in words with its picture (a ``games.controls.Panel``, drawn by
-        :meth:`picture`)."""
+        record (``bot.history.ledger.load_record``), for :meth:`Presentation.recap_panel`
+        (raises :class:`Declined`: a round not begun)."""
         ...

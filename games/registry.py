@@ -37,5 +37,14 @@ def game(name: str = DEFAULT) -> Game:
     return found
 
 
+def game_of(state: object) -> Game:
+    """The game ``state`` is a position of (among the registered games)."""
+    for name in GAMES:
+        found = game(name)
+        if found.rules.owns(state):
+            return found
+    raise UnknownGame(type(state).__name__)
+
+
 def names() -> tuple[str, ...]:
     return tuple(GAMES)

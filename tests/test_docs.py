@@ -153,7 +153,7 @@ def test_links_stay_inside_the_repository(doc):
             assert anchor in {_slug(h) for h in heads}, f"{doc}: no heading for {target}"
 
 
-_PACKAGE_LINE = re.compile(r"^(?:### )?`((?:engine|render|lang|bot)(?:/[a-z_]+)*)/`")
+_PACKAGE_LINE = re.compile(r"^(?:### )?`((?:engine|render|lang|games|bot)(?:/[a-z_]+)*)/`")
 _MODULE_ITEM = re.compile(r"^- `([a-z0-9_]+\.py)`:")
 
 
@@ -170,7 +170,7 @@ def test_architecture_names_every_module():
         m = _MODULE_ITEM.match(line)
         if m and package is not None:
             listed.add(f"{package}/{m.group(1)}")
-    modules = {str(p.relative_to(ROOT)) for top in ("engine", "render", "lang", "bot")
+    modules = {str(p.relative_to(ROOT)) for top in ("engine", "render", "lang", "games", "bot")
                for p in (ROOT / top).rglob("*.py")}
     assert sorted(modules - listed - {m for m in modules if m.endswith("/__init__.py")}) == []
     assert sorted(listed - modules) == []

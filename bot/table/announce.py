@@ -13,8 +13,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from bot.publish.private_menus import PrivateMenus
-from bot.table.model import Outcome, Sink, Table
+from bot.table.model import Menus, Outcome, Sink, Table
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +113,10 @@ class Announcer:
     # ------------------------------------------------------------------ the sink's menus
     def menus_timed_out(self, table: Table, seat: int) -> None:
         """The seat's private menus are retired saying a computer decided (not the person)."""
-        menus = getattr(self.sink, "menus", None)
+        menus: Menus | None = getattr(self.sink, "menus", None)
         user = table.seats[seat].user_id
-        if isinstance(menus, PrivateMenus) and user is not None:
+        if callable(getattr(menus, "timed_out", None)) and user is not None:
+            assert menus is not None
             menus.timed_out(table.id, user)
 
     # ------------------------------------------------------------------ the end

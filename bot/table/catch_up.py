@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import fields
+from typing import Any
 
-import engine
 from bot.store import ACTIVE, CANCELLED, FINISHED, LOBBY, ActionRow, Storage
 from bot.table.announce import Announcer
 from bot.table.clocks import Clocks
@@ -24,13 +24,7 @@ from bot.table.model import (
 )
 from bot.table.outcomes import Outcomes
 from bot.table.tables import Tables
-from engine.actions import Action, action_from_json
-from engine.events import Event
-from engine.state import OVER
-from engine.undo import is_undo
-from games.tempus.labels import action_label, colour_name
 from lang.messages import t
-from render.positions import last_move_of
 
 log = logging.getLogger(__name__)
 
@@ -96,28 +90,29 @@ class CatchUp:
         ``announce``."""
         before = table.state
         assert before is not None and row.version is not None
-        if is_undo(row.action):
+        rules, show = table.port.rules, table.port.show
+        if rules.is_undo(row.action):
             table.state = table.timeline.undo(row.seat)
             _, undone = table.moves.pop()
-            events: list[Event] = []
-            action: Action | None = None
+            events: list[Any] = []
+            action: Any | None = None
         else:
-            action = action_from_json(row.action)
-            table.state, events = engine.apply(before, row.seat, action)
+            action = rules.action_from_json(row.action)
+            table.state, events = rules.apply(before, row.seat, action)
             table.timeline.record(before, row.seat, action, events, table.state)
             table.moves.append((row.seat, action))
         table.game.version = row.version
-        table.game.status = FINISHED if table.state.phase == OVER else ACTIVE
+        table.game.status = FINISHED if rules.is_over(table.state) else ACTIVE
         table.log_len += 1
-        table.since = next_since(table.since, table.state, row.seat, row.version)
+        table.since = next_since(rules, table.since, table.state, row.seat, row.version)
         if not announce:
             return None
         if action is None:
             outcome = self.outcomes.play(table, None, [], actor=row.seat)
             with public(table):
-                outcome.lines = [t("undo.done", colour=colour_name(row.seat),
-                                   what=action_label(undone))]
+                outcome.lines = [t("undo.done", colour=show.seat_name(row.seat),
+                                   what=show.action_label(undone))]
         else:
             outcome = self.outcomes.play(table, before, events, actor=row.seat)
-            outcome.last_move = last_move_of(action)
+            outcome.last_move = show.last_move(action)
         return outcome

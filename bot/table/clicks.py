@@ -12,16 +12,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.table.lobby import Lobby
-from bot.table.model import Reply, TableError, key_text
-from bot.table.play import CARD_ACTIONS, Play
+from bot.table.model import Reply, TableError
+from bot.table.play import Play
 from bot.table.presence import Presence
 from bot.table.recaps import Recaps
 from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from games.controls import Op, Panel, shown
-from games.tempus.codec import decode_actions
-from games.tempus.labels import action_label, steps_label
 from lang.messages import t
 
 
@@ -144,7 +142,7 @@ class Clicks:
         table = await self.tables.get(c.game_id)
         if table.state is None or table.seat_of(c.user_id) is None:
             raise TableError("error.not_seated", game=c.game_id)
-        turn = key_text(table.state)
+        turn = table.port.rules.turn_key(table.state)
         # kept before it is confirmed: a restart must not bring this turn's pings back
         await self.tables.storage.set_turn_mute(c.game_id, c.user_id, turn)
         self.presence.mute(c.game_id, c.user_id, turn)
@@ -152,23 +150,26 @@ class Clicks:
 
     async def _act(self, c: Click) -> Reply:
         text = c.values[0] if c.values else c.arg
+        show = (await self.tables.get(c.game_id)).port.show
         try:
-            actions = decode_actions(text)
+            actions = show.decode(text)
         except ValueError:
             raise TableError("error.bad_choice", reason=shown(text)) from None
         if len(actions) == 1:
             outcome = await self.play.act(c.game_id, c.user_id, actions[0], c.version)
         else:  # a step and the end of its action ("... and stop moving"): one click
             outcome = await self.play.act_many(c.game_id, c.user_id, actions, c.version)
-        return Reply(text=t("ack.done", what=steps_label(actions)), outcome=outcome)
+        return Reply(text=t("ack.done", what=show.steps_label(actions)), outcome=outcome)
 
     async def _cards(self, c: Click) -> Reply:
-        make = CARD_ACTIONS.get(c.arg)
-        if make is None:
-            raise TableError("error.bad_choice", reason=shown(c.arg))
+        show = (await self.tables.get(c.game_id)).port.show
+        try:
+            show.cards_action(c.arg, ())
+        except (KeyError, ValueError):
+            raise TableError("error.bad_choice", reason=shown(c.arg)) from None
         bad = [v for v in c.values or () if not (v.isascii() and v.isdigit() and len(v) < 6)]
         if bad:
             raise TableError("error.bad_choice", reason=shown(bad[0]))
-        action = make(tuple(sorted(int(v) for v in c.values or ())))
+        action = show.cards_action(c.arg, tuple(sorted(int(v) for v in c.values or ())))
         outcome = await self.play.act(c.game_id, c.user_id, action, c.version)
-        return Reply(text=t("ack.done", what=action_label(action)), outcome=outcome)
+        return Reply(text=t("ack.done", what=show.action_label(action)), outcome=outcome)

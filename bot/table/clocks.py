@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
 from bot.table.model import (
     StorageRefusal,
     Table,
     TableError,
-    key_text,
 )
 from bot.timing import deadlines
 from bot.timing.pace import PACES, Pace, UnknownPace, pace, reminder_times
 from bot.timing.turn_clock import TurnClock
-from engine.state import State
-from games.tempus import computer_levels as players
-from games.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
 
@@ -48,14 +45,15 @@ def covered_in(table: Table, rows: Mapping[int, DeadlineRow]) -> dict[int, str]:
     """The seats the stored clock ``rows`` say a computer covers in the current turn (the
     seat's person still plays it)."""
     assert table.state is not None
-    return {s: k for s, k in deadlines.covered(rows, table.since, key_text(table.state))
+    turn = table.port.rules.turn_key(table.state)
+    return {s: k for s, k in deadlines.covered(rows, table.since, turn)
             .items() if s < len(table.seats) and not table.seats[s].is_ai}
 
 
-def still_covered(table: Table, state: State, since: dict[int, int]) -> dict[int, str]:
+def still_covered(table: Table, state: Any, since: dict[int, int]) -> dict[int, str]:
     """The seats a computer still decides for after a change: those that owe a decision in
     the same turn as when their time ran out."""
-    key = key_text(state)
+    key = table.port.rules.turn_key(state)
     return {s: k for s, k in table.covering.items() if s in since and k == key}
 
 
@@ -161,15 +159,16 @@ class Clocks:
         """The table's pace (None: the tables have no turn clock)."""
         return self.turnclock.pace_of(table) if self.turnclock is not None else None
 
-    def leave_level(self) -> str:
-        """The computer level that plays the seat of a person who left."""
-        return self.turnclock.level if self.turnclock is not None else players.default_level()
+    def leave_level(self) -> str | None:
+        """The computer level that plays the seat of a person who left (None: the game's
+        default level)."""
+        return self.turnclock.level if self.turnclock is not None else None
 
     def cover_level(self, table: Table, seat: int) -> str | None:
         """The level of the computer covering ``seat`` after a missed deadline (None: not
         covered)."""
         if self.turnclock is not None and seat in table.covering:
-            return self.turnclock.level
+            return self.turnclock.level or table.port.computers.default_level()
         return None
 
     def due_line(self, table: Table) -> str:
@@ -179,7 +178,8 @@ class Clocks:
         rows = deadlines.pending(table.clock)
         if not rows:
             return ""
-        due = ", ".join(t("clock.due", colour=colour_name(r.seat), when=int(r.due_at or 0))
+        name = table.port.show.seat_name
+        due = ", ".join(t("clock.due", colour=name(r.seat), when=int(r.due_at or 0))
                         for r in rows)
         return t("clock.line", pace=t(f"pace.short.{self.turnclock.pace_of(table).name}"),
                  due=due)
@@ -191,11 +191,11 @@ class Clocks:
         lines = [t("clock.status", pace=t(f"pace.{self.turnclock.pace_of(table).name}"))]
         if table.game.status == ACTIVE:
             for r in deadlines.pending(table.clock):
-                lines.append(t("clock.status_due", colour=colour_name(r.seat),
+                lines.append(t("clock.status_due", colour=table.port.show.seat_name(r.seat),
                                name=table.seats[r.seat].name, when=int(r.due_at or 0),
                                strikes=r.strikes))
             for s in sorted(table.covering):
-                lines.append(t("clock.status_covering", colour=colour_name(s)))
+                lines.append(t("clock.status_covering", colour=table.port.show.seat_name(s)))
         return lines
 
     # ------------------------------------------------------------------ reminders

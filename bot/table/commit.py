@@ -1,7 +1,7 @@
 """The one commit path: every change a use case makes to a loaded game goes through
 :meth:`Commits.commit`, in this order:
 
-1. the change was decided (validated by the engine where it is a move) with the turn
+1. the change was decided (validated by the game's rules where it is a move) with the turn
    clocks it implies (:meth:`bot.table.clocks.Clocks.plan`);
 2. it is **stored** in one transaction with those clocks, if the game is still at the
    version it was decided at (else :class:`~bot.table.model.Stale`, nothing changed);
@@ -10,7 +10,7 @@
 5. its **outcome** is built for announcing (the caller queues it: at once, merged with
    the next, or held back for a computer's run).
 
-The caller holds the game's lock. :meth:`Commits.apply` is a move (engine.apply then the
+The caller holds the game's lock. :meth:`Commits.apply` is a move (the rules' apply then the
 path above), for people and computers alike.
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-import engine
 from bot.store import ACTIVE, FINISHED, Storage, VersionConflict
 from bot.table.clocks import Clocks, Rows, still_covered
 from bot.table.model import (
@@ -28,15 +28,10 @@ from bot.table.model import (
     StorageRefusal,
     Table,
     TableError,
-    key_text,
     next_since,
 )
 from bot.table.outcomes import Outcomes
-from engine.actions import Action
-from engine.errors import IllegalAction
-from engine.state import OVER, State
-from games.tempus.refusal_text import Reason
-from render.positions import last_move_of
+from games.port import Refused
 
 
 def unchanged(table: Table) -> None:
@@ -119,26 +114,27 @@ class Commits:
                 if noted:
                     table.clock[seat] = replace(row, nudged=True)
 
-    async def apply(self, table: Table, seat: int, action: Action, *,
-                    person: bool = True, draft: Callable[[State], bool] | None = None
+    async def apply(self, table: Table, seat: int, action: Any, *,
+                    person: bool = True, draft: Callable[[Any], bool] | None = None
                     ) -> Outcome:
-        """A move: validated by the engine, then committed. ``person``: the seat's person
+        """A move: validated by the game's rules, then committed. ``person``: the seat's person
         decided (not a computer), so their missed deadlines no longer count. ``draft``:
         whether, in the position after the move, its outcome will only be announced
         merged with a later one (:meth:`bot.table.outcomes.Outcomes.play`)."""
         before = table.state
         assert before is not None
+        rules = table.port.rules
         try:
-            new, events = engine.apply(before, seat, action)
-        except IllegalAction as exc:
-            raise TableError("error.illegal", reason=Reason(exc)) from None
-        status = FINISHED if new.phase == OVER else ACTIVE
-        since = next_since(table.since, new, seat, table.version + 1)
+            new, events = rules.apply(before, seat, action)
+        except Refused as exc:
+            raise TableError("error.illegal", reason=exc.reason) from None
+        status = FINISHED if rules.is_over(new) else ACTIVE
+        since = next_since(rules, table.since, new, seat, table.version + 1)
         covering = still_covered(table, new, since)
         # who this move tells of a new decision (away from the table): decided once, here,
         # for the announcement and for the clocks (those told need no nudge later)
         fresh = [s for s, v in since.items() if v == table.version + 1 and s != seat]
-        notify = self.outcomes.to_notify(table, fresh, key_text(new))
+        notify = self.outcomes.to_notify(table, fresh, rules.turn_key(new))
         rows = self.clocks.plan(table, since, person=seat if person else None,
                                 computer=covering, over=status == FINISHED, told=notify)
 
@@ -152,7 +148,7 @@ class Commits:
         def told(table: Table) -> Outcome:
             outcome = self.outcomes.play(table, before, events, actor=seat,
                                          draft=draft is not None and draft(new), notify=notify)
-            outcome.last_move = last_move_of(action)
+            outcome.last_move = table.port.show.last_move(action)
             return outcome
 
         return await self.commit(table, Change(

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE
@@ -23,21 +24,16 @@ from bot.table.announce import Announcer
 from bot.table.catch_up import CatchUp
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
-from bot.table.forced import forced_action, forced_step, tell_forced
+from bot.table.forced import forced_action, forced_step
 from bot.table.model import (
     Outcome,
     StorageRefusal,
     Table,
     TableError,
-    key_text,
     public,
 )
 from bot.timing.computer_pace import wait_after_thinking
-from engine.actions import Action
-from engine.game import to_act
-from engine.state import State
-from engine.views import view
-from games.tempus import computer_levels as players
+from games.port import Rules
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +42,10 @@ log = logging.getLogger(__name__)
 MAX_FORCED = 64
 
 
-def acts_on(state: State, seat: int) -> bool:
+def acts_on(rules: Rules, state: Any, seat: int) -> bool:
     """Whether ``seat`` alone acts next: its outcome so far is held back and announced
     with its next (:meth:`bot.table.announce.Announcer.hold`)."""
-    return set(to_act(state)) == {seat}
+    return set(rules.to_act(state)) == {seat}
 
 
 class Computers:
@@ -97,11 +93,12 @@ class Computers:
     def _seat(table: Table) -> int | None:
         if table.game.status != ACTIVE or table.state is None:
             return None
-        for s in to_act(table.state):
+        rules = table.port.rules
+        for s in rules.to_act(table.state):
             if table.seats[s].is_ai:
                 return s
-        key = key_text(table.state)
-        for s in to_act(table.state):
+        key = rules.turn_key(table.state)
+        for s in rules.to_act(table.state):
             if table.covering.get(s) == key:
                 return s
         forced = forced_step(table)
@@ -127,7 +124,7 @@ class Computers:
                 log.warning("game %s: seat %s's single answer waits: %s", table.id, seat, exc)
                 break
             with public(table):
-                tell_forced(answered.lines, seat, action)
+                table.port.show.tell_forced(answered.lines, seat, action)
             if outcome is None:
                 outcome = answered
             else:
@@ -167,7 +164,7 @@ class Computers:
                         try:
                             outcome = await self.commits.apply(
                                 table, seat, action, person=False,
-                                draft=functools.partial(acts_on, seat=seat))
+                                draft=functools.partial(acts_on, table.port.rules, seat=seat))
                         except StorageRefusal:
                             raise
                         except TableError as exc:
@@ -177,16 +174,18 @@ class Computers:
                             log.error("game %s: computer seat %s chose %s: %s", table.id,
                                       seat, action.to_json(), exc)
                             assert table.state is not None
-                            fallback = players.random_action(table.state, seat, version)
+                            fallback = table.port.computers.random_action(
+                                table.state, seat, version)
                             outcome = await self.commits.apply(table, seat, fallback,
                                                                person=False)
                         if forced is not None:
                             with public(table):
-                                tell_forced(outcome.lines, seat, forced)
+                                table.port.show.tell_forced(outcome.lines, seat, forced)
                         merged = await self.answer_forced(table, outcome)
                         assert table.state is not None and merged is not None
                         outcome = merged
-                        self.announcer.hold(outcome, more=acts_on(table.state, seat))
+                        self.announcer.hold(
+                            outcome, more=acts_on(table.port.rules, table.state, seat))
                     failures = 0
                     waits = 0
                 except StorageRefusal as exc:
@@ -212,16 +211,18 @@ class Computers:
             if self.tasks.get(table.id) is asyncio.current_task():
                 del self.tasks[table.id]  # a waiting game keeps no finished task
 
-    async def _think(self, table: Table, state: State, seat: int, version: int) -> Action:
-        level = table.seats[seat].level or self.clocks.cover_level(table, seat) or players.RANDOM
+    async def _think(self, table: Table, state: Any, seat: int, version: int) -> Any:
+        players = table.port.computers
+        level = (table.seats[seat].level or self.clocks.cover_level(table, seat)
+                 or players.random_level)
         # one-way, so that nothing about the game seed (hence the deck order) reaches an AI
         digest = hashlib.sha256(f"{table.game.options.get('seed', 0)}:{version}:{seat}".encode())
         seed = int.from_bytes(digest.digest()[:4], "big") % 2**31
-        if level == players.RANDOM:
+        if level == players.random_level:
             return players.random_action(state, seat, seed)
         try:
-            out = await self.offloader.run(players.think, view(state, seat), level, seed,
-                                           self.budget_s)
+            out = await self.offloader.run(players.think, table.port.rules.view(state, seat),
+                                           level, seed, self.budget_s)
             return players.parse(out)
         except Exception:
             log.exception("game %s: computer seat %s failed to think", table.id, seat)

@@ -12,7 +12,6 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import engine
 from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, VersionConflict
 from bot.table import rematch
 from bot.table.clocks import check_pace
@@ -28,12 +27,8 @@ from bot.table.model import (
     public,
 )
 from bot.table.parts import Parts, UseCase
-from engine.commitment import SALT_BYTES, commitment
-from engine.content import CONTENT
-from engine.setup import new_game
+from games import registry
 from games.controls import Panel
-from games.tempus import computer_levels as players
-from games.tempus.labels import colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)
@@ -78,7 +73,9 @@ class Lobby(UseCase):
         language of its channel and thread posts: the server's preferred one), a rematch's
         invitations (bot/table/rematch.py); ``pace_name``: time per decision
         (bot.timing.pace; None: the default)."""
-        seats = max(CONTENT.min_players, min(CONTENT.max_players, seats))
+        # a new table plays the default game (the stored column's default)
+        rules = registry.game().rules
+        seats = max(rules.min_players, min(rules.max_players, seats))
         options: dict[str, Any] = {"hints": True, **(extra or {}), "max_seats": seats,
                                    "random_map": random_map,
                                    "protection_counts_cities": protection_counts_cities,
@@ -153,11 +150,12 @@ class Lobby(UseCase):
                 "lobby.left", name=name, game=table.id)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
+        table = await self.tables.get(game_id)
+        players = table.port.computers
         level = level or players.default_level()
         if level not in players.levels():
             raise TableError("error.unknown_level", level=level,
                              levels=", ".join(players.levels()))
-        table = await self.tables.get(game_id)
         async with table.lock:
             require_lobby(table)
             require_member(table, user_id)
@@ -189,22 +187,16 @@ class Lobby(UseCase):
             require_lobby(table)
             if user_id != table.game.host_id:
                 raise TableError("error.host_only", host=table.game.host_id)
-            if len(table.seats) < CONTENT.min_players:
-                raise TableError("error.too_few", min=CONTENT.min_players, have=len(table.seats))
+            rules = table.port.rules
+            if len(table.seats) < rules.min_players:
+                raise TableError("error.too_few", min=rules.min_players, have=len(table.seats))
             options = dict(table.game.options)
             options.setdefault("seed", self.seed())
-            options["start_player"] = None
-            # new games follow the current rules; stored games keep theirs (engine.rules)
-            options["rules_version"] = engine.RULES_VERSION
-            options.setdefault("protection_counts_cities", False)  # R-OPT-1
-            rules_version, table_options = engine.stored_rules(options)
-            state, events = new_game(len(table.seats), int(options["seed"]),
-                                     random_map=bool(options["random_map"]),
-                                     rules_version=rules_version, options=table_options)
-            since = next_since({}, state, None, table.version + 1)
-            # the seed is committed to now and revealed at the end (engine/commitment.py)
-            salt = secrets.token_hex(SALT_BYTES)
-            digest = commitment(int(options["seed"]), salt, rules_version)
+            # the game's first position, by the current rules, its seed committed to
+            started_game = rules.start(len(table.seats), options)
+            options, state, events = started_game.options, started_game.state, started_game.events
+            salt, digest = started_game.salt, started_game.commitment
+            since = next_since(rules, {}, state, None, table.version + 1)
 
             def started(table: Table) -> None:
                 table.game.status = ACTIVE
@@ -216,7 +208,8 @@ class Lobby(UseCase):
                 outcome = self.outcomes.play(table, None, events, actor=None,
                                              kind=OutcomeKind.START)
                 with public(table):
-                    colours = [t("lobby.seat_colour", colour=colour_name(s.seat), name=s.name)
+                    name = table.port.show.seat_name
+                    colours = [t("lobby.seat_colour", colour=name(s.seat), name=s.name)
                                for s in table.seats]
                     outcome.lines = [t("lobby.started", game=table.id), *colours,
                                      t("shuffle.commitment", commitment=digest),

@@ -6,27 +6,17 @@ import asyncio
 import contextlib
 import functools
 import inspect
-import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-import engine
 from bot.store import ACTIVE, DeadlineRow, GameRow, SeatRow, Storage, StorageUnavailable
-from engine.actions import Action
-from engine.events import Event, visible
-from engine.game import to_act
-from engine.hexgrid import parse_label
-from engine.record import Record
-from engine.state import ACTIONS, TILES, TOKENS, State
-from engine.undo import Timeline, turn_key
-from games.controls import (
-    Panel,
-)
+from games import registry
+from games.controls import Panel
+from games.port import Game, Rules, Timeline
 from games.registry import DEFAULT as DEFAULT_GAME
-from games.tempus import panels
 from lang import i18n
 from lang.messages import t
 
@@ -110,6 +100,19 @@ class SetAside:
 
 class Sink(Protocol):
     async def publish(self, outcome: Outcome) -> None: ...
+
+
+class Menus(Protocol):
+    """A sink's private menus (``sink.menus``, if it keeps any)."""
+
+    def timed_out(self, game_id: int, user_id: int) -> None:
+        """Retire the person's menus of the game, saying a computer decided for them."""
+        ...
+
+
+#: what a private menu made before a restart needs to know whether it is still current:
+#: the game's seats and, for each seat owing a decision, the version since which it owes it
+Position = tuple[Sequence[SeatRow], Mapping[int, int]]
 
 
 @dataclass(frozen=True)
@@ -255,12 +258,13 @@ class Reply:
 class Table:
     game: GameRow
     seats: list[SeatRow]
-    state: State | None = None
-    moves: list[tuple[int, Action]] = field(default_factory=list)
+    #: the game's position (the game's own value: the host only hands it back to it)
+    state: Any = None
+    moves: list[tuple[int, Any]] = field(default_factory=list)
     since: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: the steps that could still be taken back (engine.undo)
-    timeline: Timeline = field(default_factory=Timeline)
+    #: the steps that could still be taken back (the game's undo rule); made by the game
+    timeline: Timeline = field(default=None)  # type: ignore[assignment]
     #: entries in the stored action log (moves plus undos)
     log_len: int = 0
     #: each seat's turn clock (bot.timing.deadlines), as stored
@@ -273,11 +277,25 @@ class Table:
     #: stored actions never announced (the process stopped in between), found when the
     #: table was loaded, in order: (seat, action, its events), or (seat, action, None) for
     #: an undo of an announced step; the repost after a restart tells them
-    unannounced: list[tuple[int, Action, list[Event] | None]] = field(default_factory=list)
+    unannounced: list[tuple[int, Any, list[Any] | None]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.timeline is None:
+            self.timeline = self.port.rules.timeline()
+
+    @property
+    def port(self) -> Game:
+        """The game this table plays, as the host may use it (games.port)."""
+        return registry.game(self.game.kind)
 
     @property
     def id(self) -> int:
         return self.game.id
+
+    @property
+    def turn(self) -> str | None:
+        """The turn (or phase) the game is in, as text (None before it starts)."""
+        return None if self.state is None else self.port.rules.turn_key(self.state)
 
     @property
     def version(self) -> int:
@@ -291,21 +309,20 @@ class Table:
         return None
 
 
-def record_of(table: Table) -> Record:
-    """The game's record (setup and every move so far), as the engine replays it."""
-    return Record.from_stored(
-        table.game.options, len(table.seats),
-        players=[{"name": s.name,
-                  "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
-                 for s in table.seats],
-        moves=list(table.moves), salt=table.game.seed_salt)
+def record_of(table: Table) -> Any:
+    """The game's record (setup and every move so far), as the game replays it."""
+    return table.port.rules.record(
+        table.game.options,
+        [{"name": s.name, "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
+         for s in table.seats],
+        list(table.moves), table.game.seed_salt)
 
 
-def replay_move(table: Table, state: State, seat: int, action: Action) -> list[Event]:
+def replay_move(table: Table, state: Any, seat: int, action: Any) -> list[Any]:
     """A stored move applied to ``state`` in place and recorded in ``table``'s timeline
     and moves (loading a game, catching up with another process); returns its events."""
     before = state.copy()
-    events = engine.apply_in_place(state, seat, action)
+    events = table.port.rules.apply_in_place(state, seat, action)
     table.timeline.record(before, seat, action, events, state)
     table.moves.append((seat, action))
     return events
@@ -348,13 +365,15 @@ def told_since(table: Table, seat: int) -> list[int]:
     message whose buttons die."""
     if table.state is None:
         return []
-    return [s for s in to_act(table.state) if s != seat and not table.seats[s].is_ai]
+    return [s for s in table.port.rules.to_act(table.state)
+            if s != seat and not table.seats[s].is_ai]
 
 
-def next_since(prev: dict[int, int], state: State, actor: int | None, version: int
-               ) -> dict[int, int]:
+def next_since(rules: Rules, prev: dict[int, int], state: Any, actor: int | None,
+               version: int) -> dict[int, int]:
     """For each seat owing a decision: the version since which it has owed it."""
-    return {s: prev[s] if s in prev and s != actor else version for s in set(to_act(state))}
+    return {s: prev[s] if s in prev and s != actor else version
+            for s in set(rules.to_act(state))}
 
 
 def with_seat(seats: list[SeatRow], seat: int, **changes: Any) -> list[SeatRow]:
@@ -362,35 +381,9 @@ def with_seat(seats: list[SeatRow], seat: int, **changes: Any) -> list[SeatRow]:
     return [replace(s, **changes) if s.seat == seat else s for s in seats]
 
 
-def key_text(state: State) -> str:
-    return json.dumps(turn_key(state), separators=(",", ":"))
-
-
-def round_text(state: State) -> str:
-    """The round (or phase) of the position, as text: every seat's turn of one action
-    round shares it; the tiles of the setup share one; a progress phase is one."""
-    key = turn_key(state)
-    if state.phase in (ACTIONS, TOKENS):
-        key = key[:3]
-    elif state.phase == TILES:
-        key = key[:1]
-    return json.dumps(key, separators=(",", ":"))
-
-
-def owes_hand_choice(state: State, seat: int) -> bool:
-    d = engine.decision_for(state, seat)
-    return d is not None and d.kind in panels.HAND_KINDS
-
-
-def event_hexes(events: list[Event]) -> tuple[int, ...]:
-    out: list[int] = []
-    for e in visible(events, None):
-        for key in ("src", "dst", "hex", "target", "own", "centre"):
-            v = e.data.get(key)
-            if isinstance(v, str):
-                with contextlib.suppress(ValueError):
-                    out.append(parse_label(v))
-    return tuple(dict.fromkeys(out))
+def key_text(state: Any) -> str:
+    """The turn (or phase) ``state`` is in, as text (the game's ``Rules.turn_key``)."""
+    return registry.game_of(state).rules.turn_key(state)
 
 
 class Ownership:

@@ -19,22 +19,13 @@ from bot.table.model import (
     OutcomeKind,
     Reminder,
     Table,
-    event_hexes,
-    key_text,
     locale_of,
-    owes_hand_choice,
     personal,
     public,
     record_of,
-    round_text,
     undo_seat,
 )
 from bot.table.presence import Presence
-from engine.content import CONTENT
-from engine.events import Event, visible
-from engine.game import to_act
-from engine.state import OVER, State
-from engine.views import view
 from games.controls import (
     ADDBOT,
     CANCEL,
@@ -45,9 +36,6 @@ from games.controls import (
     Panel,
     button_rows,
 )
-from games.tempus import panels, recap
-from games.tempus.event_text import event_text
-from games.tempus.labels import colour_name
 from lang.messages import t
 
 
@@ -59,7 +47,7 @@ class Outcomes:
         self.presence = presence or Presence()
 
     # ------------------------------------------------------------------ a running game
-    def play(self, table: Table, before: State | None, events: list[Event], *,
+    def play(self, table: Table, before: Any | None, events: list[Any], *,
              actor: int | None, kind: OutcomeKind = OutcomeKind.PLAY,
              draft: bool = False, notify: list[int] | None = None) -> Outcome:
         """The game as it stands after a change: ``events`` (made from ``before``) told
@@ -76,30 +64,30 @@ class Outcomes:
         decision is new and who are away from the table."""
         state = table.state
         assert state is not None
+        rules, show = table.port.rules, table.port.show
         seats = table.seats
         private: dict[int, list[str]] = {}
         for e in events:
             # a seat left to a computer: its cards are nobody's to see (as its hand view)
             if e.private_to is not None and not seats[e.private_to].left:
                 with personal(table, e.private_to):
-                    private.setdefault(e.private_to, []).append(event_text(e))
+                    private.setdefault(e.private_to, []).append(show.event_line(e))
         hand_views = {}
-        for s, p in enumerate(state.players):
-            old = before.players[s].hand if before is not None else []
-            if sorted(old) != sorted(p.hand) and seats[s].user_id is not None \
-                    and not seats[s].left:
-                hand_views[s] = view(state, s)
+        for s in rules.changed_hands(before, state):
+            if seats[s].user_id is not None and not seats[s].left:
+                hand_views[s] = rules.view(state, s)
         fresh = [s for s, v in table.since.items() if v == table.version]
         # who is told that a decision waits for them: only those away from the table
         # (bot.table.presence), once: a secret choice by DM, anything else by a ping
         told = (notify if notify is not None
-                else self.to_notify(table, [s for s in fresh if s != actor], key_text(state)))
+                else self.to_notify(table, [s for s in fresh if s != actor],
+                                    rules.turn_key(state)))
         secret = {}
         for s in told:
             # a choice with one possible answer is not asked (bot.table.forced): no DM
-            if owes_hand_choice(state, s) and forced_action(table, s) is None:
+            if show.asks_in_private(state, s) and forced_action(table, s) is None:
                 with personal(table, s):
-                    secret[s] = panels.secret_panel(state, s)
+                    secret[s] = show.secret_panel(state, s)
         mention = [u for s in told if s not in secret and (u := seats[s].user_id) is not None]
         with public(table):
             outcome = self._public(table, state, events, actor, kind, private, hand_views,
@@ -115,13 +103,14 @@ class Outcomes:
         a person is asked, the turn panel and the public view."""
         state, seats = table.state, table.seats
         assert state is not None
+        rules = table.port.rules
         with public(table):
-            turn = key_text(state)
-            outcome.turn_key, outcome.round_key = turn, round_text(state)
+            turn = rules.turn_key(state)
+            outcome.turn_key, outcome.round_key = turn, rules.round_key(state)
             outcome.waits_for_person = any(
                 not seats[s].is_ai and seats[s].user_id is not None
                 and table.covering.get(s) != turn for s in table.since)
-            outcome.public_view = view(state, None)
+            outcome.public_view = rules.view(state, None)
             # the prompt is worded from the same view as the board and its description
             outcome.panel = self.turn_panel(table, outcome.public_view)
             if outcome.panel.highlight:  # where the choice owed may go (setup), not the last step
@@ -141,7 +130,7 @@ class Outcomes:
         state = table.state
         if state is None:
             return False
-        turn = key_text(state)
+        turn = table.port.rules.turn_key(state)
         for s in seats:
             user = table.seats[s].user_id
             if table.seats[s].is_ai or user is None \
@@ -160,24 +149,25 @@ class Outcomes:
         wanted = set(self.presence.to_ping(table.id, people.values(), turn))
         return [s for s, u in people.items() if u in wanted]
 
-    def _public(self, table: Table, state: State, events: list[Event], actor: int | None,
+    def _public(self, table: Table, state: Any, events: list[Any], actor: int | None,
                 kind: OutcomeKind, private: dict[int, list[str]],
                 hand_views: dict[int, dict[str, Any]], secret: dict[int, Panel],
                 mention: list[int]) -> Outcome:
         """The public part of an outcome, written in the current (the game's) language."""
         seats = table.seats
+        show = table.port.show
         outcome = Outcome(
             game_id=table.id, channel_id=table.game.channel_id, guild_id=table.game.guild_id,
             version=table.version, kind=kind,
-            lines=[event_text(e) for e in visible(events, None)],
+            lines=show.event_lines(events),
             play_channel_id=table.game.play_channel_id, seats=list(seats),
             private_lines=private, hand_views=hand_views,
             secret_panels=secret,
             mention=mention,
-            highlight=event_hexes(events), actor=actor, locale=locale_of(table),
-            since=dict(table.since),
+            highlight=show.highlight(events), actor=actor, locale=locale_of(table),
+            since=dict(table.since), game_name=table.game.kind,
         )
-        if state.phase == OVER:
+        if table.port.rules.is_over(state):
             outcome.finished = True
             outcome.record = record_of(table).to_json()
         return outcome
@@ -187,19 +177,20 @@ class Outcomes:
         player may take back a step); ``public_view``: the state's, if made already."""
         state = table.state
         assert state is not None
-        panel = panels.public_panel(state, table.seats, public_view)
+        rules, show = table.port.rules, table.port.show
+        panel = show.public_panel(state, table.seats, public_view)
         undo = undo_seat(table)
+        deciding = rules.to_act(state)
         if undo is not None:
-            deciding = to_act(state)
-            panel = panels.with_undo(panel, None if deciding == [undo]
-                                     else colour_name(undo))
-        if state.phase != OVER:
-            if recap.worth_asking(table.moves, [s for s in to_act(state)
+            panel = show.with_undo(panel, None if deciding == [undo]
+                                   else show.seat_name(undo))
+        if not rules.is_over(state):
+            if show.worth_a_recap(table.moves, [s for s in deciding
                                                 if not table.seats[s].is_ai]):
-                panel = recap.with_recap(panel)
-            panel = panels.with_help(panel)
-            if self.could_ping(table, to_act(state)):
-                panel = panels.with_mute(panel)
+                panel = show.with_recap(panel)
+            panel = show.with_help(panel)
+            if self.could_ping(table, deciding):
+                panel = show.with_mute(panel)
         due = self.clocks.due_line(table)
         if due and table.game.status == ACTIVE:  # above the prompt, which stays last
             head, _, prompt = panel.text.rpartition("\n")
@@ -212,7 +203,7 @@ class Outcomes:
             table.id, table.game.channel_id, table.game.guild_id, table.version,
             OutcomeKind.NOTICE, [line], play_channel_id=table.game.play_channel_id,
             seats=list(table.seats), mention=mention, since=dict(table.since),
-            locale=locale_of(table))
+            locale=locale_of(table), game_name=table.game.kind)
 
     def remind(self, table: Table, reminder: Reminder) -> Outcome:
         """A reminder by DM that ``reminder.seat``'s deadline is near."""
@@ -220,13 +211,13 @@ class Outcomes:
             table.id, table.game.channel_id, table.game.guild_id, table.version,
             OutcomeKind.REMIND, [], play_channel_id=table.game.play_channel_id,
             seats=list(table.seats), since=dict(table.since), locale=locale_of(table),
-            reminders=[reminder])
+            reminders=[reminder], game_name=table.game.kind)
 
     def cancelled(self, table: Table, lines: list[str]) -> Outcome:
         """The game was cancelled: its controls go."""
         return Outcome(table.id, table.game.channel_id, table.game.guild_id, table.version,
                        OutcomeKind.CANCEL, lines, panel=Panel(""), seats=list(table.seats),
-                       locale=locale_of(table))
+                       locale=locale_of(table), game_name=table.game.kind)
 
     # ------------------------------------------------------------------ the lobby
     def lobby(self, table: Table, line: str) -> Outcome:
@@ -235,15 +226,15 @@ class Outcomes:
             return Outcome(table.id, table.game.channel_id, table.game.guild_id,
                            table.version, OutcomeKind.LOBBY, [line],
                            panel=self.lobby_panel(table), seats=list(table.seats),
-                           locale=locale_of(table),
+                           locale=locale_of(table), game_name=table.game.kind,
                            mention=rematch.mentioned(table.game.options, table.seats))
 
     def lobby_panel(self, table: Table) -> Panel:
         o = table.game.options
+        show, rules = table.port.show, table.port.rules
         lines = [t("lobby.title", game=table.id, host=table.game.host_id,
-                   map=t("lobby.map.random" if o["random_map"] else "lobby.map.place"),
-                   seated=len(table.seats), seats=o["max_seats"]),
-                 t("lobby.opt1.on" if o.get("protection_counts_cities") else "lobby.opt1.off")]
+                   map=show.map_name(o), seated=len(table.seats), seats=o["max_seats"]),
+                 *show.lobby_lines(o)]
         if not o.get("hints", True):
             lines.append(t("lobby.hints_off"))
         invite = rematch.invitation_line(o, table.seats)
@@ -265,10 +256,10 @@ class Outcomes:
         # seated: so could starting; nobody seated but the host (who may not leave) and
         # computers: so could leaving
         full = len(table.seats) >= o["max_seats"]
-        enough = len(table.seats) >= CONTENT.min_players
+        enough = len(table.seats) >= rules.min_players
         leavers = any(s.user_id is not None and s.user_id != table.game.host_id
                       for s in table.seats)
-        lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=CONTENT.min_players))
+        lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=rules.min_players))
         buttons = [*(() if full else (Button(t("btn.join"), JOIN, style="primary"),)),
                    *((Button(t("btn.leave"), LEAVE),) if leavers else ()),
                    *(() if full else (Button(t("btn.addbot"), ADDBOT),)),

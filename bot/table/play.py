@@ -9,16 +9,14 @@ commit path (:class:`~bot.table.commit.Commits`), queues what it did with the
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
-import engine
-from bot.publish.private_menus import Position
 from bot.store import ACTIVE, SeatRow
 from bot.table.clocks import still_covered
 from bot.table.commit import Change
 from bot.table.model import (
     Outcome,
+    Position,
     Stale,
     Table,
     TableError,
@@ -27,35 +25,18 @@ from bot.table.model import (
     told_since,
 )
 from bot.table.parts import UseCase
-from engine import actions as A
-from engine.actions import Action
-from engine.errors import IllegalAction
-from engine.game import decisions
-from engine.undo import UNDO_JSON, UndoRefused
-from engine.views import view
 from games.controls import Panel
-from games.tempus import help_text as guide
-from games.tempus import panels
-from games.tempus.labels import action_label, colour_name
-from games.tempus.refusal_text import Reason
+from games.port import Declined, NotYourTurn, Refused, UndoRefused
 from lang.messages import t
 
 log = logging.getLogger(__name__)
 
-#: the action a card choice makes, by decision kind (the cards button or select)
-CARD_ACTIONS: dict[str, Callable[[tuple[int, ...]], Action]] = {
-    engine.game.ATTACK_CARDS: lambda c: A.CommitAttackCards(c),
-    engine.game.DEFEND_CARDS: lambda c: A.DefendCards(c),
-    engine.game.DISCARDING: lambda c: A.Discard(c),
-    engine.game.PROGRESS_CARDS: lambda c: A.ProgressCards(c),
-}
-
-
 def waiting(table: Table) -> str:
     """Who the game waits for (names and colours), for a refusal."""
     assert table.state is not None
-    return ", ".join(f"{table.seats[d.seat].name} ({colour_name(d.seat)})"
-                     for d in decisions(table.state)) or "-"
+    name = table.port.show.seat_name
+    return ", ".join(f"{table.seats[d.seat].name} ({name(d.seat)})"
+                     for d in table.port.rules.decisions(table.state)) or "-"
 
 
 def check_turn(table: Table, user_id: int, version: int | None) -> int:
@@ -73,14 +54,14 @@ def check_turn(table: Table, user_id: int, version: int | None) -> int:
     if version is not None and not table.since[seat] <= version <= table.version:
         raise Stale()
     if table.seats[seat].left:
-        raise TableError("error.left", game=table.id, colour=colour_name(seat))
+        raise TableError("error.left", game=table.id, colour=table.port.show.seat_name(seat))
     if table.seats[seat].autopilot is not None:
         raise TableError("error.on_autopilot")
     return seat
 
 
 class Play(UseCase):
-    async def act(self, game_id: int, user_id: int, action: Action,
+    async def act(self, game_id: int, user_id: int, action: Any,
                   version: int | None = None) -> Outcome:
         """Apply ``user_id``'s action; ``version`` is the one its control was made at."""
         table = await self.tables.get(game_id)
@@ -98,7 +79,7 @@ class Play(UseCase):
             self.computers.kick(table)
         return outcome
 
-    async def act_many(self, game_id: int, user_id: int, actions: list[Action],
+    async def act_many(self, game_id: int, user_id: int, actions: list[Any],
                        version: int | None = None) -> Outcome:
         """Several actions in a row (``/tempus move`` = begin the move + move a token; a
         last token's "and stop moving"), each its own transaction, announced together;
@@ -113,11 +94,11 @@ class Play(UseCase):
                 assert trial is not None
                 try:  # all or nothing: a refused last step must not spend the marker
                     for action in actions:
-                        trial, _ = engine.apply(trial, seat, action)
-                except engine.NotYourDecision:
+                        trial, _ = table.port.rules.apply(trial, seat, action)
+                except NotYourTurn:
                     raise TableError("error.not_your_turn", waiting=waiting(table)) from None
-                except IllegalAction as exc:
-                    raise TableError("error.illegal", reason=Reason(exc)) from None
+                except Refused as exc:
+                    raise TableError("error.illegal", reason=exc.reason) from None
                 try:
                     for action in actions:
                         step = await self.commits.apply(table, seat, action)
@@ -132,7 +113,7 @@ class Play(UseCase):
         return outcome
 
     async def undo(self, game_id: int, user_id: int, version: int | None = None) -> Outcome:
-        """Take back ``user_id``'s last step of this turn (engine.undo's rule); the undo is
+        """Take back ``user_id``'s last step of this turn (the game's undo rule); the undo is
         logged as an entry of its own, nothing is deleted."""
         table = await self.tables.get(game_id)
         try:
@@ -146,25 +127,25 @@ class Play(UseCase):
                     raise Stale()
                 if table.seats[seat].is_ai:
                     raise TableError("error.on_autopilot")
+                rules, show = table.port.rules, table.port.show
                 if not table.timeline.undo_allowed(seat):
-                    raise TableError("error.undo_refused",
-                                     reason=Reason(table.timeline.refusal(seat)))
+                    raise TableError("error.undo_refused", reason=table.timeline.refusal(seat))
                 deciding = told_since(table, seat)
                 if deciding:
                     raise TableError("error.undo_told", who=", ".join(
-                        f"{table.seats[s].name} ({colour_name(s)})" for s in deciding))
-                before = table.timeline.steps[-1].before
-                since = next_since(table.since, before, seat, table.version + 1)
+                        f"{table.seats[s].name} ({show.seat_name(s)})" for s in deciding))
+                before = table.timeline.last_before()
+                since = next_since(rules, table.since, before, seat, table.version + 1)
                 table.covering.pop(seat, None)
                 covering = still_covered(table, before, since)
-                _, undone = table.moves[-1]  # the step taken back (the last one: engine.undo)
+                _, undone = table.moves[-1]  # the step taken back (always the last one)
                 current = table.state  # the hands before the undo: only changed ones go out
 
                 def undid(table: Table) -> None:
                     try:
                         restored = table.timeline.undo(seat)
                     except UndoRefused as exc:  # checked above under the lock: cannot happen
-                        raise TableError("error.undo_refused", reason=Reason(exc)) from None
+                        raise TableError("error.undo_refused", reason=exc.reason) from None
                     table.moves.pop()
                     table.log_len += 1
                     table.state = restored
@@ -172,13 +153,13 @@ class Play(UseCase):
                 def told(table: Table) -> Outcome:
                     outcome = self.outcomes.play(table, current, [], actor=seat)
                     with public(table):
-                        outcome.lines = [t("undo.done", colour=colour_name(seat),
-                                           what=action_label(undone))]
+                        outcome.lines = [t("undo.done", colour=show.seat_name(seat),
+                                           what=show.action_label(undone))]
                     return outcome
 
                 outcome = await self.commits.commit(table, Change(
                     lambda rows: self.storage.append_action(
-                        table.id, table.version, table.log_len, seat, dict(UNDO_JSON),
+                        table.id, table.version, table.log_len, seat, dict(rules.undo_json),
                         before.to_json(), ACTIVE, rows),
                     self.clocks.plan(table, since, person=seat, computer=covering),
                     since=since, covering=covering, update=undid), told)
@@ -190,7 +171,7 @@ class Play(UseCase):
     async def help(self, game_id: int, user_id: int) -> tuple[Panel, int]:
         """The "?" button: help for whoever clicks, privately, and the game's version."""
         table = await self.tables.get(game_id)
-        return Panel(guide.help_for_user(table, user_id)), table.version
+        return Panel(table.port.show.help_for_user(table, user_id)), table.version
 
     async def menu(self, game_id: int, user_id: int, spec: str,
                    version: int | None = None) -> tuple[Panel, int]:
@@ -208,15 +189,15 @@ class Play(UseCase):
                     raise TableError("hand.lobby", game=table.id)
                 if table.seats[seat].left:
                     raise TableError("error.left", game=table.id,
-                                     colour=colour_name(seat))
+                                     colour=table.port.show.seat_name(seat))
             else:
                 seat = check_turn(table, user_id, version)
             state = table.state
             assert state is not None  # a seat owing a decision, or the hand of a started game
             try:
-                panel = panels.menu(state, seat, spec, table.id)
-            except panels.MenuError as exc:
-                raise TableError(str(exc)) from None
+                panel = table.port.show.menu(state, seat, spec, table.id)
+            except Declined as exc:
+                raise TableError(exc.key, **exc.kwargs) from None
             return panel, table.version
 
     async def turn_panel(self, game_id: int) -> tuple[Panel | None, int]:
@@ -239,8 +220,8 @@ class Play(UseCase):
         table = await self.tables.get(game_id)
         return table.seats, (table.since if table.game.status == ACTIVE else {})
 
-    async def legal(self, game_id: int, user_id: int, prefix: list[Action] | None = None
-                    ) -> list[Action]:
+    async def legal(self, game_id: int, user_id: int, prefix: list[Any] | None = None
+                    ) -> list[Any]:
         """The legal actions of ``user_id`` now, or after the actions ``prefix`` (tried on a
         copy): for autocomplete. Empty when the user has nothing to decide."""
         table = await self.tables.get(game_id)
@@ -250,14 +231,15 @@ class Play(UseCase):
             return []
         if table.seats[seat].left:  # a computer plays it: its cards are nobody's to see
             return []
+        rules = table.port.rules
         try:
             for action in prefix or []:
-                state, _ = engine.apply(state, seat, action)
-        except IllegalAction:
+                state, _ = rules.apply(state, seat, action)
+        except Refused:
             return []
-        return engine.legal_actions(state, seat)
+        return rules.legal_actions(state, seat)
 
     async def public_view(self, game_id: int) -> tuple[dict[str, Any] | None, list[SeatRow]]:
         table = await self.tables.get(game_id)
-        v = None if table.state is None else view(table.state, None)
+        v = None if table.state is None else table.port.rules.view(table.state, None)
         return v, list(table.seats)

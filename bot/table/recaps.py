@@ -1,5 +1,6 @@
-"""Recaps: "What happened?" for whoever asks, privately (the words and the model in
-:mod:`games.tempus.recap`, the picture in :mod:`render.recap`).
+"""Recaps: "What happened?" for whoever asks, privately. Which window of the game a recap
+covers, its words and its picture are the game's (``Presentation.recap_windows``,
+``collect_recap``, ``recap_panel``).
 
 A use case that changes nothing: it reads the game's stored moves (the table's log, which
 a restart loads back from the store) and replays them in a worker (``offloader``: a
@@ -8,13 +9,13 @@ replay of a long game is milliseconds of CPU the event loop should not spend).
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.runtime.worker_pool import Offloader
 from bot.table.model import Table, TableError, record_of
 from bot.table.parts import Parts, UseCase
-from engine.record import Record
-from engine.state import ACTIONS, OVER, PROGRESS
 from games.controls import Panel
-from games.tempus.recap import Recap, RecapError, Since, collect, recap_panel
+from games.port import Declined
 
 
 class Recaps(UseCase):
@@ -32,25 +33,22 @@ class Recaps(UseCase):
         if state is None:
             raise TableError("error.not_active", game=game_id)
         version, record = table.version, record_of(table)
+        show = table.port.show
         seat = table.seat_of(user_id)
+        covered = 0
         if seat is not None:
             # missed deadlines in a row: the computer played those turns for the person
             row = table.clock.get(seat)
             covered = row.strikes if row is not None and not table.seats[seat].is_ai else 0
-            recap = await self._collect(record, Since.decision(seat, covered))
-        elif state.phase in (ACTIONS, PROGRESS, OVER):
-            recap = await self._collect(record, Since.round_start(state.era_number))
-            if recap.empty and state.era_number > 1:
-                recap = await self._collect(record, Since.round_start(state.era_number - 1))
-        else:  # the map and the starting tokens are being placed
-            recap = await self._collect(record, Since.game_start())
-        return recap_panel(recap, _names(table)), version
-
-    async def _collect(self, record: Record, since: Since) -> Recap:
-        try:
-            return await self.offloader.run(collect, record, since)
-        except RecapError as exc:
-            raise TableError(exc.key, **exc.kwargs) from None
+        recap: Any = None
+        for since in show.recap_windows(state, seat, covered):
+            try:
+                recap = await self.offloader.run(show.collect_recap, record, since)
+            except Declined as exc:
+                raise TableError(exc.key, **exc.kwargs) from None
+            if not show.recap_empty(recap):
+                break
+        return show.recap_panel(recap, _names(table)), version
 
 
 def _names(table: Table) -> list[str]:

@@ -21,14 +21,11 @@ from bot.table.model import (
     with_seat,
 )
 from bot.table.parts import UseCase
-from engine.views import view
 from games.controls import (
     QUIT,
     Button,
     Panel,
 )
-from games.tempus import computer_levels as players
-from games.tempus.labels import colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)
@@ -57,7 +54,7 @@ class Seats(UseCase):
             assert state is not None
             outcome = self.outcomes.play(table, state, [], actor=None)
             if hands:
-                outcome.hand_views = {s: view(state, s) for s in hands}
+                outcome.hand_views = {s: table.port.rules.view(state, s) for s in hands}
             with public(table):
                 outcome.lines = lines(table)
             return outcome
@@ -68,11 +65,12 @@ class Seats(UseCase):
         """A computer plays ``target``'s seat (default: the caller's) from now on, or the
         person again. Anyone may do it for their own seat; the host or a channel manager
         for an absent player; only the seat's owner (or they) may take it back."""
+        table = await self.tables.get(game_id)
+        players = table.port.computers
         level = level or players.default_level()
         if level not in players.levels():
             raise TableError("error.unknown_level", level=level,
                              levels=", ".join(players.levels()))
-        table = await self.tables.get(game_id)
         async with table.lock:
             if table.game.status == LOBBY:  # what would be right: a computer seat
                 raise TableError("error.autopilot_lobby", game=table.id)
@@ -103,7 +101,7 @@ class Seats(UseCase):
                 lambda rows: self.storage.set_autopilot(table.id, table.version, seat,
                                                         level if on else None, rows),
                 rows, since=since, covering=covering, reseat=True),
-                self._told(lambda table: [t(key, user=who, colour=colour_name(seat),
+                self._told(lambda table: [t(key, user=who, colour=table.port.show.seat_name(seat),
                                             level=t(f"level.{level}"))]))
             self.announcer.enqueue(outcome)
         self.computers.kick(table)
@@ -121,9 +119,9 @@ class Seats(UseCase):
         if seat is None:
             raise TableError("error.not_seated", game=table.id)
         if table.seats[seat].left:
-            raise TableError("error.left", game=table.id, colour=colour_name(seat))
-        text = t("leave.confirm", game=table.id, colour=colour_name(seat),
-                 level=self.clocks.leave_level())
+            raise TableError("error.left", game=table.id, colour=table.port.show.seat_name(seat))
+        text = t("leave.confirm", game=table.id, colour=table.port.show.seat_name(seat),
+                 level=self.clocks.leave_level() or table.port.computers.default_level())
         if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
             text = f"{text}\n{t('leave.rated')}"
         panel = Panel(text,
@@ -141,15 +139,17 @@ class Seats(UseCase):
             if seat is None:
                 raise TableError("error.not_seated", game=table.id)
             if table.seats[seat].left:
-                raise TableError("error.left", game=table.id, colour=colour_name(seat))
-            level = self.clocks.leave_level()
+                raise TableError("error.left", game=table.id,
+                                 colour=table.port.show.seat_name(seat))
+            level = self.clocks.leave_level() or table.port.computers.default_level()
             after = with_seat(table.seats, seat, autopilot=level, left=True)
             covering = {s: k for s, k in table.covering.items() if s != seat}
             rows = self.clocks.plan(table, table.since, seats=after, computer=covering)
             host = next_host(after, seat) if user_id == table.game.host_id else None
 
             def lines(table: Table) -> list[str]:
-                out = [t("leave.public", user=user_id, colour=colour_name(seat), level=level)]
+                out = [t("leave.public", user=user_id, colour=table.port.show.seat_name(seat),
+                         level=level)]
                 if host is not None:
                     out.append(t("seats.host_passed", user=host, game=table.id))
                 return out
@@ -196,8 +196,9 @@ class Seats(UseCase):
             host = new_user if old_user == table.game.host_id else None
 
             def lines(table: Table) -> list[str]:
-                out = [t("replace.back", user=new_user, colour=colour_name(seat)) if back
-                       else t("replace.done", old=old_user, new=new_user, colour=colour_name(seat))]
+                colour = table.port.show.seat_name(seat)
+                out = [t("replace.back", user=new_user, colour=colour) if back
+                       else t("replace.done", old=old_user, new=new_user, colour=colour)]
                 if host is not None:
                     out.append(t("seats.host_passed", user=host, game=table.id))
                 return out

@@ -42,7 +42,6 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from bot.publish.private_menus import Position
 from bot.runtime.worker_pool import Offloader
 from bot.store import ACTIVE, SeatRow, Storage
 from bot.table import model
@@ -57,6 +56,7 @@ from bot.table.model import (
     Outcome,
     OutcomeKind,
     Ownership,
+    Position,
     Refusing,
     Reminder,
     Reply,
@@ -80,7 +80,6 @@ from bot.table.timeouts import Timeouts
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
-from engine.actions import Action
 from games.controls import Panel
 from lang.messages import t
 
@@ -263,12 +262,12 @@ class TableService:
         return self.outcomes.lobby_panel(table)
 
     # ------------------------------------------------------------------ play
-    async def act(self, game_id: int, user_id: int, action: Action,
+    async def act(self, game_id: int, user_id: int, action: Any,
                   version: int | None = None) -> Outcome:
         self.presence.seen(game_id, user_id)
         return await self.play.act(game_id, user_id, action, version)
 
-    async def act_many(self, game_id: int, user_id: int, actions: list[Action]) -> Outcome:
+    async def act_many(self, game_id: int, user_id: int, actions: list[Any]) -> Outcome:
         self.presence.seen(game_id, user_id)
         return await self.play.act_many(game_id, user_id, actions)
 
@@ -306,8 +305,8 @@ class TableService:
     async def menu_position(self, game_id: int) -> Position | None:
         return await self.play.menu_position(game_id)
 
-    async def legal(self, game_id: int, user_id: int, prefix: list[Action] | None = None
-                    ) -> list[Action]:
+    async def legal(self, game_id: int, user_id: int, prefix: list[Any] | None = None
+                    ) -> list[Any]:
         return await self.play.legal(game_id, user_id, prefix)
 
     async def public_view(self, game_id: int) -> tuple[dict[str, Any] | None, list[SeatRow]]:

@@ -20,16 +20,9 @@ from bot.table.model import (
     TableError,
     next_since,
     public,
-    record_of,
     replay_move,
 )
 from bot.table.parts import UseCase
-from engine.actions import action_from_json
-from engine.events import visible
-from engine.state import OVER
-from engine.undo import is_undo
-from games.tempus.event_text import event_text
-from games.tempus.labels import action_label, colour_name
 from lang.messages import t
 
 log = logging.getLogger(__name__)
@@ -91,14 +84,15 @@ class Sync(UseCase):
         events = [e for _, _, step in missed for e in step or ()]
         outcome = self.outcomes.play(table, table.state, events, actor=None,
                                      kind=OutcomeKind.RESUME)
+        show = table.port.show
         with public(table):
             lines = [t("resume.reposted", game=table.id)]
             for seat, action, step in missed:
                 if step is None:
-                    lines.append(t("undo.done", colour=colour_name(seat),
-                                   what=action_label(action)))
+                    lines.append(t("undo.done", colour=show.seat_name(seat),
+                                   what=show.action_label(action)))
                 else:
-                    lines.extend(event_text(e) for e in visible(step, None))
+                    lines.extend(show.event_lines(step))
             outcome.lines = lines
         self.announcer.enqueue(outcome)
 
@@ -114,7 +108,8 @@ class Sync(UseCase):
                 return
             due = min(table.clock[s].due_at or 0 for s in late)
             with public(table):
-                who = ", ".join(f"<@{table.seats[s].user_id}> ({colour_name(s)})" for s in late)
+                name = table.port.show.seat_name
+                who = ", ".join(f"<@{table.seats[s].user_id}> ({name(s)})" for s in late)
                 line = t("clock.restart_late", who=who, when=int(due))
             # the seats whose deadline passed have people (computers have no clock)
             self.announcer.queue(self.outcomes.notice(
@@ -216,21 +211,22 @@ class Sync(UseCase):
             return None
         table = Table(replace(game, version=upto, status=ACTIVE),
                       await self.storage.seats(game.id))
-        state, _ = record_of(table).new_state()
-        since = next_since({}, state, None, started)
+        rules = table.port.rules
+        state = rules.first_state(table.game.options, len(table.seats))
+        since = next_since(rules, {}, state, None, started)
         n = 0
         for row in rows:
             assert row.version is not None
             if row.version > upto:
                 break
-            if is_undo(row.action):
+            if rules.is_undo(row.action):
                 state = table.timeline.undo(row.seat)
                 table.moves.pop()
             else:
-                replay_move(table, state, row.seat, action_from_json(row.action))
-            since = next_since(since, state, row.seat, row.version)
+                replay_move(table, state, row.seat, rules.action_from_json(row.action))
+            since = next_since(rules, since, state, row.seat, row.version)
             n += 1
-        if state.phase == OVER:
+        if rules.is_over(state):
             return None  # announced as finished already (the version is behind: reload)
         table.state, table.since, table.log_len = state, since, n
         return table

@@ -21,13 +21,11 @@ from bot.table.model import (
     Table,
     TableError,
     next_since,
-    record_of,
     replay_move,
 )
 from bot.table.presence import Presence
-from engine.actions import action_from_json
-from engine.errors import IllegalAction
-from engine.undo import is_undo
+from games.port import Refused
+from games.registry import UnknownGame
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +111,7 @@ class Tables:
 
     async def _set_aside(self, game_id: int, exc: Exception) -> None:
         """Keep a game that cannot be loaded out of play (logged once)."""
-        damaged = isinstance(exc, GameUnreadable | IllegalAction | ValueError | KeyError)
+        damaged = isinstance(exc, GameUnreadable | Refused | UnknownGame | ValueError | KeyError)
         log.error("game %s: cannot be loaded, set aside until repaired "
                   "(python -m bot check-db): %s", game_id, exc, exc_info=not damaged)
         ref = None
@@ -129,19 +127,19 @@ class Tables:
         table = Table(game, seats)
         if game.status == LOBBY:
             return table
-        record = record_of(table)
-        state, _ = record.new_state()
+        rules = table.port.rules
+        state = rules.first_state(game.options, len(seats))
         rows = await self.storage.actions(game.id)
         # versions of logs written before schema 3: as if lobby and start came first
         offset = game.version - len(rows)
         started = rows[0].version - 1 if rows and rows[0].version is not None else offset
-        since = next_since({}, state, None, started)
+        since = next_since(rules, {}, state, None, started)
         announced = game.announced_version
         told: list[bool] = []  # per effective move: announced before the stop?
         for i, row in enumerate(rows):
             made = row.version if row.version is not None else i + 1 + offset
             new = announced is not None and made > announced
-            if is_undo(row.action):
+            if rules.is_undo(row.action):
                 state = table.timeline.undo(row.seat)
                 undone_seat, undone = table.moves.pop()
                 if not told.pop():
@@ -149,12 +147,12 @@ class Tables:
                 elif new:
                     table.unannounced.append((undone_seat, undone, None))
             else:
-                action = action_from_json(row.action)
+                action = rules.action_from_json(row.action)
                 events = replay_move(table, state, row.seat, action)
                 told.append(not new)
                 if new:
                     table.unannounced.append((row.seat, action, events))
-            since = next_since(since, state, row.seat, made)
+            since = next_since(rules, since, state, row.seat, made)
         table.since = since
         table.log_len = len(rows)
         if self.clocks.timed and game.status == ACTIVE:

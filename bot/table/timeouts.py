@@ -22,7 +22,6 @@ from bot.table.model import (
     StorageRefusal,
     Table,
     TableError,
-    key_text,
     public,
     with_seat,
 )
@@ -30,7 +29,6 @@ from bot.table.parts import UseCase
 from bot.timing.nudges import nudge_at
 from bot.timing.pace import reminder_stage
 from bot.timing.turn_clock import TurnClock
-from games.tempus.labels import colour_name
 from lang import i18n
 from lang.messages import t
 
@@ -118,11 +116,11 @@ class Timeouts(UseCase):
             if user is None or not await self.clocks.wants_reminders(user):
                 return
             if table.state is not None and self.outcomes.presence.muted(
-                    table.id, user, key_text(table.state)):
+                    table.id, user, table.port.rules.turn_key(table.state)):
                 return  # they muted this turn from its turn message
             await i18n.load_user_locales(self.storage, [user])  # the DM in their language
             self.announcer.queue(self.outcomes.remind(
-                table, Reminder(user, seat, colour_name(seat), row.due_at, stage)))
+                table, Reminder(user, seat, table.port.show.seat_name(seat), row.due_at, stage)))
 
     async def nudge(self, game_id: int, seat: int) -> None:
         """The scheduler: the person owing ``seat``'s decision may not have acted a few
@@ -150,7 +148,7 @@ class Timeouts(UseCase):
                 return
             table.clock[seat] = replace(row, nudged=True)
             turnclock.arm(table)
-            if self.outcomes.presence.muted(table.id, user, key_text(table.state)):
+            if self.outcomes.presence.muted(table.id, user, table.port.rules.turn_key(table.state)):
                 return  # they muted this turn from its turn message
             await i18n.load_user_locales(self.storage, [user])  # a DM in their language
             self.announcer.enqueue(self.outcomes.nudge(table, seat))
@@ -178,7 +176,7 @@ class Timeouts(UseCase):
                 return  # no clock runs for such a seat (bot.timing.deadlines): nothing to do
             strikes = row.strikes + 1
             user = table.seats[seat].user_id
-            level = turnclock.level
+            level = turnclock.level or table.port.computers.default_level()
             if strikes >= turnclock.strikes:
                 after = with_seat(table.seats, seat, autopilot=level)
                 covering = {s: k for s, k in table.covering.items() if s != seat}
@@ -196,7 +194,7 @@ class Timeouts(UseCase):
                     return
                 self.announcer.menus_timed_out(table, seat)
                 with public(table):
-                    line = t("clock.autopilot", user=user, colour=colour_name(seat),
+                    line = t("clock.autopilot", user=user, colour=table.port.show.seat_name(seat),
                              level=level, n=strikes)
                     if is_rated(s.user_id for s in table.seats):  # bot/history/ratings.py
                         line = f"{line}\n{t('clock.autopilot.rated', user=user)}"
@@ -209,7 +207,7 @@ class Timeouts(UseCase):
                 # the computer covers the rest of this turn: stored at once (a restart, or
                 # another process, keeps it covered: no fresh deadline, no second strike);
                 # not a change of the game (no new version): its clocks only
-                covering = {**table.covering, seat: key_text(state)}
+                covering = {**table.covering, seat: table.port.rules.turn_key(state)}
                 rows = self.clocks.plan(
                     table, table.since, computer=covering,
                     clock={**table.clock, seat: replace(row, strikes=strikes)})
@@ -223,7 +221,8 @@ class Timeouts(UseCase):
                 self.announcer.menus_timed_out(table, seat)
                 notice = self.outcomes.play(table, state, [], actor=None, notify=[])
                 with public(table):
-                    notice.lines = [t("clock.timeout", user=user, colour=colour_name(seat),
+                    notice.lines = [t("clock.timeout", user=user,
+                                      colour=table.port.show.seat_name(seat),
                                       level=level, n=strikes, limit=turnclock.strikes)]
                 # a turn message of its own, which the computer's moves then go into: the
                 # notice is read before them (not below a log that already shows them),

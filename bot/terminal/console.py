@@ -315,7 +315,7 @@ async def _extra(service: TableService, played: Game, game: int, uid: int, raw: 
             print(rules_console(topic or "overview"), file=out)
     elif raw == "?":
         table = await service.table(game)
-        print(sink.clean(played.media.help_for_user(table, uid)), file=out)
+        print(sink.clean(played.show.help_for_user(table, uid)), file=out)
     elif raw == "t":
         table = await service.table(game)
         seconds = format_decimal(played.media.hint_budget_s, locale=i18n.current())

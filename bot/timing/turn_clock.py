@@ -17,15 +17,31 @@ before the restart, in the same turn) stays covered: no new deadline, no second 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from typing import Protocol
 
-from bot.store import ACTIVE, DeadlineRow, SeatRow, Storage
-from bot.table.model import Table, key_text
+from bot.store import ACTIVE, DeadlineRow, GameRow, SeatRow, Storage
 from bot.timing import deadlines
 from bot.timing.nudges import nudge_at
 from bot.timing.pace import PACES, Due, Pace, next_event
 from bot.timing.scheduler import Scheduler
-from games.tempus import computer_levels as players
 from lang import i18n
+
+
+class Table(Protocol):
+    """What the turn clock reads and keeps of a table (bot.table.model.Table is one)."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    since: dict[int, int]
+    covering: dict[int, str]
+    clock: dict[int, DeadlineRow]
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def turn(self) -> str | None: ...
+
 
 #: deadlines missed in a row before the seat stays on autopilot
 STRIKES = 3
@@ -39,8 +55,9 @@ class TurnClock:
         self.scheduler = scheduler
         self.clock = scheduler.clock
         self.strikes = strikes
-        #: the computer level that decides for a seat whose time ran out
-        self.level = level or players.default_level()
+        #: the computer level that decides for a seat whose time ran out (None: the game's
+        #: default level)
+        self.level = level
         #: set by the table service: called as (game id, seat)
         self.on_remind: SeatHook | None = None
         self.on_deadline: SeatHook | None = None
@@ -118,8 +135,8 @@ class TurnClock:
         computer covered in the current turn go on being covered (``table.covering``).
         The seated people's languages are read back too (their DMs follow them)."""
         stored = {r.seat: r for r in await storage.deadlines(table.id)}
-        cover = (deadlines.covered(stored, table.since, key_text(table.state))
-                 if table.state is not None else {})
+        cover = (deadlines.covered(stored, table.since, table.turn)
+                 if table.turn is not None else {})
         cover = {s: k for s, k in cover.items() if not table.seats[s].is_ai}
         rows, late = deadlines.restart(stored, table.since, table.seats, self.pace_of(table),
                                        self.now(), computer=cover)

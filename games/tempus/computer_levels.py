@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from enum import StrEnum
 from typing import Any
 
 from engine.actions import Action, action_from_json
@@ -20,7 +21,17 @@ from engine.views import view
 
 log = logging.getLogger(__name__)
 
-RANDOM = "random"
+class Level(StrEnum):
+    """A computer player's level, as stored with its seat (``seats.ai_level``) and named in
+    the catalogue (``level.<value>``): a ``StrEnum``, so it is its stored text."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+    RANDOM = "random"
+
+
+RANDOM = Level.RANDOM
 
 
 def _engine_ai() -> Any | None:
@@ -31,18 +42,18 @@ def _engine_ai() -> Any | None:
     return ai if hasattr(ai, "choose_action") else None
 
 
-def levels() -> tuple[str, ...]:
+def levels() -> tuple[Level, ...]:
     """Levels a host may choose, strongest last; ``random`` is always among them."""
     ai = _engine_ai()
     if ai is None:
         return (RANDOM,)
-    found = getattr(ai, "LEVELS", None) or ("easy", "normal", "hard")
-    return (*tuple(found), RANDOM) if RANDOM not in found else tuple(found)
+    found = tuple(Level(lv) for lv in getattr(ai, "LEVELS", None) or Level)
+    return (*found, RANDOM) if RANDOM not in found else found
 
 
-def default_level() -> str:
+def default_level() -> Level:
     lv = levels()
-    return "normal" if "normal" in lv else lv[0]
+    return Level.NORMAL if Level.NORMAL in lv else lv[0]
 
 
 def random_action(state: State, seat: int, seed: int) -> Action:

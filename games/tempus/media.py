@@ -18,7 +18,7 @@ from engine.hexgrid import label, parse_label
 from engine.record import Record
 from engine.score_breakdown import breakdown
 from engine.timeline import END, SETUP, era_end, eras_played, snapshots
-from games.tempus import describe, help_text, hint, images, labels, public_log, result_post
+from games.tempus import describe, hint, images, labels, public_log, result_post
 from games.tempus import recap as recaps
 from lang import i18n
 
@@ -95,8 +95,9 @@ def replay_gif(record: dict[str, Any]) -> tuple[bytes, int] | None:
     return r.data, r.frames
 
 
-def collect_recap(record: Record, since_round: int) -> recaps.Recap:
-    """What happened since round ``since_round`` began (``/tempus board since:``)."""
+def round_recap(record: Record, since_round: int) -> recaps.Recap:
+    """What happened since round ``since_round`` began (``/tempus board since:``; raises
+    games.port.Declined for a round not begun)."""
     return recaps.collect(record, recaps.Since.round_start(since_round))
 
 
@@ -109,12 +110,6 @@ def over_lines(view: dict[str, Any], names: Sequence[str]) -> list[str]:
 
 def record_names(record: Record) -> list[str]:
     return labels.record_names(record.players)
-
-
-def recap_refusal(error: BaseException) -> tuple[str, dict[str, Any]] | None:
-    if isinstance(error, recaps.RecapError):
-        return error.key, error.kwargs
-    return None
 
 
 def place_label(text: str) -> str | None:
@@ -144,7 +139,6 @@ class TempusMedia:
     hand_text = staticmethod(describe.hand_text)
     final_lines = staticmethod(describe.final_lines)
     over_lines = staticmethod(over_lines)
-    help_for_user = staticmethod(help_text.help_for_user)
     hint_for_user = staticmethod(hint.hint_for_user)
     place_label = staticmethod(place_label)
 
@@ -155,6 +149,4 @@ class TempusMedia:
     public_log = staticmethod(public_log.public_log_job)
     final_post = staticmethod(result_post.final_post)
     final_post_job = staticmethod(result_post.final_post_job)
-    collect_recap = staticmethod(collect_recap)
-    recap_refusal = staticmethod(recap_refusal)
-    recap_panel = staticmethod(recaps.recap_panel)
+    round_recap = staticmethod(round_recap)

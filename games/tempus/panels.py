@@ -44,7 +44,7 @@ from games.controls import (
     clip,
     with_button,
 )
-from games.port import Seat
+from games.port import Declined, Seat
 from games.tempus.codec import decode_actions, encode_action, encode_actions
 from games.tempus.event_text import decision_text
 from games.tempus.help_text import card_of, card_plays
@@ -552,7 +552,7 @@ _PUBLIC: dict[str, Callable[[State, Sequence[Seat], Decision, Ask], Panel]] = {
 
 
 # ------------------------------------------------------------------ private menus
-class MenuError(ValueError):
+class MenuError(Declined, ValueError):
     """The menu cannot be shown (its message is a catalogue key)."""
 
 

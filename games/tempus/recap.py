@@ -35,6 +35,7 @@ from engine.record import Record, ReplayError
 from engine.state import ACTIONS
 from engine.views import view
 from games.controls import RECAP, Button, Panel, with_button
+from games.port import Declined
 from games.tempus.labels import card_list, card_name, colour_name, era_name, terrain_name
 from lang.messages import join_names, t
 from render.recap import Mark, Marks
@@ -225,13 +226,8 @@ class Recap:
         return self.count == 0
 
 
-class RecapError(ValueError):
+class RecapError(Declined, ValueError):
     """The window asked for does not exist (a round not begun yet); ``key`` says why."""
-
-    def __init__(self, key: str, **kwargs: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.kwargs = kwargs
 
 
 # ------------------------------------------------------------------ collecting (CPU)

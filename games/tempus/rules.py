@@ -9,6 +9,7 @@ round keys as text, and a game started or replayed from its stored options.
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,6 +29,7 @@ from engine.undo import UNDO_JSON, Timeline, is_undo, turn_key
 from engine.undo import UndoRefused as EngineUndoRefused
 from engine.views import view
 from games.port import NotYourTurn, Refused, Started, UndoRefused
+from games.tempus.forced import forced_answer
 from games.tempus.refusal_text import Reason
 
 
@@ -71,6 +73,26 @@ class TempusRules:
     min_players = CONTENT.min_players
     max_players = CONTENT.max_players
     undo_json: dict[str, Any] = dict(UNDO_JSON)
+
+    def owns(self, state: object) -> bool:
+        return isinstance(state, State)
+
+    def default_options(self) -> dict[str, Any]:
+        return {"random_map": True, "protection_counts_cities": False}
+
+    def twin(self, state: State, seat: int | None, seed: int) -> State:
+        """The unseen cards (the draw pile and the hands ``seat`` does not hold, R-INFO-3)
+        shuffled together and dealt back in the same numbers."""
+        out = state.copy()
+        hidden = [p for s, p in enumerate(out.players) if s != seat]
+        pool = [*out.deck, *(c for p in hidden for c in p.hand)]
+        random.Random(seed).shuffle(pool)
+        out.deck[:] = pool[:len(out.deck)]
+        at = len(out.deck)
+        for p in hidden:
+            p.hand[:] = pool[at:at + len(p.hand)]
+            at += len(p.hand)
+        return out
 
     def start(self, players: int, options: Mapping[str, Any]) -> Started:
         """A new game by the current rules (a stored game keeps its own: engine.rules),
@@ -150,6 +172,16 @@ class TempusRules:
 
     def is_undo(self, data: Mapping[str, Any]) -> bool:
         return is_undo(dict(data))
+
+    def forced(self, state: State, seat: int, *, may_undo: bool) -> Action | None:
+        return forced_answer(state, seat, may_undo=may_undo)
+
+    def changed_hands(self, before: State | None, after: State) -> list[int]:
+        """The seats whose hand ``after`` differs from ``before``'s (all with cards when
+        there is no ``before``)."""
+        return [s for s, p in enumerate(after.players)
+                if sorted(before.players[s].hand if before is not None else [])
+                != sorted(p.hand)]
 
     def timeline(self) -> Steps:
         return Steps()

@@ -54,8 +54,8 @@ class LookCommands(CommandCog):
             except TableError:
                 return await no_game_help(self.service, interaction.channel_id)
             table = await self.service.table(game)
-            return registry.game(table.game.kind).media.help_for_user(table,
-                                                                      interaction.user.id)
+            return registry.game(table.game.kind).show.help_for_user(table,
+                                                                     interaction.user.id)
         await self._run(interaction, work)
 
     @app_commands.command(name=ls("cmd.hint.name"), description=ls("cmd.hint"))

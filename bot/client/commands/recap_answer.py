@@ -1,5 +1,5 @@
 """``/tempus board since:N``: what happened since round N began, privately, with the
-board marked (the game's ``media.recap_panel``); the same answer the "What happened?" button gives
+board marked (the game's ``show.recap_panel``); the same answer the "What happened?" button gives
 a spectator, for any round and any game on the server, running or finished.
 
 Built from the stored log (:func:`bot.history.ledger.load_record`), replayed and drawn in
@@ -18,7 +18,7 @@ from bot.history import ledger as hist
 from bot.store import CANCELLED, LOBBY
 from bot.table.service import TableError
 from games import registry
-from games.port import File
+from games.port import Declined, File
 from lang import i18n
 from lang.messages import t
 
@@ -38,17 +38,14 @@ async def recap_answer(service: TableService, asker: Asker, game: str | None,
     g = await resolve(service, asker, game, finished=False)
     if g.status in (LOBBY, CANCELLED):
         raise TableError("error.not_active", game=g.id)
-    media = registry.game(g.kind).media
+    played = registry.game(g.kind)
+    media = played.media
     record = await hist.load_record(service.storage, g)
     try:
-        recap = await run(media.collect_recap, record, since)
-    except Exception as exc:
-        refused = media.recap_refusal(exc)
-        if refused is None:
-            raise
-        key, kwargs = refused
-        raise TableError(key, **kwargs) from None
-    panel = media.recap_panel(recap, media.record_names(record))
+        recap = await run(media.round_recap, record, since)
+    except Declined as exc:
+        raise TableError(exc.key, **exc.kwargs) from None
+    panel = played.show.recap_panel(recap, media.record_names(record))
     if panel.image is None:  # nothing happened: words only
         return Answer(panel.text)
     png, alt = await run(media.picture, panel.image, panel.image_view, i18n.current(),

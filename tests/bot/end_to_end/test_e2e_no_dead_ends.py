@@ -82,7 +82,6 @@ async def test_the_defender_away_is_told_of_the_fight_once(tmp_path: Path) -> No
     turn message stands (an edit of it would notify nobody): the defence cards are a secret
     choice, so it reaches them as one DM menu, and nothing else notifies them of it (no
     ping in the thread besides it, nothing more once they have answered)."""
-    from engine.undo import Timeline
     from tests.bot.positions import BLUE_FAR
     from tests.engine.helpers import H, card, make_state
 
@@ -98,7 +97,7 @@ async def test_the_defender_away_is_told_of_the_fight_once(tmp_path: Path) -> No
                                      hands={0: [card("EDU", "W")], 1: [card("FOR", "G")]},
                                      markers=1)
             table.since = {0: table.version}
-            table.timeline = Timeline()
+            table.timeline = table.port.rules.timeline()
         ann, bob = table.seats[0].user_id, table.seats[1].user_id
         assert ann is not None and bob is not None
         bot.service.presence.forget(game)  # a while later: Bob has left the table
@@ -134,7 +133,6 @@ async def test_the_secret_choosers_away_are_each_told_once(tmp_path: Path) -> No
     import asyncio
     import contextlib
 
-    from engine.undo import Timeline
     from tests.bot.e2e import prompt_users
     from tests.engine.helpers import card, make_state
 
@@ -174,7 +172,7 @@ async def test_the_secret_choosers_away_are_each_told_once(tmp_path: Path) -> No
             state.players[1].markers = state.players[2].markers = 0
             table.state = state
             table.since = {0: table.version}
-            table.timeline = Timeline()
+            table.timeline = table.port.rules.timeline()
         assert table.seats[0].user_id == 11 and table.seats[2].is_ai
         bot.service.presence.forget(game)  # a while later: nobody is at the table
         thread = play_channel(fake, ch)

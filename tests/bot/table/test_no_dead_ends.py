@@ -79,7 +79,6 @@ async def _fight_table(svc, hands):  # type: ignore[no-untyped-def]
     """A started game of three people put in a position (a test's state surgery): Red
     (Ann) holds 3 tokens on E5 next to Blue's (Bob's) 2 on F5, one action left, the hands
     ``hands``."""
-    from engine.undo import Timeline
     from tests.bot.positions import BLUE_FAR
     from tests.engine.helpers import make_state
 
@@ -90,7 +89,7 @@ async def _fight_table(svc, hands):  # type: ignore[no-untyped-def]
         table.state = make_state(tokens={"E5": (0, 3), "F5": (1, 2), **BLUE_FAR},
                                  hands=hands, markers=1)
         table.since = {0: table.version}
-        table.timeline = Timeline()
+        table.timeline = table.port.rules.timeline()
     return g, table
 
 

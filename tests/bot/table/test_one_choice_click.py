@@ -21,7 +21,6 @@ from tests.games.tempus.test_one_choice import HEMMED, ONE, TWO
 async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
     """A started game of three people put in a position (a test's state surgery): Red's
     (Ann's) turn with one action left."""
-    from engine.undo import Timeline
 
     g = await _three(svc)
     await svc.idle()
@@ -29,7 +28,7 @@ async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
     async with table.lock:
         table.state = make_state(tokens=tokens, hands=hands or {}, markers=1)
         table.since = {0: table.version}
-        table.timeline = Timeline()
+        table.timeline = table.port.rules.timeline()
     return g, table, table.seats[0].user_id
 
 
