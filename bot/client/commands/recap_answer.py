@@ -1,6 +1,6 @@
 """``/tempus board since:N``: what happened since round N began, privately, with the
-board marked (the game's ``show.recap_panel``); the same answer the "What happened?" button gives
-a spectator, for any round and any game on the server, running or finished.
+board marked (the game's ``show.recap_panel``); the same answer the "What happened?"
+button gives a spectator, for any round and any game on the server, running or finished.
 
 Built from the stored log (:func:`bot.history.ledger.load_record`), replayed and drawn in
 the bot's render workers (``run``), like the other answers of
