@@ -122,6 +122,7 @@ def test_the_check_finds_a_view_that_leaks() -> None:
         def view(self, state: object, seat: int | None) -> dict[str, object]:
             return {**tempus.rules.view(state, seat), "deck": list(state.deck)}  # type: ignore[attr-defined]
 
-    leaky = Game("tempus", Leaky(tempus.rules), tempus.show, tempus.computers)  # type: ignore[arg-type]
+    leaky = Game("tempus", Leaky(tempus.rules), tempus.show, tempus.computers,  # type: ignore[arg-type]
+                 tempus.records)
     with pytest.raises(AssertionError, match="tells its twin apart"):
         play_randomly(leaky, 3, 7)
