@@ -94,11 +94,13 @@ class Offload(Protocol):
 
 class Refused(Exception):
     """The rules refuse an action; ``reason`` says why, worded in the language current
-    when it is turned into text (a refusal may be worded later, for whoever reads it)."""
+    when it is turned into text (a refusal may be worded later, for whoever reads it);
+    ``cause`` is the game's own refusal, for an operator's log."""
 
-    def __init__(self, reason: object) -> None:
+    def __init__(self, reason: object, cause: BaseException | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.cause = cause
 
 
 class Declined(Exception):
