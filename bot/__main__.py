@@ -35,6 +35,7 @@ from bot.runtime.config import EventLoop, Settings
 from bot.store import StorageUnavailable
 from bot.store.file_lock import StoreInUse, holder
 from bot.store.opening import is_postgres_url, without_password
+from games import registry
 from lang.messages import t
 
 #: exit status when the database cannot be used (in use by another process, unwritable)
@@ -175,9 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.levels:
-        from games.tempus.computer_levels import levels
-
-        print(", ".join(levels()))
+        print(", ".join(registry.game().computers.levels()))
         return 0
     if args.offline:
         from bot.terminal.console import play

@@ -94,11 +94,13 @@ class Offload(Protocol):
 
 class Refused(Exception):
     """The rules refuse an action; ``reason`` says why, worded in the language current
-    when it is turned into text (a refusal may be worded later, for whoever reads it)."""
+    when it is turned into text (a refusal may be worded later, for whoever reads it);
+    ``cause`` is the game's own refusal, for an operator's log."""
 
-    def __init__(self, reason: object) -> None:
+    def __init__(self, reason: object, cause: BaseException | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.cause = cause
 
 
 class Declined(Exception):
@@ -249,6 +251,8 @@ class Game:
     show: Presentation
     #: the computer players (the table's computer seats and their clocks)
     computers: Computers
+    #: what a stored log means outside play (storage's checks and copies, the history)
+    records: Records
     #: pictures, the looking commands' texts and results (the front ends and publishing)
     media: Media
 
@@ -379,6 +383,70 @@ class Computers(Protocol):
     def parse(self, thought: dict[str, Any]) -> Any:
         """The action :attr:`think` returned."""
         ...
+
+
+class BadLog(Exception):
+    """A stored game that its game cannot replay: its options set up no game (``entry``
+    None) or its log's entry ``entry`` (counted from 0) is refused. ``cause`` is the game's
+    own exception, which an operator's report quotes as it is."""
+
+    def __init__(self, entry: int | None, cause: BaseException) -> None:
+        super().__init__(entry, cause)
+        self.entry = entry
+        self.cause = cause
+
+    def __str__(self) -> str:
+        where = "the setup" if self.entry is None else f"entry {self.entry}"
+        return f"{where}: {self.cause}"
+
+
+@dataclass(frozen=True)
+class Placing:
+    """How one seat finished a game, as the history stores it (a ``results`` row)."""
+
+    #: 1 for the best; seats that tie share a rank
+    rank: int
+    #: the points the seat ended with
+    points: int
+    won: bool
+    #: how the seat began the game, in the game's words for the history's statistics
+    #: (Tempus: its first-era actions joined by ``-``); empty when there is nothing to say
+    opening: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a finished game's log says: its final public view and every seat's placing."""
+
+    final_view: View
+    #: by seat
+    seats: tuple[Placing, ...]
+
+
+class Records(Protocol):
+    """What a stored game (its options, seats and action log) means outside play: the
+    storage tools check it and copy it (``bot/store``: check-db, restore, migrate-db), the
+    history derives results from it (``bot/history``), people download its record.
+
+    A log entry is ``(seat, action JSON)`` as stored; an undo entry
+    (:attr:`Rules.undo_json`) takes back the last step, as loading the game does. Pure and
+    synchronous: the host runs the replays off its event loop when they are long."""
+
+    def replay(self, options: Mapping[str, Any], players: int,
+               log: Sequence[tuple[int, Mapping[str, Any]]]) -> Any:
+        """The position a started game's log leads to from the setup its stored
+        ``options`` give for ``players`` seats. Raises :class:`BadLog`."""
+        ...
+
+    def record(self, options: Mapping[str, Any], seats: Sequence[Seat],
+               log: Sequence[tuple[int, Mapping[str, Any]]], salt: str | None) -> Any:
+        """The game's record: its setup and the moves that stand (undone ones left out),
+        opaque to the host but for ``to_json()``, the format people download and replay."""
+        ...
+
+    def summary(self, record: Any) -> Summary:
+        """A finished game's :meth:`record` replayed to its end (CPU work: the whole log).
+        Raises :class:`BadLog`."""
 
 
 class File(Protocol):

@@ -35,7 +35,7 @@ from typing import Any
 import asyncpg
 
 from bot.cluster.ownership import Ownership
-from bot.store import ACTIVE, BUSY, StorageUnavailable
+from bot.store import ACTIVE, BUSY, SharedStore, StorageUnavailable
 from bot.store.pg_notify import Listener
 from lang.messages import t
 
@@ -144,7 +144,7 @@ class ShardLocks:
 
 
 class Cluster:
-    def __init__(self, service: Any, storage: Any, ownership: Ownership) -> None:
+    def __init__(self, service: Any, storage: SharedStore, ownership: Ownership) -> None:
         self.service = service
         self.storage = storage
         self.ownership = ownership

@@ -1,10 +1,11 @@
 """Past games: results, statistics and ratings, derived from the stored action logs.
 
 The action log is the source of truth. When a game has finished, :func:`sync` replays
-its log once, derives each seat's result (rank by R-END-3, victory points, first-era
-opening) and stores it in the ``results`` table; then it brings the server's ratings up
-to date in game order (:mod:`bot.history.ratings`). Both tables are caches: :func:`rebuild`
-drops them and derives them again, and gives the same numbers (tests check it).
+its log once through its game (``games.port.Records``: the history knows no game's rules),
+derives each seat's result (rank, points, opening) and stores it in the ``results``
+table; then it brings the server's ratings up to date in game order
+(:mod:`bot.history.ratings`). Both tables are caches: :func:`rebuild` drops them and
+derives them again, and gives the same numbers (tests check it).
 Cancelled and abandoned games never finish, so they never count.
 
 **A person who left mid-game** (``/tempus leave`` in a running game, ``seats.left_game``;
@@ -26,7 +27,6 @@ import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from bot.history import ratings as R
@@ -36,45 +36,17 @@ from bot.store import (
     FINISHED,
     LOBBY,
     ActionRow,
+    GameReads,
     GameRow,
+    HistoryStore,
     RatingRow,
     ResultRow,
     SeatRow,
-    Storage,
 )
-from engine import actions as A
-from engine.actions import action_from_json
-from engine.game import apply_in_place
-from engine.record import Record, ReplayError
-from engine.rules import stored_rules
-from engine.score_breakdown import Breakdown, breakdown
-from engine.state import ACTIONS
-from engine.undo import is_undo
-from engine.views import view
+from games import registry
 
 #: ratings and results of games outside a server are kept under this server id
 NO_GUILD = 0
-
-
-class Opening(StrEnum):
-    """A first-era action kind; a seat's opening is its kinds in order, stored joined by
-    ``-`` (``move-grow-city``), each shown as the message ``opening.<kind>``."""
-
-    MOVE = "move"
-    GROW = "grow"
-    ATTACK = "attack"
-    DRAW = "draw"
-    CITY = "city"
-
-
-#: The first-era action kinds that make up an opening.
-OPENING_KINDS: dict[type[A.Action], Opening] = {
-    A.BeginMove: Opening.MOVE,
-    A.BeginGrow: Opening.GROW,
-    A.Attack: Opening.ATTACK,
-    A.DrawCards: Opening.DRAW,
-    A.BuildCity: Opening.CITY,
-}
 
 Runner = Callable[..., Awaitable[Any]]
 
@@ -84,57 +56,11 @@ def guild_key(guild_id: int | None) -> int:
 
 
 # ------------------------------------------------------------------ from the log
-def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> Record:
-    """The game record built from storage rows (as the table service builds it)."""
-    o = game.options
-    rules_version, table_options = stored_rules(o)
-    moves: list[tuple[int, Any]] = []
-    for r in actions:  # an undo entry takes back the last effective move (engine.undo)
-        if is_undo(r.action):
-            moves.pop()
-        else:
-            moves.append((r.seat, action_from_json(r.action)))
-    return Record(
-        num_players=len(seats),
-        seed=int(o["seed"]),
-        start_player=o.get("start_player"),
-        random_map=bool(o.get("random_map", True)),
-        players=[{"name": s.name,
-                  "kind": "human" if s.user_id is not None else f"ai:{s.ai_level}"}
-                 for s in seats],
-        moves=moves,
-        rules_version=rules_version,
-        options=table_options,
-        salt=game.seed_salt,
-    )
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What a finished game's log says: the final public view, the breakdown of its
-    scores and each seat's opening."""
-
-    final_view: dict[str, Any]
-    breakdown: Breakdown
-    openings: tuple[str, ...]
-
-
-def summarise(record: Record) -> Summary:
-    """Replay ``record`` to its end: the public final position, the score breakdown and
-    each seat's opening (the kinds of action it took in era 1, in order)."""
-    state, _ = record.new_state()
-    openings: list[list[Opening]] = [[] for _ in range(record.num_players)]
-    for i, (seat, action) in enumerate(record.moves):
-        if state.phase == ACTIONS and state.era_number == 1:
-            kind = OPENING_KINDS.get(type(action))
-            if kind is not None and not (isinstance(action, A.Attack) and action.leader):
-                openings[seat].append(kind)
-        try:
-            apply_in_place(state, seat, action)
-        except ValueError as exc:
-            raise ReplayError(i, str(exc)) from None
-    v = view(state, None)
-    return Summary(v, breakdown(v), tuple("-".join(o) for o in openings))
+def record_from_rows(game: GameRow, seats: list[SeatRow], actions: list[ActionRow]) -> Any:
+    """The game's record built from storage rows (as the table service builds it), in its
+    game's own terms (games.port.Records.record)."""
+    return registry.game(game.kind).records.record(
+        game.options, seats, [(r.seat, r.action) for r in actions], game.seed_salt)
 
 
 #: the computer level of a left seat whose level was not stored (never expected)
@@ -160,19 +86,18 @@ def stayed(r: ResultRow) -> bool:
     return r.user_id is not None and r.ai_level is None
 
 
-def result_rows(game: GameRow, seats: list[SeatRow], record: Record,
+def result_rows(game: GameRow, seats: list[SeatRow], record: Any,
                 finished_at: str) -> list[ResultRow]:
     """The ``results`` rows of a finished game (CPU work: replays the whole log)."""
-    s = summarise(record)
-    b = s.breakdown
+    placed = registry.game(game.kind).records.summary(record).seats
     return [ResultRow(game.id, seat.seat, guild_key(game.guild_id), game.channel_id,
-                      seat.user_id, _level(seat), seat.name, b.ranks[seat.seat],
-                      b.scores[seat.seat].total, seat.seat in b.winners,
-                      s.openings[seat.seat], finished_at)
+                      seat.user_id, _level(seat), seat.name, placed[seat.seat].rank,
+                      placed[seat.seat].points, placed[seat.seat].won,
+                      placed[seat.seat].opening, finished_at)
             for seat in seats]
 
 
-async def load_record(storage: Storage, game: GameRow) -> Record:
+async def load_record(storage: GameReads, game: GameRow) -> Any:
     seats = await storage.seats(game.id)
     return record_from_rows(game, seats, await storage.actions(game.id))
 
@@ -181,7 +106,7 @@ async def load_record(storage: Storage, game: GameRow) -> Record:
 _locks: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
-def _lock(storage: Storage) -> asyncio.Lock:
+def _lock(storage: HistoryStore) -> asyncio.Lock:
     lock = _locks.get(storage)
     if lock is None:
         lock = _locks[storage] = asyncio.Lock()
@@ -196,14 +121,14 @@ async def _inline(fn: Callable[..., Any], *args: Any) -> Any:
 Changes = dict[int, tuple[R.Skill, R.Skill]]
 
 
-async def sync(storage: Storage, run: Runner | None = None) -> list[int]:
+async def sync(storage: HistoryStore, run: Runner | None = None) -> list[int]:
     """Derive the results of every finished game not summarised yet and update the
     ratings of their servers. ``run(fn, *args)`` runs the CPU work (default: a thread;
     the bot passes its worker pool). Returns the newly summarised game ids."""
     return list(await _sync(storage, run, {}))
 
 
-async def _sync(storage: Storage, run: Runner | None, changes: dict[int, Changes]
+async def _sync(storage: HistoryStore, run: Runner | None, changes: dict[int, Changes]
                 ) -> list[int]:
     """:func:`sync`; ``changes`` receives, per game rated now, its rating changes as
     that game's own update made them."""
@@ -239,7 +164,7 @@ def rated_games(rows: list[ResultRow]) -> list[R.RatedGame]:
     return sorted((g for g in games if g.counts), key=lambda g: g.key)
 
 
-async def _update_ratings(storage: Storage, guild: int) -> dict[int, Changes]:
+async def _update_ratings(storage: HistoryStore, guild: int) -> dict[int, Changes]:
     """Apply the server's not-yet-rated games: one at a time when they all come after
     the rated ones (the normal case), else recompute the server from scratch. Returns
     each game's rating changes as its own update made them."""
@@ -269,21 +194,21 @@ def _rows(guild: int, table: dict[int, R.Skill]) -> list[RatingRow]:
     return [RatingRow(guild, u, s.mu, s.sigma, s.games) for u, s in sorted(table.items())]
 
 
-async def rebuild(storage: Storage, run: Runner | None = None) -> None:
+async def rebuild(storage: HistoryStore, run: Runner | None = None) -> None:
     """Drop the derived tables and derive them again from the action logs."""
     async with _lock(storage):
         await storage.clear_history()
     await sync(storage, run)
 
 
-async def ratings(storage: Storage, guild_id: int | None) -> dict[int, R.Skill]:
+async def ratings(storage: HistoryStore, guild_id: int | None) -> dict[int, R.Skill]:
     """The server's ratings, brought up to date first."""
     await sync(storage)
     rows = await storage.ratings(guild_key(guild_id))
     return {u: R.Skill(r.mu, r.sigma, r.games) for u, r in rows.items()}
 
 
-async def record_finished(storage: Storage, game_id: int, run: Runner | None = None
+async def record_finished(storage: HistoryStore, game_id: int, run: Runner | None = None
                           ) -> Changes:
     """Call when a game has finished: derive its result and update the ratings.
     Returns each rated person's rating before and after this game's own update (empty
@@ -319,7 +244,7 @@ class PastGame:
         return [s for s in self.seats if s.won]
 
 
-async def listing(storage: Storage, guild_id: int | None, channel_id: int | None,
+async def listing(storage: HistoryStore, guild_id: int | None, channel_id: int | None,
                   *, page: int = 1, per_page: int = 10) -> tuple[list[PastGame], bool]:
     """Finished games of a channel (or, with ``channel_id`` None, the server), newest
     first; and whether there are more after this page."""
@@ -352,7 +277,7 @@ class PlayerStats:
     skill: R.Skill | None
 
 
-async def stats(storage: Storage, guild_id: int | None, user_id: int) -> PlayerStats | None:
+async def stats(storage: HistoryStore, guild_id: int | None, user_id: int) -> PlayerStats | None:
     """A person's statistics on a server, or None if they have no finished game there
     (games they left before the end are not theirs: module doc)."""
     await sync(storage)
@@ -379,7 +304,7 @@ class Standing:
     wins: int
 
 
-async def leaderboard(storage: Storage, guild_id: int | None, limit: int = 10
+async def leaderboard(storage: HistoryStore, guild_id: int | None, limit: int = 10
                       ) -> list[Standing]:
     """The server's rated people, best first by the conservative rating."""
     await sync(storage)
@@ -421,7 +346,7 @@ def parse_game_number(text: str) -> int:
     return int(digits)
 
 
-async def game_on_server(storage: Storage, guild_id: int | None, game_id: int,
+async def game_on_server(storage: GameReads, guild_id: int | None, game_id: int,
                          *, finished: bool = True, lobby: bool = False) -> GameRow:
     """The game, if it belongs to this server (and, with ``finished``, has ended; a lobby
     only with ``lobby``)."""

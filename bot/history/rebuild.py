@@ -30,7 +30,7 @@ from babel.numbers import format_decimal
 from bot.cluster.coordinator import ShardLocks
 from bot.cluster.ownership import Ownership
 from bot.history import ledger
-from bot.store import FINISHED, RatingRow, ResultRow, Storage, StorageUnavailable
+from bot.store import FINISHED, HistoryStore, RatingRow, ResultRow, StorageUnavailable
 from bot.store.file_lock import StoreInUse
 from bot.store.opening import is_postgres_url, open_storage, without_password
 from lang import i18n
@@ -54,13 +54,13 @@ class Changes:
     rated: int = 0
 
 
-async def _servers(storage: Storage) -> list[int]:
+async def _servers(storage: HistoryStore) -> list[int]:
     """Every server with a finished game (results and ratings are kept per server)."""
     refs = await storage.game_refs(FINISHED)
     return sorted({ledger.guild_key(r.guild_id) for r in refs})
 
 
-async def _read(storage: Storage, servers: Sequence[int]) -> tuple[Results, Ratings, int]:
+async def _read(storage: HistoryStore, servers: Sequence[int]) -> tuple[Results, Ratings, int]:
     results: Results = {}
     ratings: Ratings = {}
     rated = 0
@@ -73,7 +73,7 @@ async def _read(storage: Storage, servers: Sequence[int]) -> tuple[Results, Rati
     return results, ratings, rated
 
 
-async def rebuild_history(storage: Storage) -> Changes:
+async def rebuild_history(storage: HistoryStore) -> Changes:
     """Drop and derive the history tables again; what changed (module doc)."""
     servers = await _servers(storage)
     old_results, old_ratings, _ = await _read(storage, servers)

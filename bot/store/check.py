@@ -25,12 +25,11 @@ from typing import Any
 from bot.runtime.config import Settings
 from bot.store.errors import GameUnreadable, StorageError, StorageUnavailable
 from bot.store.opening import is_postgres_url
+from bot.store.protocol import GameReads
 from bot.store.rows import ACTIVE, FINISHED, LOBBY, GameRef, GameStatus
 from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
-from engine.actions import action_from_json
-from engine.game import apply_in_place
-from engine.record import Record
-from engine.state import OVER
+from games import registry
+from games.port import BadLog
 from lang.messages import t
 
 OK, PROBLEMS, UNUSABLE = 0, 1, 2
@@ -177,7 +176,7 @@ def _why(exc: StorageError) -> str:
     return exc.detail or exc.reason if isinstance(exc, StorageUnavailable) else str(exc)
 
 
-async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
+async def check_game(store: GameReads, ref: GameRef, status: str) -> GameReport:
     """One game as the bot would load it (see ``bot.table.tables.Tables.load``)."""
     rep = GameReport(ref.id, status, ref.channel_id)
     try:
@@ -199,28 +198,32 @@ async def check_game(store: Any, ref: GameRef, status: str) -> GameReport:
         if row.seq != i:
             rep.problems.append(t("checkdb.problem.seq", expected=i, found=row.seq))
             break
-    o = game.options
     try:
-        # as bot.table.model.record_of: the seats in order, the options of the started game
-        state, _ = Record.from_stored(o, len(seats)).new_state()
-    except Exception as exc:  # any failure here is the game's problem
+        port = registry.game(game.kind)
+    except registry.UnknownGame:
         rep.problems.append(t("checkdb.problem.replay",
-                              reason=f"its options do not set up a game ({exc!r})"))
+                              reason=f"it is a game this bot does not know ({game.kind!r})"))
         return rep
-    for row in rows:
-        try:
-            apply_in_place(state, row.seat, action_from_json(row.action))
-        except Exception as exc:
-            rep.problems.append(t("checkdb.problem.replay",
-                                  reason=f"entry {row.seq} (seat {row.seat}): {exc}"))
-            return rep
+    try:
+        # as the table service loads it: the seats in order, the options of the started
+        # game, undo entries taking back steps
+        state = port.records.replay(game.options, len(seats),
+                                    [(row.seat, row.action) for row in rows])
+    except BadLog as exc:  # any failure here is the game's problem
+        if exc.entry is None:
+            reason = f"its options do not set up a game ({exc.cause!r})"
+        else:
+            row = rows[exc.entry]
+            reason = f"entry {row.seq} (seat {row.seat}): {exc.cause}"
+        rep.problems.append(t("checkdb.problem.replay", reason=reason))
+        return rep
     if game.state_error is not None:
         rep.problems.append(t("checkdb.problem.snapshot_unreadable", reason=game.state_error))
     elif game.state is None:
         rep.problems.append(t("checkdb.problem.no_snapshot"))
     elif game.state != state.to_json():
         rep.problems.append(t("checkdb.problem.snapshot_differs"))
-    over = state.phase == OVER
+    over = port.rules.is_over(state)
     if (status == FINISHED and not over) or (status == ACTIVE and over):
         rep.problems.append(t("checkdb.problem.status", status=status,
                               phase="over" if over else "still running"))

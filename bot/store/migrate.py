@@ -10,9 +10,10 @@ this one) is kept as it is there. A target game with the same number that is ano
 reported as failed, neither game changed.
 
 Verified: each copied game's log is read back from PostgreSQL inside the transaction and
-replayed with the engine (undo entries included), as the table service does when it loads
-a game; a log that does not replay is not committed and is reported. A snapshot that
-differs from the replay is replaced by the replay (as the bot would on load) and reported.
+replayed by its game (``games.game``; undo entries included), as the table service does
+when it loads a game; a log that does not replay is not committed and is reported. A
+snapshot that differs from the replay is replaced by the replay (as the bot would on
+load) and reported.
 The history tables (results and ratings, bot/history/ledger.py) are not copied: they are caches
 of the logs, derived again in the target for every finished game it lacks them for.
 
@@ -43,14 +44,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import engine
 from bot.store.opening import is_postgres_url
 from bot.store.rows import LOBBY
 from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
-from engine.actions import action_from_json
-from engine.record import Record
-from engine.state import State
-from engine.undo import Timeline, is_undo
+from games import registry
+from games.port import BadLog
 
 COPIED, UPDATED, SAME, KEPT, FAILED = "copied", "updated", "unchanged", "kept", "failed"
 
@@ -72,21 +70,13 @@ class Report:
         return self.count(FAILED) == 0
 
 
-def replay_log(options: dict[str, Any], seats: list[dict[str, Any]],
-               actions: list[dict[str, Any]]) -> State:
-    """The position a started game's log leads to (as ``bot.table.tables.Tables.load`` rebuilds it);
-    raises on a log the engine refuses."""
-    state, _ = Record.from_stored(options, len(seats)).new_state()
-    timeline = Timeline()
-    for row in actions:
-        if is_undo(row["action"]):
-            state = timeline.undo(row["seat"])
-        else:
-            action = action_from_json(row["action"])
-            before = state.copy()
-            events = engine.apply_in_place(state, row["seat"], action)
-            timeline.record(before, row["seat"], action, events, state)
-    return state
+def replay_log(kind: str, options: dict[str, Any], seats: list[dict[str, Any]],
+               actions: list[dict[str, Any]]) -> Any:
+    """The position a started game's log leads to (as ``bot.table.tables.Tables.load``
+    rebuilds it), by its game ``kind`` (the ``games.game`` column); raises
+    :class:`games.port.BadLog` on a log the game refuses."""
+    return registry.game(kind).records.replay(
+        options, len(seats), [(row["seat"], row["action"]) for row in actions])
 
 
 def _when(text: Any) -> datetime:
@@ -167,6 +157,7 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     if theirs != ours[: len(theirs)]:
         raise Refused("the target holds a different log for this game")
     options = json.loads(g["options"])
+    kind = g.get("game") or registry.DEFAULT  # (a file from before the column: its default)
     state = json.loads(g["state"]) if g["state"] else None
     await con.execute(
         "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, "
@@ -177,7 +168,7 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
         "version = $8, state = $9, panel_message_id = $10, created_at = $11, "
         "updated_at = $12, announced_version = $13, thread_id = $14, turn_key = $15, "
         "seed_salt = $16, seed_commitment = $17",
-        gid, g.get("game") or "tempus", g["guild_id"], g["channel_id"], g["host_id"],
+        gid, kind, g["guild_id"], g["channel_id"], g["host_id"],
         g["status"], options, g["version"], g["state"], g["panel_message_id"],
         _when(g["created_at"]), _when(g["updated_at"]), g.get("announced_version"),
         g.get("thread_id"), g.get("turn_key"), g.get("seed_salt"), g.get("seed_commitment"))
@@ -207,8 +198,11 @@ async def _copy_game(con: Any, g: dict[str, Any], report: Report) -> str:
     if log or (g["status"] != LOBBY and state is not None):
         seats = await con.fetch("SELECT seat FROM seats WHERE game_id = $1", gid)
         try:
-            replayed = replay_log(options, [dict(s) for s in seats], log).to_json()
-        except Exception as exc:
+            replayed = replay_log(kind, options, [dict(s) for s in seats], log).to_json()
+        except BadLog as exc:
+            cause = exc.cause
+            raise Refused(f"its log does not replay: {type(cause).__name__}: {cause}") from None
+        except registry.UnknownGame as exc:
             raise Refused(f"its log does not replay: {type(exc).__name__}: {exc}") from None
         if replayed != state:
             report.notes.append(f"game {gid}: the stored position differed from its log; "

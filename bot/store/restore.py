@@ -12,7 +12,7 @@ meanwhile):
    made at one version of a game, the later one counts (the earlier one's commit failed);
    entries of a batch marked as not committed are skipped;
 3. every game the journal changed gets its snapshot from the replay of its log (the
-   journal holds no snapshots: the engine replays a log exactly);
+   journal holds no snapshots: its game replays a log exactly);
 4. the result is checked as ``check-db`` does; the damaged database (with its ``-wal``
    and ``-shm``) is moved aside as ``<file>.damaged-<UTC time>``, the restored one takes
    its place (``--to FILE``: written there instead, the database left as it is).
@@ -47,9 +47,8 @@ from bot.store.rows import DeadlineRow
 from bot.store.sqlite import SqliteStorage
 from bot.store.statements import Json, Sql
 from bot.store.storage import Connection
-from engine.actions import action_from_json
-from engine.game import apply_in_place
-from engine.record import Record
+from games import registry
+from games.port import BadLog
 
 log = logging.getLogger(__name__)
 
@@ -197,10 +196,11 @@ async def snapshot(store: SqliteStorage, game_id: int) -> str | None:
     seats = await store.seats(game_id)
     rows = await store.actions(game_id)
     try:
-        state, _ = Record.from_stored(game.options, len(seats)).new_state()
-        for row in rows:
-            apply_in_place(state, row.seat, action_from_json(row.action))
-    except Exception as exc:  # the report says which game
+        state = registry.game(game.kind).records.replay(
+            game.options, len(seats), [(row.seat, row.action) for row in rows])
+    except BadLog as exc:  # the report says which game
+        return f"game {game_id} does not replay: {exc.cause!r}"
+    except registry.UnknownGame as exc:
         return f"game {game_id} does not replay: {exc!r}"
     await store.replace_snapshot(game_id, state.to_json())
     return None

@@ -112,14 +112,16 @@ class Tables:
     async def _set_aside(self, game_id: int, exc: Exception) -> None:
         """Keep a game that cannot be loaded out of play (logged once)."""
         damaged = isinstance(exc, GameUnreadable | Refused | UnknownGame | ValueError | KeyError)
+        # an operator reads the game's own refusal, as the log says it (not a player's words)
+        cause = exc.cause if isinstance(exc, Refused) and exc.cause is not None else exc
         log.error("game %s: cannot be loaded, set aside until repaired "
-                  "(python -m bot check-db): %s", game_id, exc, exc_info=not damaged)
+                  "(python -m bot check-db): %s", game_id, cause, exc_info=not damaged)
         ref = None
         with contextlib.suppress(Exception):
             ref = await self.storage.game_ref(game_id)
         self.set_aside[game_id] = SetAside(
             game_id, ref.channel_id if ref else None, ref.guild_id if ref else None,
-            f"{type(exc).__name__}: {exc}")
+            f"{type(cause).__name__}: {cause}")
 
     async def load(self, game: GameRow) -> Table:
         """Build the table from the log; repair the snapshot if it differs from the replay."""

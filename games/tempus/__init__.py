@@ -6,6 +6,8 @@ from games.port import Game
 from games.tempus.computers import TempusComputers
 from games.tempus.media import TempusMedia
 from games.tempus.presentation import TempusPresentation
+from games.tempus.records import TempusRecords
 from games.tempus.rules import TempusRules
 
-GAME = Game("tempus", TempusRules(), TempusPresentation(), TempusComputers(), TempusMedia())
+GAME = Game("tempus", TempusRules(), TempusPresentation(), TempusComputers(),
+            TempusRecords(), TempusMedia())

@@ -56,6 +56,11 @@ class Steps:
     def refusal(self, seat: int) -> Reason:
         return Reason(self._timeline.refusal(seat))
 
+    @property
+    def steps(self) -> list[Any]:
+        """The steps that could be taken back, oldest first."""
+        return self._timeline.steps
+
     def last_before(self) -> State:
         """The position before the step an undo would take back."""
         return self._timeline.steps[-1].before
@@ -64,7 +69,7 @@ class Steps:
         try:
             return self._timeline.undo(seat)
         except EngineUndoRefused as exc:
-            raise UndoRefused(Reason(exc)) from None
+            raise UndoRefused(Reason(exc), exc) from None
 
 
 class TempusRules:
@@ -121,17 +126,17 @@ class TempusRules:
         try:
             return engine.apply(state, seat, action)
         except NotYourDecision as exc:
-            raise NotYourTurn(Reason(exc)) from None
+            raise NotYourTurn(Reason(exc), exc) from None
         except IllegalAction as exc:
-            raise Refused(Reason(exc)) from None
+            raise Refused(Reason(exc), exc) from None
 
     def apply_in_place(self, state: State, seat: int, action: Action) -> list[Event]:
         try:
             return engine.apply_in_place(state, seat, action)
         except NotYourDecision as exc:
-            raise NotYourTurn(Reason(exc)) from None
+            raise NotYourTurn(Reason(exc), exc) from None
         except IllegalAction as exc:
-            raise Refused(Reason(exc)) from None
+            raise Refused(Reason(exc), exc) from None
 
     def to_act(self, state: State) -> list[int]:
         return G.to_act(state)

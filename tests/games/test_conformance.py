@@ -123,6 +123,6 @@ def test_the_check_finds_a_view_that_leaks() -> None:
             return {**tempus.rules.view(state, seat), "deck": list(state.deck)}  # type: ignore[attr-defined]
 
     leaky = Game("tempus", Leaky(tempus.rules), tempus.show, tempus.computers,  # type: ignore[arg-type]
-                 tempus.media)
+                 tempus.records, tempus.media)
     with pytest.raises(AssertionError, match="tells its twin apart"):
         play_randomly(leaky, 3, 7)

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from bot.client.commands import PLAY_WORDS
-from bot.history.ledger import OPENING_KINDS
 from bot.store import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from bot.timing.pace import PACES
 from engine import actions as A
@@ -26,6 +25,7 @@ from games.tempus import computer_levels as players
 from games.tempus.event_text import RENDER
 from games.tempus.hint import REASON_KEYS
 from games.tempus.panels import HAND_KINDS
+from games.tempus.records import OPENING_KINDS
 from lang import i18n
 from lang import tool as i18n_tool
 from lang.messages import RULE_TOPICS, t, t_in

@@ -19,6 +19,7 @@ from engine.setup import new_game
 from engine.simulate import play_game
 from engine.state import ACTIONS, OVER
 from engine.views import view
+from games.tempus.records import OPENING_KINDS
 
 GUILD, OTHER_GUILD = 1, 2
 
@@ -90,7 +91,7 @@ async def test_results_are_derived_from_the_log() -> None:
     for seat, action in record.moves:
         if state.phase == ACTIONS and state.era_number == 1 and isinstance(
                 action, A.BeginMove | A.BeginGrow | A.DrawCards | A.BuildCity | A.Attack):
-            openings[seat].append(hist.OPENING_KINDS[type(action)])
+            openings[seat].append(OPENING_KINDS[type(action)])
         apply_in_place(state, seat, action)
     b = breakdown(view(state, None))
     assert [r.vp for r in rows] == state.scores

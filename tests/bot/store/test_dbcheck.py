@@ -158,3 +158,35 @@ async def test_a_damaged_schema_is_reported_without_a_traceback(tmp_path: Path) 
     assert "Traceback" not in out.stderr, out.stderr[-800:]
     assert out.returncode in (1, 2), out.stdout
     assert "Cannot open" in out.stdout or "integrity check: " in out.stdout, out.stdout
+
+
+@pytest.mark.asyncio
+async def test_a_log_with_steps_taken_back_replays_as_the_bot_loads_it(tmp_path: Path) -> None:
+    """An undo entry takes back the last step, in check-db and in a restore's snapshots as
+    when the bot loads the game."""
+    from bot.store.restore import snapshot
+
+    db = str(tmp_path / "t.db")
+    store = await SqliteStorage.open(db)
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
+    g = await started(svc, 10, seed=3)
+    rng = random.Random(4)
+    undone = 0
+    while undone < 2:
+        uid, action, version = await next_move(svc, g, rng)
+        await svc.act(g, uid, action, version)
+        table = await svc.table(g)
+        seat = svc.undo_seat(table)
+        if seat is not None:
+            await svc.undo(g, table.seats[seat].user_id, table.version)
+            undone += 1
+    await svc.idle()
+    await svc.close()
+    assert sum(row.action == {"type": "undo"} for row in await store.actions(g)) == 2
+    report = await check(db)
+    assert report.ok, report.lines()
+    game = await store.game(g)
+    assert game is not None
+    assert await snapshot(store, g) is None
+    assert (await store.game(g)) == game  # the replay is the snapshot the bot stored
+    await store.close()
