@@ -8,14 +8,14 @@ Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, de
 ``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
-database into PostgreSQL (see ``bot/store/migrate.py``); ``python -m bot backup --db
+database into PostgreSQL (see ``bot/operator/migrate_db.py``); ``python -m bot backup --db
 tempus.db --to FILE`` copies a SQLite database, also a live one (``bot/store/backup.py``);
 ``python -m bot health`` says whether the running bot is healthy (``bot/runtime/health.py``).
 ``python -m bot restore [--db PATH]`` brings a damaged or lost SQLite database back from its
-newest sound backup and the journal of changes since (``bot/store/restore.py``; the bot
+newest sound backup and the journal of changes since (``bot/operator/restore.py``; the bot
 stopped).
 ``python -m bot rebuild-history [--db PATH]`` derives results and ratings again from the
-logs and prints what changed (``bot/history/rebuild.py``; refused while a bot runs on the
+logs and prints what changed (``bot/operator/rebuild_history.py``; refused while a bot runs on the
 database).
 
 SIGTERM and SIGINT stop the bot cleanly (``bot/runtime/shutdown.py``).
@@ -31,7 +31,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from bot.runtime.config import EventLoop, Settings
+from bot.operator.settings import EventLoop, Settings
 from bot.store import StorageUnavailable
 from bot.store.file_lock import StoreInUse, holder
 from bot.store.opening import is_postgres_url, without_password
@@ -46,11 +46,11 @@ EXIT_USAGE = 2
 #: ``main(argv)``; no command runs the bot
 COMMANDS = {
     "backup": "bot.store.backup",
-    "check-db": "bot.store.check",
+    "check-db": "bot.operator.check_db",
     "health": "bot.runtime.health",
-    "migrate-db": "bot.store.migrate",  # copy a SQLite database into PostgreSQL
-    "rebuild-history": "bot.history.rebuild",
-    "restore": "bot.store.restore",
+    "migrate-db": "bot.operator.migrate_db",  # copy a SQLite database into PostgreSQL
+    "rebuild-history": "bot.operator.rebuild_history",
+    "restore": "bot.operator.restore",
 }
 
 

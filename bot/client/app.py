@@ -21,15 +21,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import replies
-from bot.client.components import dispatch, dispatched, make_view
+from bot.client.components import dispatch, dispatched
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
+from bot.operator.settings import Settings
+from bot.publish.components import make_view
 from bot.publish.private_menus import retirer
 from bot.publish.publisher import DiscordPublisher
 from bot.publish.request_pace import GLOBAL_LIMIT, GlobalPace
 from bot.publish.request_pace import install as install_global_pace
 from bot.publish.text_fit import fit
-from bot.runtime.config import Settings
 from bot.runtime.health import HealthFile
 from bot.runtime.health import default_path as default_health_path
 from bot.runtime.memory import MemoryKeeper, freeze_start_up

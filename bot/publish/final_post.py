@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
-from bot.client.components import make_view
 from bot.history import ledger as history
+from bot.publish.components import make_view
 from bot.publish.outbox import Outboxes
 from bot.publish.text_fit import fit
 from bot.runtime.worker_pool import Offloader

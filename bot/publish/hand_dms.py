@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 
-from bot.client.components import make_view
+from bot.publish.components import make_view
 from bot.publish.outbox import POST, Outboxes
 from bot.publish.private_menus import PrivateMenus, current, retirer
 from bot.publish.request_pace import BACKGROUND, URGENT, priority

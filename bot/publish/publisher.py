@@ -38,8 +38,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.client.components import component_rows, make_view
 from bot.publish.carriers import Carrier, Carriers
+from bot.publish.components import component_rows, make_view
 from bot.publish.final_post import post_final
 from bot.publish.hand_dms import HandDMs
 from bot.publish.lost_threads import LostThreads

@@ -17,7 +17,7 @@ in the same folder) starts a new segment, so that backup plus the segments from 
 on hold every change; the segments older than the oldest backup kept are deleted with it.
 PostgreSQL has its own tools (``pg_dump``; README, compose.yaml).
 
-Restoring: ``python -m bot restore`` (bot/store/restore.py): the newest sound backup, with
+Restoring: ``python -m bot restore`` (bot/operator/restore.py): the newest sound backup, with
 every change the journal holds since, put in the database's place.
 """
 

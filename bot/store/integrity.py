@@ -14,7 +14,7 @@ open after the next restart. Two things notice it:
 A broken storage is what a file deleted under the bot already was: no action is
 acknowledged any more (each is refused with the storage message), the players of the
 games in play are told once, and the log says what to do (``python -m bot restore``:
-the last backup and the journal of changes since, ``bot.store.restore``).
+the last backup and the journal of changes since, ``bot.operator.restore``).
 
 A write that SQLite lets through but whose version check finds no game where there must
 be one (a damaged page can answer so without an error) runs the quick check at once

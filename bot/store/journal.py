@@ -1,7 +1,7 @@
 """The journal: every change to a game, appended to a file of its own (apart from the
 database file) and on disk before the change is answered (written before its commit,
 synced beside it), so that the last backup plus the journal bring back every action any
-player was told was done (``python -m bot restore``, bot/store/restore.py), even when the
+player was told was done (``python -m bot restore``, bot/operator/restore.py), even when the
 database file itself is damaged.
 
 What is kept is what the log holds, not the database's pages: the storage method that

@@ -30,7 +30,7 @@ class GameReads(Protocol):
     """Games, their seats and their action logs as stored: loading and catching up with a
     game (the table service: bot/table/tables.py, sync.py, catch_up.py), finding a
     channel's game (bot/table/lobby.py, the front ends' answers), the history and the
-    storage tools (bot/history, bot/store/check.py)."""
+    storage tools (bot/history, bot/operator/check_db.py)."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None: ...
@@ -49,7 +49,7 @@ class GameWrites(Protocol):
     """Every change of a game's row, seats and log, each at the version it was read at
     (VersionConflict otherwise): the table service's commit path and lobby
     (bot/table/commit.py, play.py, lobby.py, seats.py, timeouts.py); the journal records
-    exactly these and bot/store/restore.py applies them again."""
+    exactly these and bot/operator/restore.py applies them again."""
 
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
                           host_name: str | None, options: dict[str, Any]) -> GameRow: ...

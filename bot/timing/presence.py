@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 #: how long after their last click a person still counts as at the table (seconds), unless
-#: the operator sets another window (``TEMPUS_AT_TABLE_S``, bot.runtime.config)
+#: the operator sets another window (``TEMPUS_AT_TABLE_S``, bot.operator.settings)
 AT_TABLE_S: Final = 5 * 60.0
 
 

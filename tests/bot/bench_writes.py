@@ -44,9 +44,10 @@ import discord
 from aiohttp import BodyPartReader, web
 
 from bot.__main__ import loop_factory
-from bot.client.components import component_rows, dispatch, dispatched, make_view
+from bot.client.components import dispatch, dispatched
+from bot.operator.settings import Settings
+from bot.publish.components import component_rows, make_view
 from bot.publish.message_writes import edit_with_token, post_with_token
-from bot.runtime.config import Settings
 from bot.store import SeatRow
 from games.controls import Button, Panel, Select
 from games.custom_ids import BUTTON_RE, SELECT_RE, ComponentId

@@ -21,7 +21,7 @@ import discord.http
 import yarl
 
 from bot.client.app import TempusBot
-from bot.runtime.config import Settings
+from bot.operator.settings import Settings
 from bot.timing.time_source import Clock
 from tests.bot.fake_discord import FakeDiscord, Interaction, Message
 from tests.bot.fake_ratelimit import loop_time

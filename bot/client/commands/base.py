@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.client import options, replies
 from bot.client.commands.answers import Answer, Asker, game_choices
-from bot.client.components import make_view
+from bot.publish.components import make_view
 from bot.table.service import TableError, TableService
 from lang.messages import t
 

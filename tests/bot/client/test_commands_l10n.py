@@ -15,7 +15,7 @@ from discord import Locale
 from bot.client.app import TempusBot, TempusTree, use_interaction_locale
 from bot.client.commands import EXTENSIONS
 from bot.client.translator import CatalogueTranslator, discord_language
-from bot.runtime.config import Settings
+from bot.operator.settings import Settings
 from lang import i18n
 from lang.messages import t
 

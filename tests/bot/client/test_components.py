@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.client.components import Controls, component_rows, make_view
+from bot.publish.components import Controls, component_rows, make_view
 from bot.store import SeatRow
 from engine.game import decisions
 from engine.legal import legal_actions

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bot.client import options
 from bot.client.app import TempusBot
 from bot.client.commands import EXTENSIONS
-from bot.runtime.config import Settings
+from bot.operator.settings import Settings
 from lang.messages import t
 from tests.bot.client.test_fuzz_input import PYTHON_TEXT
 

@@ -32,7 +32,7 @@ import yaml
 from bot.cluster.coordinator import Cluster, attach
 from bot.cluster.ownership import Ownership, parse_shards, shard_of
 from bot.history import ledger as history
-from bot.runtime.config import Settings
+from bot.operator.settings import Settings
 from bot.store import ACTIVE, FINISHED, Storage
 from bot.store.opening import is_postgres_url
 from bot.store.postgres import PgStorage

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.operator.settings import Settings
 from bot.publish.outbox import CARRIED_LIMIT, CARRIED_PERIOD, DEFAULT_PERIOD
-from bot.runtime.config import Settings
 from tests.bot.e2e import (
     FakePlayer,
     bot_running,

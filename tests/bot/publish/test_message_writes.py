@@ -16,8 +16,8 @@ import pytest
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
-from bot.client.components import component_rows, make_view
 from bot.publish import message_writes as mw
+from bot.publish.components import component_rows, make_view
 from games.controls import Button, Option, Panel, Select
 
 PANEL = Panel("Your turn", rows=[

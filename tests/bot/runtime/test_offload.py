@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import loop_factory
+from bot.operator.settings import EventLoop, Settings
 from bot.runtime import worker_pool as offload
-from bot.runtime.config import EventLoop, Settings
 from bot.runtime.worker_pool import Offloader, Superseded, default_workers
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from bot.operator.check_db import check_game
 from bot.store import ACTIVE, VersionConflict
-from bot.store.check import check_game
 from bot.store.errors import StorageUnavailable
 from bot.store.sqlite import SqliteStorage
 from engine.game import apply_in_place, decisions

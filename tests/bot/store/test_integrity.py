@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.operator.check_db import main as check_db
 from bot.store import StorageUnavailable
 from bot.store.backup import BackupFailed, BackupKeeper, backup, seconds
 from bot.store.backup import main as backup_main
-from bot.store.check import main as check_db
 from bot.store.integrity import IntegrityWatch
 from bot.store.sqlite import _failures_mapped
 from bot.table.service import StorageRefusal

@@ -25,9 +25,9 @@ import asyncpg
 import pytest
 
 from bot.history import ledger
+from bot.operator.check_db import check
 from bot.store import ACTIVE, FINISHED, LOBBY, DeadlineRow, MenuRow
 from bot.store import migrations as files
-from bot.store.check import check
 from bot.store.postgres import PG_SCHEMA_VERSION, PgStorage
 from bot.store.sqlite import SCHEMA_VERSION, SqliteStorage
 from bot.table.service import TableService

@@ -701,7 +701,7 @@ async def test_check_db_on_postgres(pg_url: str) -> None:
     read-only beside a running bot; a server that cannot be reached is unusable (exit 2)."""
     import random
 
-    from bot.store.check import check
+    from bot.operator.check_db import check
     from bot.table.service import TableService
     from tests.bot.helpers import CollectSink
     from tests.bot.store.test_storage_failures import next_move, started

@@ -47,7 +47,7 @@ def test_the_window_is_an_operator_setting() -> None:
     and on to the pure rule; 0 makes everyone away (pinged, secret choices by DM)."""
     import pytest
 
-    from bot.runtime.config import Settings
+    from bot.operator.settings import Settings
     from bot.table.service import TableService
 
     assert Settings.from_env({}).at_table_s == AT_TABLE_S == Settings().at_table_s

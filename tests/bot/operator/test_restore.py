@@ -1,5 +1,5 @@
 """The journal of changes (bot/store/journal.py) and ``python -m bot restore``
-(bot/store/restore.py): every acknowledged change is in the journal, on disk, before its
+(bot/operator/restore.py): every acknowledged change is in the journal, on disk, before its
 commit; the newest sound backup plus the journal bring back every game and every action
 after the database's pages are damaged under the running service."""
 
@@ -21,16 +21,16 @@ import pytest
 import yaml
 
 from bot.__main__ import main as bot_main
-from bot.runtime.config import Settings
+from bot.operator.check_db import main as check_db
+from bot.operator.restore import latest_per_version
+from bot.operator.restore import main as restore_main
+from bot.operator.settings import Settings
 from bot.store import StorageUnavailable
 from bot.store import backup as backup_module
 from bot.store import journal as journal_
 from bot.store.backup import BackupKeeper, backups_in
-from bot.store.check import main as check_db
 from bot.store.journal import Journal
 from bot.store.postgres import PgStorage
-from bot.store.restore import latest_per_version
-from bot.store.restore import main as restore_main
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import StorageRefusal, TableService
 from tests.bot.store.test_integrity import damage

@@ -15,8 +15,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.history import ledger as hist
+from bot.operator.migrate_db import COPIED, FAILED, KEPT, SAME, UPDATED, migrate_db
 from bot.store import ACTIVE, CANCELLED, LOBBY
-from bot.store.migrate import COPIED, FAILED, KEPT, SAME, UPDATED, migrate_db
 from bot.store.postgres import PgStorage
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableService

@@ -1,4 +1,4 @@
-"""``python -m bot rebuild-history`` (bot/history/rebuild.py): a database whose results and
+"""``python -m bot rebuild-history`` (bot/operator/rebuild_history.py): a database whose results and
 ratings were derived under the old rule (a leaver not rated, a seat left on autopilot by
 missed deadlines rated on the computer's result) gets the numbers the rules of
 bot/history/ratings.py document, and the report says what changed; refused while a bot
@@ -16,7 +16,7 @@ import pytest
 
 from bot.history import ledger as hist
 from bot.history import ratings as R
-from bot.history.rebuild import EXIT_BUSY, rebuild_history, report_lines
+from bot.operator.rebuild_history import EXIT_BUSY, rebuild_history, report_lines
 from bot.store import RatingRow
 from bot.store.sqlite import SqliteStorage
 from lang.messages import t
@@ -148,7 +148,7 @@ async def test_on_postgresql_refused_while_a_bot_runs(pg_url: str) -> None:
     so it refuses, naming the process; once the bot is gone it runs."""
     from bot.cluster.coordinator import ShardLocks
     from bot.cluster.ownership import Ownership
-    from bot.history.rebuild import run
+    from bot.operator.rebuild_history import run
     from bot.store.opening import open_storage
 
     store = await open_storage(pg_url)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.check import check
+from bot.operator.check_db import check
 from bot.store.sqlite import SqliteStorage
 from bot.table.service import TableService
 from tests.bot.helpers import CollectSink
@@ -164,7 +164,7 @@ async def test_a_damaged_schema_is_reported_without_a_traceback(tmp_path: Path) 
 async def test_a_log_with_steps_taken_back_replays_as_the_bot_loads_it(tmp_path: Path) -> None:
     """An undo entry takes back the last step, in check-db and in a restore's snapshots as
     when the bot loads the game."""
-    from bot.store.restore import snapshot
+    from bot.operator.restore import snapshot
 
     db = str(tmp_path / "t.db")
     store = await SqliteStorage.open(db)

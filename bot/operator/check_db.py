@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.runtime.config import Settings
+from bot.operator.settings import Settings
 from bot.store.errors import GameUnreadable, StorageError, StorageUnavailable
 from bot.store.opening import is_postgres_url
 from bot.store.protocol import GameReads

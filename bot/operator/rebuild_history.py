@@ -159,7 +159,7 @@ async def run(path: str) -> tuple[int, list[str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from bot.runtime.config import Settings
+    from bot.operator.settings import Settings
 
     parser = argparse.ArgumentParser(
         prog="python -m bot rebuild-history",

@@ -317,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _restore(db: Path, folder: Path, given: str | None, to: Path | None) -> int:
-    from bot.store.check import check
+    from bot.operator.check_db import check
 
     out = Outcome()
     backup = choose_backup(folder, db, given, out)
