@@ -19,6 +19,7 @@ draws it whole.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -70,6 +71,10 @@ MAX_SEATS = 5
 FULL_MAP = (BOARD_W, BOARD_H)
 
 
+#: where a hex's raised stack limit (Sanitation) is shown, from the hex's centre
+RAISE_AT = (16 * K, 18 * K)
+
+
 def _piece_sheet() -> Image.Image:
     """Every piece sprite on one neutral sheet, to give them palette entries."""
     sprites = []
@@ -115,12 +120,13 @@ def palette() -> Image.Image:
     return build_palette(base, _piece_sheet(), P.key_colours())
 
 
-def _occupied(v: dict[str, Any]) -> frozenset[int]:
+def occupied_hexes(v: dict[str, Any]) -> frozenset[int]:
+    """The hexes with tokens or a city (an arrow stops at their pieces' edge)."""
     return frozenset(h for h in range(NUM_HEXES)
                      if v["count"][h] > 0 or v["city_owner"][h] >= 0)
 
 
-def _piece_places(v: dict[str, Any]) -> list[tuple[int, str, int, int, float]]:
+def piece_places(v: dict[str, Any]) -> list[tuple[int, str, int, int, float]]:
     """``(hex, "token" | "city", seat, number, dx)`` for every piece on the map."""
     owner, count = v["owner"], v["count"]
     city_owner, city_value = v["city_owner"], v["city_value"]
@@ -140,7 +146,7 @@ def _piece_places(v: dict[str, Any]) -> list[tuple[int, str, int, int, float]]:
 
 def _draw_pieces(img: Canvas, v: dict[str, Any], shift: Shift, lang: str) -> None:
     sx, sy = shift
-    for h, kind, seat, n, dx in _piece_places(v):
+    for h, kind, seat, n, dx in piece_places(v):
         x, y = piece_centre(h)
         sprite = city(seat, n) if kind == "city" else token(seat, n)
         sprite.paste_on(img, x + dx + sx, y + sy)
@@ -149,7 +155,7 @@ def _draw_pieces(img: Canvas, v: dict[str, Any], shift: Shift, lang: str) -> Non
         if v["bonus"][h] > 0:
             cx, cy = hex_centre(h)
             plate = stack_bonus(v["bonus"][h], K, panel.raise_owner(v, h), lang)
-            plate.paste_on(img, cx + 16 * K + sx, cy + 18 * K + sy)
+            plate.paste_on(img, cx + RAISE_AT[0] + sx, cy + RAISE_AT[1] + sy)
 
 
 def _draw_badges(img: Canvas, v: dict[str, Any], shift: Shift, lang: str,
@@ -158,7 +164,7 @@ def _draw_badges(img: Canvas, v: dict[str, Any], shift: Shift, lang: str,
     the pieces) only those there, again, so nothing on the map ever hides them."""
     sx, sy = shift
     pad = BADGE_R + 1
-    for h, kind, seat, _, dx in _piece_places(v):
+    for h, kind, seat, _, dx in piece_places(v):
         x, y = piece_centre(h)
         bx, by = CITY_BADGE if kind == "city" else TOKEN_BADGE
         px, py = x + dx + bx + sx, y + by + sy
@@ -167,34 +173,57 @@ def _draw_badges(img: Canvas, v: dict[str, Any], shift: Shift, lang: str,
             badge(seat, lang).paste_on(img, px, py)
 
 
-def _draw_map(img: Canvas, v: dict[str, Any], shift: Shift,
-              highlight: tuple[int, ...], last_move: tuple[int, ...] | None,
-              spots: tuple[int, ...], lang: str) -> None:
-    """Rings under the pieces, arrows over them, the owners' letters never covered."""
+@dataclass(frozen=True)
+class Marks:
+    """What a board marks besides its pieces, in drawing order: hexes outlined (legal
+    targets), rings around piece places (a hex that changed, the hexes a crop is about),
+    attacked hexes (a red outline under the pieces) and arrows over the pieces
+    ``(src, dst, attack)``. The picture and its vector drawing (render.svg) draw these."""
+
+    highlight: tuple[int, ...] = ()
+    spots: tuple[int, ...] = ()
+    attacked: tuple[int, ...] = ()
+    arrows: tuple[tuple[int, int, bool], ...] = ()
+
+
+def board_marks(v: dict[str, Any], highlight: tuple[int, ...] = (),
+                last_move: tuple[int, ...] | None = None, spots: tuple[int, ...] = ()
+                ) -> Marks:
+    """The marks of a view's board: an attack in progress is always shown; the last move
+    as a ring (one hex) or an arrow, unless it is that attack."""
     combat = v.get("combat")
-    if highlight:
-        draw_highlights(img, tuple(highlight), shift)
-    for h in spots:
-        draw_spot(img, h, shift)
     fight = bool(combat and last_move and tuple(last_move[:2]) == (combat["src"],
                                                                     combat["dst"]))
+    rings = list(spots)
     arrows: list[tuple[int, int, bool]] = []
     if combat:
         arrows.append((combat["src"], combat["dst"], True))
     if last_move and not fight:
         if len(last_move) == 1:
-            draw_spot(img, last_move[0], shift)
+            rings.append(last_move[0])
         else:
             arrows.append((last_move[0], last_move[1], len(last_move) == 3))
-    for src, dst, attack in arrows:
-        if attack and src != dst:
-            draw_attack_target(img, dst, shift)
+    attacked = tuple(dst for src, dst, attack in arrows if attack and src != dst)
+    return Marks(tuple(highlight), tuple(rings), attacked, tuple(arrows))
+
+
+def _draw_map(img: Canvas, v: dict[str, Any], shift: Shift,
+              highlight: tuple[int, ...], last_move: tuple[int, ...] | None,
+              spots: tuple[int, ...], lang: str) -> None:
+    """Rings under the pieces, arrows over them, the owners' letters never covered."""
+    marks = board_marks(v, highlight, last_move, spots)
+    if marks.highlight:
+        draw_highlights(img, marks.highlight, shift)
+    for h in marks.spots:
+        draw_spot(img, h, shift)
+    for dst in marks.attacked:
+        draw_attack_target(img, dst, shift)
     _draw_pieces(img, v, shift, lang)
-    if not arrows:
+    if not marks.arrows:
         return
-    occupied = _occupied(v)
+    occupied = occupied_hexes(v)
     areas = []
-    for src, dst, attack in arrows:
+    for src, dst, attack in marks.arrows:
         areas.append(draw_arrow(img, src, dst, attack, occupied, shift))
         if attack and src != dst:
             areas.append(draw_swords(img, dst, shift))

@@ -80,10 +80,16 @@ def _sprite_box(sp: Sprite, x: float, y: float) -> Box:
 def draw_swords(base: Canvas, dst: int, shift: Shift = NO_SHIFT) -> Box:
     """Crossed swords at the right corner of an attacked hex: not colour alone.
     Returns the pixel box drawn on."""
-    cx, cy = _at(hex_centre(dst), shift)
+    x, y = _at(swords_centre(dst), shift)
     sp = swords()
-    sp.paste_on(base, cx + 0.69 * R, cy - 0.4 * R)
-    return _sprite_box(sp, cx + 0.69 * R, cy - 0.4 * R)
+    sp.paste_on(base, x, y)
+    return _sprite_box(sp, x, y)
+
+
+def swords_centre(dst: int) -> tuple[float, float]:
+    """Where the crossed swords of an attack on ``dst`` go: the hex's right corner."""
+    cx, cy = hex_centre(dst)
+    return cx + 0.69 * R, cy - 0.4 * R
 
 
 def draw_arrow(base: Canvas, src: int, dst: int, attack: bool,
@@ -107,6 +113,29 @@ def _arrow(src: int, dst: int, attack: bool, src_piece: bool,
            dst_piece: bool) -> tuple[Image.Image, int, int]:
     """The arrow's RGBA image and its top left corner in whole-map pixels (cached: the
     same move is drawn on every board until the next one)."""
+    poly = arrow_polygon(src, dst, src_piece, dst_piece)
+    pad = 4
+    left = math.floor(min(p[0] for p in poly)) - pad
+    top = math.floor(min(p[1] for p in poly)) - pad
+    right = math.ceil(max(p[0] for p in poly)) + pad
+    bottom = math.ceil(max(p[1] for p in poly)) + pad
+    img = Image.new("RGBA", ((right - left) * SS, (bottom - top) * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    pts = [((x - left) * SS, (y - top) * SS) for x, y in poly]
+    fill = P.ATTACK if attack else P.HIGHLIGHT
+    d.polygon(pts, fill=fill + (255,), outline=P.OUTLINE + (255,), width=round(ARROW_EDGE * SS))
+    return img.reduce(SS), left, top
+
+
+#: the width of an arrow's dark edge (pixels)
+ARROW_EDGE = 1.8
+
+
+def arrow_polygon(src: int, dst: int, src_piece: bool, dst_piece: bool
+                  ) -> list[tuple[float, float]]:
+    """The outline of the arrow from ``src`` towards ``dst`` in whole-map pixels, from the
+    edge of the source piece (``src_piece``: one stands there) to the edge of the target's
+    (the board's picture and its vector drawing, render.svg, share it)."""
     (x0, y0), (x1, y1) = piece_centre(src), piece_centre(dst)
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
@@ -120,20 +149,9 @@ def _arrow(src: int, dst: int, attack: bool, src_piece: bool,
     shaft, head_w, head_l = 4.0 * K, 11.0 * K, 14.0 * K
     nx, ny = -uy, ux
     hx, hy = bx - ux * head_l, by - uy * head_l
-    poly = [
+    return [
         (ax + nx * shaft, ay + ny * shaft), (hx + nx * shaft, hy + ny * shaft),
         (hx + nx * head_w, hy + ny * head_w), (bx, by),
         (hx - nx * head_w, hy - ny * head_w), (hx - nx * shaft, hy - ny * shaft),
         (ax - nx * shaft, ay - ny * shaft),
     ]
-    pad = 4
-    left = math.floor(min(p[0] for p in poly)) - pad
-    top = math.floor(min(p[1] for p in poly)) - pad
-    right = math.ceil(max(p[0] for p in poly)) + pad
-    bottom = math.ceil(max(p[1] for p in poly)) + pad
-    img = Image.new("RGBA", ((right - left) * SS, (bottom - top) * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    pts = [((x - left) * SS, (y - top) * SS) for x, y in poly]
-    fill = P.ATTACK if attack else P.HIGHLIGHT
-    d.polygon(pts, fill=fill + (255,), outline=P.OUTLINE + (255,), width=round(1.8 * SS))
-    return img.reduce(SS), left, top

@@ -28,7 +28,7 @@ from engine.hexgrid import NUM_HEXES
 
 from . import palette as P
 from . import panel
-from .board import _check_view, _draw_badges, _draw_pieces, _occupied, palette
+from .board import _check_view, _draw_badges, _draw_pieces, occupied_hexes, palette
 from .encode import to_png
 from .geometry import TOKEN_R, K, R, hex_centre, piece_centre
 from .layout import Layout, board_layout
@@ -180,7 +180,7 @@ def _draw_marks(img: Image.Image, view: dict[str, Any], marks: Marks, shift: Shi
             draw_attack_target(img, dst, shift)
     for h in cities:
         areas.append(_paste(img, _city_ring(), city_spot(h), shift))
-    occupied = _occupied(view)
+    occupied = occupied_hexes(view)
     for src, dst in dict.fromkeys(moves):
         areas.append(draw_arrow(img, src, dst, False, occupied, shift))
     for src, dst in dict.fromkeys(fights):

@@ -101,17 +101,13 @@ def token(seat: int, count: int) -> Sprite:
     return _finish(img, (round(cx), round(cy)))
 
 
-@lru_cache(maxsize=64)
-def city(seat: int, value: int) -> Sprite:
-    """A city of ``seat``: a crenellated tower in the player's colour with its value (the
-    owner's letter is a :func:`badge` at :data:`CITY_BADGE`)."""
-    colour = P.player_rgb(seat)
-    bw, bh, merlon = 34.0 * K, 24.0 * K, 6.0 * K
-    pad = 9 * K
-    w = math.ceil(bw + 2 * pad)
-    h = math.ceil(bh + merlon + 2 * pad)
-    img, d = _canvas(w, h)
-    cx, cy = w / 2, pad + merlon + bh / 2
+#: a city's tower: its width, the height of its wall and of its merlons
+CITY_SIZE = (34.0 * K, 24.0 * K, 6.0 * K)
+
+
+def city_outline(cx: float, cy: float) -> list[tuple[float, float]]:
+    """The crenellated outline of a city centred on (cx, cy) (its wall's middle)."""
+    bw, bh, merlon = CITY_SIZE
     left, right = cx - bw / 2, cx + bw / 2
     top, bottom = cy - bh / 2, cy + bh / 2
     step = bw / 5
@@ -121,7 +117,21 @@ def city(seat: int, value: int) -> Sprite:
         y = top - merlon if k % 2 == 0 else top
         outline += [(x0, y), (x1, y)]
     outline += [(right, top - merlon), (right, bottom)]
-    pts = [(x * SS, y * SS) for x, y in outline]
+    return outline
+
+
+@lru_cache(maxsize=64)
+def city(seat: int, value: int) -> Sprite:
+    """A city of ``seat``: a crenellated tower in the player's colour with its value (the
+    owner's letter is a :func:`badge` at :data:`CITY_BADGE`)."""
+    colour = P.player_rgb(seat)
+    bw, bh, merlon = CITY_SIZE
+    pad = 9 * K
+    w = math.ceil(bw + 2 * pad)
+    h = math.ceil(bh + merlon + 2 * pad)
+    img, d = _canvas(w, h)
+    cx, cy = w / 2, pad + merlon + bh / 2
+    pts = [(x * SS, y * SS) for x, y in city_outline(cx, cy)]
     d.polygon(pts, fill=colour + (255,), outline=P.OUTLINE + (255,), width=2 * SS)
     _text(d, (cx * SS, (cy + 1) * SS), str(value), 19 * K, P.ink_on(colour))
     return _finish(img, (round(cx), round(cy)))

@@ -95,18 +95,29 @@ _SPOT_SETS: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
+#: farmland's furrows: their spacing and width, in units of the hex radius
+FURROW_GAP = 0.17
+FURROW_W = 0.045
+
+
+def furrow_fields(c: float, r: float) -> list[tuple[list[tuple[float, float]], float]]:
+    """Farmland's three fields in a hex of radius ``r`` centred on (c, c): each field's
+    outline and the direction (radians) its furrows run in."""
+    corners = [(c + x, c + y) for x, y in corner_offsets(r)]
+    return [([(c, c), corners[2 * k], corners[(2 * k + 1) % 6], corners[(2 * k + 2) % 6]],
+             math.radians(30 + 60 * k)) for k in range(3)]
+
+
 def _furrows(img: Image.Image, r: float) -> None:
     """Farmland: the hex cut into three fields, each ploughed in its own direction."""
     size = img.size[0]
     c = size / 2
-    corners = [(c + x, c + y) for x, y in corner_offsets(r)]
-    w = max(1, int(0.045 * r))
-    gap = 0.17 * r
-    for k in range(3):
-        field = [(c, c), corners[2 * k], corners[(2 * k + 1) % 6], corners[(2 * k + 2) % 6]]
+    w = max(1, int(FURROW_W * r))
+    gap = FURROW_GAP * r
+    fields = furrow_fields(c, r)
+    for field, ang in fields:
         stripes = Image.new("RGBA", img.size, (0, 0, 0, 0))
         sd = ImageDraw.Draw(stripes)
-        ang = math.radians(30 + 60 * k)
         dx, dy = math.cos(ang), math.sin(ang)
         nx, ny = -dy, dx
         n = int(size / gap) + 2
@@ -119,20 +130,27 @@ def _furrows(img: Image.Image, r: float) -> None:
         mask = ImageChops.multiply(mask, stripes.getchannel("A"))
         img.paste(stripes, (0, 0), mask)
     d = ImageDraw.Draw(img)
-    for k in range(3):  # field boundaries
-        d.line([(c, c), corners[2 * k]], fill=P.TERRAIN_INK["F"] + (255,), width=w)
+    for field, _ in fields:  # field boundaries
+        d.line([(c, c), field[1]], fill=P.TERRAIN_INK["F"] + (255,), width=w)
 
 
-def _ripples(img: Image.Image, r: float) -> None:
-    """Lake: calm concentric ripples (open sea has waves instead)."""
-    d = ImageDraw.Draw(img)
-    c = img.size[0] / 2
+def ripples(d: Draw, c: float, r: float) -> None:
+    """Lake: calm concentric ripples (open sea has waves instead), in a hex of radius
+    ``r`` centred on (c, c)."""
     w = max(1, int(0.04 * r))
     for cx, cy, k in ((c - 0.38 * r, c - 0.15 * r, 0.9), (c + 0.36 * r, c + 0.3 * r, 1.0)):
         for ring in (0.1, 0.2, 0.3):
             rr = ring * r * k
             d.ellipse([cx - rr * 1.6, cy - rr * 0.7, cx + rr * 1.6, cy + rr * 0.7],
                       outline=P.LAKE_INK + (255,), width=w)
+
+
+def motifs(d: Draw, terrain: str, half: float, radius: float) -> None:
+    """The motifs of ``terrain`` (not farmland's furrows nor a lake's ripples) in a hex of
+    circumradius ``radius`` centred on (half, half)."""
+    motif = _MOTIFS[terrain]
+    for sx, sy in _SPOT_SETS.get(terrain, _SPOTS):
+        motif(d, half + sx * radius, half + sy * radius, radius)
 
 
 @lru_cache(maxsize=32)
@@ -145,12 +163,9 @@ def motif_sprite(terrain: str, radius: float, mirrored: bool = False) -> Image.I
     if terrain == "F":
         _furrows(img, radius)
     elif terrain == LAKE:
-        _ripples(img, radius)
+        ripples(ImageDraw.Draw(img), img.size[0] / 2, radius)
     else:
-        d = ImageDraw.Draw(img)
-        motif = _MOTIFS[terrain]
-        for sx, sy in _SPOT_SETS.get(terrain, _SPOTS):
-            motif(d, half + sx * radius, half + sy * radius, radius)
+        motifs(ImageDraw.Draw(img), terrain, half, radius)
     if mirrored:
         img = img.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     mask = Image.new("L", img.size, 0)

@@ -45,7 +45,7 @@ def hex_kinds(terrain: Terrain) -> list[str]:
     ]
 
 
-def _edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
+def edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
     """Colour and width (final pixels) of the edge between hex kinds ``a`` and ``b``
     (``None``: the board edge), or None for no line."""
     water = (OPEN_SEA, LAKE)
@@ -117,7 +117,7 @@ def draw_terrain_layer(terrain: Terrain) -> Image.Image:
             n = NEIGHBOUR_IN[h][direction]
             if n is not None and n < h:
                 continue  # each shared edge once
-            style = _edge_style(kinds[h], None if n is None else kinds[n])
+            style = edge_style(kinds[h], None if n is None else kinds[n])
             if style is None:
                 continue
             colour, width = style
