@@ -9,8 +9,9 @@ clipped to the hex, then pasted onto every hex of that terrain.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any, Protocol
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -25,7 +26,27 @@ LAKE = "lake"
 _SPOTS = ((-0.5, -0.3), (0.5, -0.3), (-0.64, 0.16), (0.64, 0.16),
           (-0.3, 0.6), (0.3, 0.6), (0.0, 0.14))
 
-Draw = ImageDraw.ImageDraw
+
+
+class Draw(Protocol):
+    """What a motif draws with: ``ImageDraw``'s shapes (the picture) or
+    :class:`render.svg.SvgPen` (the same pattern in vectors)."""
+
+    def polygon(self, xy: Sequence[Any], fill: Any = None, outline: Any = None,
+                width: int = 1) -> None: ...
+
+    def rectangle(self, xy: Sequence[Any], fill: Any = None, outline: Any = None,
+                  width: int = 1) -> None: ...
+
+    def line(self, xy: Sequence[Any], fill: Any = None, width: int = 1,
+             joint: Any = None) -> None: ...
+
+    def ellipse(self, xy: Sequence[Any], fill: Any = None, outline: Any = None,
+                width: int = 1) -> None: ...
+
+    def arc(self, xy: Sequence[Any], start: float, end: float, fill: Any = None,
+            width: int = 1) -> None: ...
+
 Motif = Callable[[Draw, float, float, float], None]
 
 
