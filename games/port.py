@@ -255,6 +255,9 @@ class Game:
     records: Records
     #: pictures, the looking commands' texts and results (the front ends and publishing)
     media: Media
+    #: the game's live page (bot/web): its board as vector graphics, its panels as data,
+    #: a seat's choices in the page's terms (None: the game has no page)
+    web: Web | None = None
 
 
 class Presentation(Protocol):
@@ -618,4 +621,53 @@ class Media(Protocol):
         """*(worker)* What happened since round ``since_round`` began, from a loaded
         record (``bot.history.ledger.load_record``), for :meth:`Presentation.recap_panel`
         (raises :class:`Declined`: a round not begun)."""
+        ...
+
+
+@dataclass(frozen=True)
+class BoardSvg:
+    """A board as a page draws it: SVG groups in one coordinate system (the whole map's)."""
+
+    #: the same key: the same ``map`` (a page keeps it while only the pieces change)
+    map_key: str
+    #: what depends on the map alone: fills, patterns, coasts, labels, and a tap layer
+    #: whose shapes carry ``data-hex``, a place's number as :class:`Web` names places
+    map: str
+    #: what stands on the map and the marks of the last move
+    pieces: str
+    #: the part of the map to show: x, y, width, height
+    box: tuple[int, int, int, int]
+
+
+class Web(Protocol):
+    """What a game's live page shows and takes (``bot/web``, a front end beside Discord's):
+    pure, synchronous, in the language ``lang`` asked for. Everything shown comes from a
+    view (what its reader may know); what a seat may do comes from its legal actions, so
+    the page never decides what is legal. Places are numbers (the ``data-hex`` of the tap
+    layer); an action travels as the game's own text (the steps of a choice), and comes
+    back through :meth:`actions`."""
+
+    def board_svg(self, view: View, last_move: tuple[int, ...] | None,
+                  lang: str) -> BoardSvg:
+        """The board of a view (a public one: any seat's draws the same)."""
+        ...
+
+    def page(self, view: View, names: Sequence[str], lang: str) -> dict[str, Any]:
+        """Everything the page shows besides the board, as JSON-able data: the status, who
+        acts and what, the players (``names``: who plays each seat), the game's tracks and
+        piles, what each place holds (a tap's answer), and the hand of the view's seat
+        (none in a spectator's view)."""
+        ...
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any],
+                lang: str) -> dict[str, Any] | None:
+        """What ``seat`` may do now in the page's terms (None: it owes no decision): moves
+        from a place to a place, things done at a place, buttons, a choice of cards; each
+        with the steps that make it. ``legal``: the seat's legal actions now (the game may
+        look further on a copy of ``state``: a Move begun and a token moved in one tap)."""
+        ...
+
+    def actions(self, data: Mapping[str, Any]) -> list[Any]:
+        """The actions a page asks for (a choice's steps, or a choice of cards); ValueError
+        for anything malformed. Whether they are legal is for the rules to say."""
         ...
