@@ -107,6 +107,7 @@ def run_online(settings: Settings) -> int:
     from bot.client.app import TempusBot
     from bot.runtime.heap import keep_freed_pages
     from bot.runtime.shutdown import Shutdown
+    from bot.web.front import beside
 
     keep_freed_pages()  # a board's few hundred kB, freed and taken again all the time
     point_at(settings.api_base, settings.gateway)
@@ -115,6 +116,9 @@ def run_online(settings: Settings) -> int:
 
     async def run() -> None:
         bot = TempusBot(settings, freeze=True)
+        web = beside(settings)  # the live pages, when TEMPUS_WEB_PORT and _URL are set
+        if web is not None:
+            bot.beside.append(web)
         # SIGTERM (docker stop) and SIGINT (Ctrl-C) stop it cleanly (bot.runtime.shutdown)
         stop = Shutdown(begin=bot.begin_stop, inflight=bot.inflight, settle=bot.settle,
                         close=bot.close)

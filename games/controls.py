@@ -38,6 +38,7 @@ class Op(StrEnum):
     REMATCH = "rematch"  # the button on a result: a new lobby (bot.table.rematch)
     RECAP = "recap"  # "What happened?": a recap for whoever clicks, privately
     MUTE = "mute"  # no pings for the clicking person in the game's current turn
+    BOARD = "board"  # the clicker's link to the game's live page, privately
 
     @classmethod
     def named(cls, text: str) -> Op | None:
@@ -65,7 +66,7 @@ class Op(StrEnum):
         return self in _DECIDING
 
 
-_ANSWERED_PRIVATELY = frozenset({Op.MENU, Op.HELP, Op.RECAP, Op.MUTE})
+_ANSWERED_PRIVATELY = frozenset({Op.MENU, Op.HELP, Op.RECAP, Op.MUTE, Op.BOARD})
 _DECIDING = frozenset({Op.ACT, Op.CARDS, Op.QUIT, Op.UNDO})
 
 # the ops by their old names, as the Discord layer, the console and the panels import them
@@ -74,6 +75,7 @@ MUTE = Op.MUTE
 JOIN, LEAVE, ADDBOT, START, CANCEL = Op.JOIN, Op.LEAVE, Op.ADDBOT, Op.START, Op.CANCEL
 LOBBY_OPS = (JOIN, LEAVE, ADDBOT, START, CANCEL)
 RECAP = Op.RECAP
+BOARD = Op.BOARD
 
 #: a button's look; a closed set as a ``Literal`` (the panels pass plain strings)
 Style = Literal["primary", "secondary", "success", "danger"]

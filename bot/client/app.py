@@ -14,7 +14,7 @@ import contextlib
 import io
 import logging
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -78,6 +78,14 @@ async def panel_file(offloader: Offloader, panel: Panel, lang: str, media: Media
     return discord.File(io.BytesIO(png), filename=f"{panel.image}.png", description=alt)
 
 
+class Beside(Protocol):
+    """A front end run beside the Discord client, on its table service (bot/web)."""
+
+    async def attach(self, bot: Any) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 class TempusTree(app_commands.CommandTree):
     """Sets the locale before every slash command and autocomplete (same task)."""
 
@@ -130,6 +138,10 @@ class TempusBot(commands.AutoShardedBot):
         self.integrity: IntegrityWatch | None = None
         self.backups: BackupKeeper | None = None
         self.health: HealthFile | None = None
+        #: front ends beside this one on the same table service (the live pages, started
+        #: by ``python -m bot`` when enabled): attached once the service and the publisher
+        #: exist, before any game is resumed; closed first
+        self.beside: list[Beside] = []
 
     def begin_stop(self) -> None:
         """Take no more clicks or commands (each gets "restarting, try again")."""
@@ -167,6 +179,8 @@ class TempusBot(commands.AutoShardedBot):
         self.publisher.menus.attach(self.storage, self)  # DM menus outlive a restart
         i18n.store_locales_in(self.storage)  # so do people's languages
         self.service.owns = self.settings.ownership.owns  # games of this process's shards
+        for part in self.beside:
+            await part.attach(self)
         from bot.client.commands import EXTENSIONS
 
         await self.tree.set_translator(CatalogueTranslator())
@@ -266,6 +280,8 @@ class TempusBot(commands.AutoShardedBot):
             await super().close()
             return
         self._closed = True
+        for front in self.beside:
+            await front.close()
         for part in (self.health, self.integrity, self.backups):
             if part is not None:
                 await part.close()

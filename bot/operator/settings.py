@@ -72,6 +72,15 @@ class Settings:
     at_table_s: float = AT_TABLE_S
     #: the event loop (uvloop's unless told otherwise)
     event_loop: EventLoop = EventLoop.UVLOOP
+    #: the live pages (bot/web): served on this port (None: off) for the public address
+    #: ``web_url`` (a TLS reverse proxy's, which forwards to this port), listening on
+    #: ``web_host``; links signed with ``web_secret`` (None: one kept in the data folder),
+    #: a seat's link valid ``web_link_hours``
+    web_port: int | None = None
+    web_url: str | None = None
+    web_host: str = "0.0.0.0"
+    web_secret: str | None = None
+    web_link_hours: float = 72.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -115,6 +124,11 @@ class Settings:
             health_every=seconds(e.get("TEMPUS_HEALTH_EVERY") or "15"),
             at_table_s=_seconds(e, "TEMPUS_AT_TABLE_S", AT_TABLE_S),
             event_loop=_event_loop(e.get("TEMPUS_EVENT_LOOP") or EventLoop.UVLOOP),
+            web_port=_port(e.get("TEMPUS_WEB_PORT") or ""),
+            web_url=e.get("TEMPUS_WEB_URL") or None,
+            web_host=e.get("TEMPUS_WEB_HOST") or "0.0.0.0",
+            web_secret=e.get("TEMPUS_WEB_SECRET") or None,
+            web_link_hours=_seconds(e, "TEMPUS_WEB_LINK_HOURS", 72.0),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
@@ -137,6 +151,19 @@ def _seconds(e: Mapping[str, str], name: str, default: float) -> float:
     if not value >= 0 or value == float("inf"):
         raise ValueError(f"{name}={raw!r} must be 0 or more seconds")
     return value
+
+
+def _port(raw: str) -> int | None:
+    """``TEMPUS_WEB_PORT``: a TCP port (unset or empty: the live pages are off)."""
+    if not raw:
+        return None
+    try:
+        port = int(raw)
+    except ValueError:
+        raise ValueError(f"TEMPUS_WEB_PORT={raw!r} is not a port number") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"TEMPUS_WEB_PORT={raw!r} is not a port number")
+    return port
 
 
 def _event_loop(raw: str) -> EventLoop:

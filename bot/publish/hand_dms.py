@@ -82,6 +82,9 @@ class HandDMs:
         self._hand_messages: dict[tuple[int, int], tuple[int, int]] = {}
         self._failed: set[int] = set()
         self._channels: dict[int, discord.abc.Messageable] = {}
+        #: (game, person) -> the hand message's line with their live page's link, or None
+        #: (set when the live pages are on, bot/web)
+        self.board_link: Callable[[int, int], str | None] | None = None
 
     def queue(self, play: int, o: Outcome) -> None:
         """Queue each person's hand message update and secret choice in their own outbox;
@@ -142,6 +145,9 @@ class HandDMs:
             media = registry.game(p.game_name).media
             lines.append(media.hand_text(p.game_id, p.hand_view))
             files = await self._hand_picture(p.game_name, p.hand_view)
+            link = self.board_link(p.game_id, p.user_id) if self.board_link else None
+            if link:
+                lines.append(link)
         content = fit(lines)
         known = await self._hand_message(p.game_id, p.user_id)
         try:

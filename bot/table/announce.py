@@ -30,6 +30,9 @@ class Announcer:
         self._held: dict[int, Outcome] = {}
         #: set by close(): no new announcement starts (stored ones are announced at restart)
         self._closing = False
+        #: told every outcome queued, besides the sink, in commit order and whoever owns
+        #: the game (the live pages, bot/web); each must return at once
+        self.listeners: list[Callable[[Outcome], None]] = []
 
     def busy(self, game_id: int) -> bool:
         """Whether something of the game is held back or being announced."""
@@ -78,6 +81,13 @@ class Announcer:
         alone only if that next one never came (the computers stopped, a notice came
         first): its position is filled in now, from the table, which no other change
         has moved on since (that change's outcome would have taken it in)."""
+        if self.listeners and not self._closing:
+            outcome = outcome.filled()
+            for listener in self.listeners:
+                try:
+                    listener(outcome)
+                except Exception:  # a listener's failure never stops the announcement
+                    log.exception("game %s: a listener failed", outcome.game_id)
         if self.sink is None or not self.owns(outcome.guild_id):
             return  # another process owns the game: storage notified it, it announces
         if self._closing:

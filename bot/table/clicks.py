@@ -38,6 +38,8 @@ class Click:
 
 
 Handler = Callable[[Click], Awaitable[Reply]]
+#: (game, person) -> the person's link to the game's live page, in words (bot/web)
+BoardLink = Callable[[int, int], Awaitable[str]]
 
 
 class Clicks:
@@ -52,6 +54,8 @@ class Clicks:
         self.seats = seats
         self.sync = sync
         self.recaps = recaps
+        #: the live pages' links (set when they are on, bot/web)
+        self.board_link: BoardLink | None = None
         self.handlers: dict[Op, Handler] = {
             Op.JOIN: self._join,
             Op.LEAVE: self._leave,
@@ -67,6 +71,7 @@ class Clicks:
             Op.ACT: self._act,
             Op.CARDS: self._cards,
             Op.MUTE: self._mute,
+            Op.BOARD: self._board,
         }
 
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str,
@@ -147,6 +152,15 @@ class Clicks:
         await self.tables.storage.set_turn_mute(c.game_id, c.user_id, turn)
         self.presence.mute(c.game_id, c.user_id, turn)
         return Reply(menu=Panel(t("mute.done", game=c.game_id)), version=table.version)
+
+    async def _board(self, c: Click) -> Reply:
+        """The turn message's "🗺️ Board": the clicker's link to the live page, privately
+        (their seat's while they play it, else one to watch)."""
+        if self.board_link is None:
+            raise TableError("web.off")
+        table = await self.tables.get(c.game_id)
+        return Reply(menu=Panel(await self.board_link(c.game_id, c.user_id)),
+                     version=table.version)
 
     async def _act(self, c: Click) -> Reply:
         text = c.values[0] if c.values else c.arg

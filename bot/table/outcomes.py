@@ -28,6 +28,7 @@ from bot.table.model import (
 from bot.table.presence import Presence
 from games.controls import (
     ADDBOT,
+    BOARD,
     CANCEL,
     JOIN,
     LEAVE,
@@ -35,6 +36,7 @@ from games.controls import (
     Button,
     Panel,
     button_rows,
+    with_button,
 )
 from lang.messages import t
 
@@ -45,6 +47,8 @@ class Outcomes:
     def __init__(self, clocks: Clocks, presence: Presence | None = None) -> None:
         self.clocks = clocks
         self.presence = presence or Presence()
+        #: turn messages carry the "🗺️ Board" button (the live pages are on, bot/web)
+        self.board_button = False
 
     # ------------------------------------------------------------------ a running game
     def play(self, table: Table, before: Any | None, events: list[Any], *,
@@ -189,6 +193,8 @@ class Outcomes:
                                                 if not table.seats[s].is_ai]):
                 panel = show.with_recap(panel)
             panel = show.with_help(panel)
+            if self.board_button:
+                panel = with_button(panel, Button(t("btn.board"), BOARD, "", "secondary"))
             if self.could_ping(table, deciding):
                 panel = show.with_mute(panel)
         due = self.clocks.due_line(table)

@@ -1,0 +1,323 @@
+"""The page's HTTP server (aiohttp): the static page, its state, its stream, its actions.
+
+Routes (every ``/api`` one needs ``Authorization: Bearer <token>``, see
+:mod:`bot.web.links`):
+
+- ``GET /``, ``GET /static/app.js``, ``/static/app.css``: the page (plain files, sent
+  gzipped to a browser that takes it);
+- ``GET /api/state``: ``{"map": ..., "state": ...}``, what the page shows now (the map
+  layer always);
+- ``GET /api/stream?v=N&map=KEY``: Server-Sent Events, one ``data:`` line per change (the
+  map layer only when it is not ``KEY``), at once if the game is past version ``N``;
+- ``POST /api/act`` ``{"v": N, "steps": [...]}`` or ``{"v": N, "decision": ..., "cards":
+  [...]}``: a seat's choice, made at version ``N``, through the same table service as a
+  click (``service.play``: the same checks, stored before it is answered, announced in
+  Discord as any click);
+- ``POST /api/undo`` ``{"v": N}``: the seat's last step taken back, as the Undo button.
+
+Refusals are JSON ``{"error": "..."}`` in the reader's language with a plain status (401:
+no valid link, 403: not this link's to do, 404: no such game here, 409: the game refused
+it or moved on, 413: too large, 429: too many requests). Every answer carries a content
+security policy that lets the page run only its own script and style, and talk only to
+this server; no answer sets a cookie. Tokens are never logged: they travel in a header,
+and nothing here writes headers to a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.table.model import Stale, TableError
+from bot.table.service import TableService
+from bot.web.hub import Hub, Page
+from bot.web.limits import RateLimit
+from bot.web.links import BadLink, Link, Links
+from bot.web.pages import PageError, Viewer, viewer_of, web_of
+from lang import i18n
+from lang.messages import t
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+#: the files the page is made of, by the path it asks for
+FILES = {"/": "index.html", "/static/app.js": "app.js", "/static/app.css": "app.css"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8"}
+#: the largest body an action may have (a choice is a few hundred bytes)
+MAX_BODY = 8 * 1024
+#: streams one link may keep open (a person's phone and computer, a reload)
+STREAMS_PER_LINK = 4
+#: seconds between a stream's keep-alive comments (proxies close idle connections)
+KEEP_ALIVE_S = 20.0
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    gzipped: bytes
+    etag: str
+    content_type: str
+
+
+def load_static(folder: Path = STATIC) -> dict[str, StaticFile]:
+    out = {}
+    for route, name in FILES.items():
+        body = (folder / name).read_bytes()
+        out[route] = StaticFile(body, gzip.compress(body, 9, mtime=0),
+                                '"' + hashlib.sha256(body).hexdigest()[:20] + '"',
+                                TYPES[Path(name).suffix])
+    return out
+
+
+def _lang_of(request: web.Request) -> str:
+    """The reader's language before a link says whose page it is (Accept-Language)."""
+    first = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()
+    return i18n.normalize(first[:20] or None)
+
+
+def refusal(status: int, text: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": text, **extra}, status=status,
+                             dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+class WebServer:
+    """The aiohttp application of the pages, on the table service's parts."""
+
+    def __init__(self, service: TableService, links: Links, hub: Hub, *,
+                 limit: RateLimit | None = None) -> None:
+        self.service = service
+        self.links = links
+        self.hub = hub
+        self.limit = limit or RateLimit()
+        self.static = load_static()
+        self.streams: dict[bytes, int] = {}
+        self.app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY)
+        self.app.router.add_get("/", self._file)
+        self.app.router.add_get("/static/{name}", self._file)
+        self.app.router.add_get("/api/state", self._state)
+        self.app.router.add_get("/api/stream", self._stream)
+        self.app.router.add_post("/api/act", self._act)
+        self.app.router.add_post("/api/undo", self._undo)
+
+    # ------------------------------------------------------------------ every request
+    @web.middleware
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                     ) -> web.StreamResponse:
+        """Security headers on every answer; every refusal as words, never a trace."""
+        try:
+            response = await handler(request)
+        except PageError as exc:
+            with i18n.using(request.get("lang") or _lang_of(request)):
+                response = refusal(exc.status, exc.text())
+        except web.HTTPRequestEntityTooLarge:
+            with i18n.using(request.get("lang") or _lang_of(request)):
+                response = refusal(413, t("web.error.too_big"))
+        except web.HTTPException as exc:
+            response = refusal(exc.status, exc.reason)
+        except Exception:
+            log.exception("web: %s %s failed", request.method, request.path)
+            with i18n.using(request.get("lang") or _lang_of(request)):
+                response = refusal(500, t("error.internal"))
+        if not response.prepared:  # (a stream sent its headers itself)
+            response.headers.update(SECURITY_HEADERS)
+            if request.path.startswith("/api/"):
+                response.headers["Cache-Control"] = "no-store"
+        return response
+
+    def _link(self, request: web.Request) -> Link:
+        """The request's verified link, within its rate limit."""
+        auth = request.headers.get("Authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer":
+            raise PageError(401, "web.error.link")
+        try:
+            link = self.links.check(token.strip())
+        except BadLink as exc:
+            raise PageError(401, exc.key) from None
+        if not self.limit.allow(link.mac):
+            raise PageError(429, "web.error.rate")
+        return link
+
+    async def _viewer(self, request: web.Request) -> Viewer:
+        link = self._link(request)
+        try:
+            table = await self.service.tables.get(link.game_id)
+        except TableError:
+            raise PageError(404, "web.error.game", game=link.game_id) from None
+        viewer = viewer_of(table, link)
+        request["lang"] = viewer.lang
+        request["link"] = link
+        return viewer
+
+    # ------------------------------------------------------------------ the page
+    async def _file(self, request: web.Request) -> web.Response:
+        route = "/" if request.path == "/" else request.path
+        f = self.static.get(route)
+        if f is None:
+            raise web.HTTPNotFound()
+        headers = {"ETag": f.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding",
+                   "Content-Type": f.content_type}
+        if request.headers.get("If-None-Match") == f.etag:
+            return web.Response(status=304, headers=headers)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=f.gzipped, headers=headers)
+        return web.Response(body=f.body, headers=headers)
+
+    async def _state(self, request: web.Request) -> web.Response:
+        viewer = await self._viewer(request)
+        table = await self.service.tables.get(viewer.game_id)
+        message, _ = await self.hub.message(table, viewer, "")
+        response = web.Response(body=message, content_type="application/json",
+                                charset="utf-8")
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            response.enable_compression(web.ContentCoding.gzip)
+        return response
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
+        viewer = await self._viewer(request)
+        link: Link = request["link"]
+        try:
+            since = int(request.query.get("v", "-1"))
+        except ValueError:
+            since = -1
+        map_key = request.query.get("map", "")[:200]
+        if self.streams.get(link.mac, 0) >= STREAMS_PER_LINK:
+            raise PageError(429, "web.error.pages")
+        table = await self.service.tables.get(viewer.game_id)
+        try:
+            page = self.hub.open(viewer, since, map_key)
+        except OverflowError:
+            raise PageError(503, "web.error.pages") from None
+        self.streams[link.mac] = self.streams.get(link.mac, 0) + 1
+        response = web.StreamResponse(headers={
+            **SECURITY_HEADERS, "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no"})
+        try:
+            await response.prepare(request)
+            if since != table.version:  # moved on before the stream opened
+                message, _ = await self.hub.message(table, viewer, map_key)
+                page.offer(message, table.version, 0.0)
+            await self._pump(response, page)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass  # the page went away
+        finally:
+            self.hub.leave(page)
+            left = self.streams.get(link.mac, 1) - 1
+            if left > 0:
+                self.streams[link.mac] = left
+            else:
+                self.streams.pop(link.mac, None)
+        return response
+
+    async def _pump(self, response: web.StreamResponse, page: Page) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(page.ready.wait(), KEEP_ALIVE_S)
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
+                continue
+            data = page.take()
+            if not data:
+                return  # the server is stopping
+            await response.write(b"data: " + data + b"\n\n")
+            if data == b'{"gone":true}':
+                return
+
+    # ------------------------------------------------------------------ acting
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], int]:
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
+                                                actual_size=request.content_length)
+        if request.content_type != "application/json":
+            raise PageError(400, "web.error.body")
+        raw = await request.read()
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise PageError(400, "web.error.body") from None
+        version = data.get("v") if isinstance(data, dict) else None
+        if type(version) is not int or not 0 <= version < 2 ** 53:
+            raise PageError(400, "web.error.body")
+        return data, version
+
+    async def _seat(self, request: web.Request) -> tuple[Viewer, dict[str, Any], int]:
+        viewer = await self._viewer(request)
+        if viewer.seat is None:
+            raise PageError(403, "web.error.watching")
+        data, version = await self._body(request)
+        # whoever acts on their page is at the table, as a click says (no pings meanwhile)
+        self.service.presence.seen(viewer.game_id, viewer.user_id)
+        return viewer, data, version
+
+    async def _act(self, request: web.Request) -> web.Response:
+        viewer, data, version = await self._seat(request)
+        table = await self.service.tables.get(viewer.game_id)
+        try:
+            actions = web_of(table).actions(data)
+        except ValueError:
+            raise PageError(400, "web.error.body") from None
+        play = self.service.play
+
+        async def once() -> None:
+            if len(actions) == 1:
+                await play.act(viewer.game_id, viewer.user_id, actions[0], version)
+            else:
+                await play.act_many(viewer.game_id, viewer.user_id, actions, version)
+
+        with i18n.using(viewer.lang):
+            try:
+                await self._retried(viewer.game_id, once)
+            except TableError as exc:
+                return refusal(409, str(exc), stale=isinstance(exc, Stale))
+            table = await self.service.tables.get(viewer.game_id)
+            return web.json_response({"ok": True, "v": table.version,
+                                      "done": table.port.show.steps_label(actions)},
+                                     dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+    async def _undo(self, request: web.Request) -> web.Response:
+        viewer, _, version = await self._seat(request)
+
+        async def once() -> None:
+            await self.service.play.undo(viewer.game_id, viewer.user_id, version)
+
+        with i18n.using(viewer.lang):
+            try:
+                await self._retried(viewer.game_id, once)
+            except TableError as exc:
+                return refusal(409, str(exc), stale=isinstance(exc, Stale))
+        table = await self.service.tables.get(viewer.game_id)
+        return web.json_response({"ok": True, "v": table.version})
+
+    async def _retried(self, game_id: int, once: Callable[[], Awaitable[None]]) -> None:
+        """As a click: refused as stale, tried once more if another process had changed
+        the game (this process's copy was behind)."""
+        try:
+            await once()
+        except Stale:
+            if not await self.service.sync.refresh(game_id):
+                raise
+            await once()
