@@ -186,6 +186,14 @@ class Hub:
             else self.map_bytes(board)
         return b'{"map":' + map_json + b',"state":' + state + b"}", state
 
+    async def send_now(self, page: Page, table: Table) -> None:
+        """Give a page the game as it is now (it opened behind)."""
+        board = board_of(table, page.viewer.lang, self.last_move(table.id))
+        message, _ = await self.message(table, page.viewer, page.map_key, board)
+        if board is not None:
+            page.map_key = board.map_key
+        page.offer(message, table.version, 0.0)
+
     # ------------------------------------------------------------------ pushing
     async def _push_loop(self, game_id: int) -> None:
         while game_id in self._dirty and not self._closed:

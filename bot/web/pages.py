@@ -24,8 +24,10 @@ from lang.messages import t
 
 #: the page's own words (buttons, headings, what it says while it connects)
 UI_KEYS = ("hand", "log", "players", "undo", "watching", "connecting", "offline", "sending",
-           "cancel", "tap", "zoom_in", "zoom_out", "fit", "not_yours", "no_cards", "done",
-           "lobby")
+           "cancel", "tap", "selected", "zoom_in", "zoom_out", "fit", "not_yours", "no_cards",
+           "done", "lobby", "title", "you")
+#: the page fills these in itself
+PLACEHOLDERS = {"game": "{game}", "colour": "{colour}", "hex": "{hex}"}
 
 
 class PageError(Exception):
@@ -75,7 +77,9 @@ def viewer_of(table: Table, link: Link) -> Viewer:
 @cache
 def ui_words(lang: str) -> dict[str, str]:
     with i18n.using(lang):
-        return {k: t(f"web.page.{k}") for k in UI_KEYS}
+        words = {k: t(f"web.page.{k}", **PLACEHOLDERS) for k in UI_KEYS}
+        words["gone"] = t("web.error.seat")
+        return words
 
 
 def may_decide(table: Table, seat: int | None) -> bool:

@@ -219,8 +219,7 @@ class WebServer:
         try:
             await response.prepare(request)
             if since != table.version:  # moved on before the stream opened
-                message, _ = await self.hub.message(table, viewer, map_key)
-                page.offer(message, table.version, 0.0)
+                await self.hub.send_now(page, table)
             await self._pump(response, page)
         except (ConnectionResetError, asyncio.CancelledError):
             pass  # the page went away

@@ -67,7 +67,7 @@ def _places(view: dict[str, Any], lang: str) -> dict[str, dict[str, Any]]:
                            what=f"{word('key.stack_limit', lang)} {stack_limit(view, s, h)}")
                       for s in who]
         out[str(h)] = {"label": label(h), "text": hex_line(view, h, lang), "limits": limits,
-                       "terrain": kinds[h]}
+                       "terrain": kinds[h], "owner": view["owner"][h]}
     return out
 
 
