@@ -13,6 +13,7 @@ import random
 import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import yarl
 from bot.client.app import TempusBot
 from bot.operator.settings import Settings
 from bot.timing.time_source import Clock
+from bot.web.front import beside
 from tests.bot.fake_discord import FakeDiscord, Interaction, Message
 from tests.bot.fake_ratelimit import loop_time
 
@@ -36,20 +38,26 @@ AVOID_OPS = {"cancel", "leave", "undo", "help", "recap", "mute"}
 @contextlib.asynccontextmanager
 async def bot_running(fake: FakeDiscord, db: Path, *, ai_delay: float = 0.0,
                       seed: int | None = None, workers: int = 0, clock: Clock | None = None,
-                      ai_budget_s: float | None = None) -> AsyncIterator[TempusBot]:
+                      ai_budget_s: float | None = None,
+                      settings: dict[str, Any] | None = None) -> AsyncIterator[TempusBot]:
     """Start the unchanged bot against ``fake``; stop it (and restore discord.py) after.
-    ``clock``: the turn clock's time source (a FakeClock the test drives)."""
+    ``clock``: the turn clock's time source (a FakeClock the test drives); ``settings``:
+    settings changed (the live pages' start with it, as ``python -m bot`` starts them)."""
     old_base = discord.http.Route.BASE
     old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway)
-    settings = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
-                        outbox_period=fake.limiter.limits.post_per,
-                        ai_delay=ai_delay, sync_commands=True, ai_budget_s=ai_budget_s,
-                        shard_count=1)  # the fake's /gateway/bot names no shard count
+    config = Settings(token="fake-token", db=str(db), workers=workers, ai_workers=workers,
+                      outbox_period=fake.limiter.limits.post_per,
+                      ai_delay=ai_delay, sync_commands=True, ai_budget_s=ai_budget_s,
+                      shard_count=1)  # the fake's /gateway/bot names no shard count
+    config = replace(config, **(settings or {}))
     seeds = iter(range(seed, seed + 1000)) if seed is not None else None
-    bot = TempusBot(settings, seed_source=(lambda: next(seeds)) if seeds else None,
+    bot = TempusBot(config, seed_source=(lambda: next(seeds)) if seeds else None,
                     clock=clock)
+    web = beside(config)
+    if web is not None:
+        bot.beside.append(web)
     runner = asyncio.create_task(bot.start("fake-token"))
     try:
         await asyncio.wait_for(_until_ready(bot, runner), 30)

@@ -47,6 +47,7 @@
   async function post(path, body) {
     if (busy) return;
     busy = true;
+    document.body.dataset.sent = String(Date.now());
     say(ui.sending || "…");
     renderButtons();
     try {
@@ -58,6 +59,9 @@
       } else {
         say(data.done || ui.done || "");
         sel = null;
+        // when the server took it (a browser test measures how soon pages show it)
+        document.body.dataset.accepted = String(Date.now());
+        document.body.dataset.acceptedV = String(data.v);
       }
     } catch (e) {
       say(ui.offline || "offline", true);
@@ -129,6 +133,8 @@
     if (msg.map) { setGroup("map", msg.map); }
     state = s;
     ui = s.ui || ui;
+    document.body.dataset.v = String(s.v);
+    document.body.dataset.received = String(Date.now());
     if (s.board) {
       if (msg.map) mapKey = s.board.key;
       setGroup("pieces", s.board.pieces);

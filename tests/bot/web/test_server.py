@@ -104,7 +104,8 @@ async def test_an_unknown_game_is_named(ready) -> None:
     r, _ = ready
     status, data, _ = await _get(r, "/api/state", r.token(999, None, HOST))
     assert status == 404 and "999" in data["error"]
-    status, data = await _post(r, "/api/act", r.token(999, 0, HOST), {"v": 1, "steps": ["end_turn"]})
+    status, data = await _post(r, "/api/act", r.token(999, 0, HOST),
+                               {"v": 1, "steps": ["end_turn"]})
     assert status == 404 and "999" in data["error"]
 
 
@@ -271,7 +272,7 @@ async def test_pages_get_every_move_pushed(ready) -> None:
     async with aiohttp.ClientSession() as s:
         watch = await s.get(r.base + f"/api/stream?v={table.version}&map=",
                             headers=_auth(r.token(g, None, CY)))
-        mine = await s.get(r.base + f"/api/stream?v=-1&map=",
+        mine = await s.get(r.base + "/api/stream?v=-1&map=",
                            headers=_auth(r.token(g, seat, uid)))
         first = await asyncio.wait_for(_event(mine), 5)
         assert first["map"] is not None, "a page that has no map gets it"

@@ -1,0 +1,158 @@
+"""In a real browser (headless Chromium through Selenium, at a phone's size) against the
+bot and the fake Discord: a person opens the link the "🗺️ Board" button gave them, taps a
+stack and a destination, and sees the board change; the turn message in the game's thread
+changes as it does for a click; a second browser on a link to watch shows the move within
+a second of the server taking it. Screenshots of both phones are kept (the test prints
+where).
+
+Skipped, saying why, where Chromium or its driver is not installed (``.ci/run`` installs
+Debian's ``chromium`` and ``chromium-driver`` when it can)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.bot.e2e import message_version
+from tests.bot.web.discord_rig import ANN, BOB, CY, WATCHER, table_with_pages
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
+PIECES = "return document.getElementById('pieces').innerHTML"
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="headless Chromium is not installed (Debian: apt-get install chromium "
+           "chromium-driver; .ci/run does it when it can)")
+
+
+def _browser() -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-extensions", "--no-first-run"):
+        options.add_argument(arg)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+    assert CHROMIUM is not None and DRIVER is not None
+    options.binary_location = CHROMIUM
+    return webdriver.Chrome(options=options, service=Service(DRIVER))
+
+
+def _wait(driver: Any, script: str, timeout: float = 20.0) -> Any:
+    """Until ``script`` returns something true in the page."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"the page never had: {script}")
+
+
+def _tap_hex(driver: Any, h: int) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR, f'#map .hit[data-hex="{h}"]').click()
+
+
+async def _state(url: str) -> dict[str, Any]:
+    base, token = url.split("/#")
+    async with aiohttp.ClientSession() as s, s.get(
+            base + "/api/state", headers={"Authorization": f"Bearer {token}"}) as resp:
+        return dict((await resp.json())["state"])
+
+
+@pytest.mark.asyncio
+async def test_a_move_tapped_on_the_page_reaches_the_table_discord_and_a_watcher(
+        tmp_path: Path) -> None:
+    shots = Path(tempfile.mkdtemp(prefix="tempus-web-shots-"))
+    print(f"\nphone screenshots: {shots}")
+    async with table_with_pages(tmp_path) as t:
+        service = t.bot.service
+        assert service is not None
+        table = await service.tables.get(t.game)
+        seat = min(table.since)
+        uid = table.seats[seat].user_id
+        assert uid in (ANN, BOB, CY)
+        mine = await t.board_link(uid)
+        watching = await t.board_link(WATCHER)
+        state = await _state(mine)
+        move = next(p for p in state["choices"]["pairs"] if p["tone"] == "move")
+        before = state["v"]
+        turn = t.turn_message()
+        turn_version, turn_edits = message_version(turn), turn.edits
+
+        first: list[str] = []
+        player, watcher = await asyncio.gather(asyncio.to_thread(_browser),
+                                               asyncio.to_thread(_browser))
+        try:
+            def open_pages() -> None:
+                player.get(mine)
+                watcher.get(watching)
+                for d in (player, watcher):
+                    _wait(d, "return document.body.dataset.v")
+                    _wait(d, "return document.querySelector('#map .hit') !== null")
+                player.save_screenshot(str(shots / "1-seat-page.png"))
+                watcher.save_screenshot(str(shots / "1-watching-page.png"))
+                first.append(player.execute_script(PIECES))
+                # the whole map in view, then the stack and where it goes
+                player.find_element("id", "zfit").click()
+                _tap_hex(player, move["from"])
+                _wait(player, "return document.querySelectorAll('#marks .sel').length")
+                player.save_screenshot(str(shots / "2-stack-tapped.png"))
+                _tap_hex(player, move["to"])
+
+            await asyncio.to_thread(open_pages)
+
+            def accepted() -> tuple[int, int, int]:
+                at = _wait(player, "return document.body.dataset.accepted")
+                v = int(_wait(player, "return document.body.dataset.acceptedV"))
+                return int(player.execute_script("return document.body.dataset.sent")), int(at), v
+
+            sent_at, accepted_at, version = await asyncio.to_thread(accepted)
+            assert version > before
+
+            def shown() -> tuple[int, int]:
+                script = (f"return Number(document.body.dataset.v) >= {version} && "
+                          "Number(document.body.dataset.received)")
+                return (int(_wait(watcher, script, 10)), int(_wait(player, script, 10)))
+
+            watcher_at, player_at = await asyncio.to_thread(shown)
+            print(f"tap to the server's answer {accepted_at - sent_at} ms; tap to the push shown "
+                  f"on the watching page {watcher_at - sent_at} ms, on the seat's page "
+                  f"{player_at - sent_at} ms")
+            assert watcher_at - sent_at <= 1000, "the watcher sees the move within a second"
+
+            def after() -> tuple[str, str]:
+                player.save_screenshot(str(shots / "3-moved-seat-page.png"))
+                watcher.save_screenshot(str(shots / "3-moved-watching-page.png"))
+                return player.execute_script(PIECES), watcher.execute_script(PIECES)
+
+            pieces_player, pieces_watcher = await asyncio.to_thread(after)
+        finally:
+            await asyncio.gather(asyncio.to_thread(player.quit), asyncio.to_thread(watcher.quit))
+
+        # the table took it through the service: stored, and the board moved
+        table = await service.tables.get(t.game)
+        assert table.version >= version
+        assert table.state is not None and table.state.count[move["to"]] >= 1
+        assert pieces_player == pieces_watcher != first[0], "both pages show the move"
+        # the thread's turn message follows, as for a click in Discord
+        await service.idle()
+        await t.fake.wait_for(
+            lambda: message_version(t.turn_message()) > turn_version
+            or t.turn_message().edits > turn_edits, 10)
+        assert list(shots.glob("*.png")), "phone screenshots kept"
+        (shots / "move.json").write_text(json.dumps(move))

@@ -1,0 +1,47 @@
+"""The live pages seen from Discord: the "🗺️ Board" button on the turn message (only
+where the pages are on) answers privately with the clicker's own link, or a link to watch;
+the hand message carries the person's link."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bot.web.discord_rig import ANN, BOB, LINK, WATCHER, table_with_pages
+
+
+def _ops(controls: list[dict]) -> list[str]:  # type: ignore[type-arg]
+    return [c["custom_id"].split(":")[3] for c in controls]
+
+
+@pytest.mark.asyncio
+async def test_the_board_button_gives_each_person_their_own_link(tmp_path: Path) -> None:
+    async with table_with_pages(tmp_path) as t:
+        assert "board" in _ops(t.turn_message().controls())
+        links = t.web.links
+        mine = links.check((await t.board_link(ANN)).split("#")[1])
+        table = await t.bot.service.tables.get(t.game)  # type: ignore[union-attr]
+        assert (mine.game_id, mine.user_id, mine.seat) == (t.game, ANN, table.seat_of(ANN))
+        bob = links.check((await t.board_link(BOB)).split("#")[1])
+        assert bob.seat == table.seat_of(BOB) != mine.seat
+        watching = links.check((await t.board_link(WATCHER)).split("#")[1])
+        assert watching.watching and watching.game_id == t.game
+        # the hand message links to its person's own page: the first cards drawn
+        seat = min(table.since)
+        uid = table.seats[seat].user_id
+        assert uid is not None
+        draw = table.port.show.decode("draw_cards")[0]
+        await t.bot.service.play.act(t.game, uid, draw, table.version)  # type: ignore[union-attr]
+        await t.fake.wait_for(lambda: any(LINK.search(m.content) for m in t.fake.dms(uid)), 10)
+        hand = [m for m in t.fake.dms(uid) if LINK.search(m.content)]
+        found = LINK.search(hand[-1].content)
+        assert found is not None
+        assert links.check(found.group(1).split("#")[1]).seat == seat
+
+
+@pytest.mark.asyncio
+async def test_no_board_button_without_the_pages(tmp_path: Path) -> None:
+    async with table_with_pages(tmp_path, web=False) as t:
+        assert "board" not in _ops(t.turn_message().controls())
+        assert not any(LINK.search(m.content) for m in t.fake.dms(ANN))
