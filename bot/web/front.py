@@ -60,6 +60,7 @@ class WebFront:
         service: TableService = bot.service
         self.service = service
         self.hub = Hub(service)
+        self.hub.start()
         self.server = WebServer(service, self.links, self.hub)
         service.announcer.listeners.append(self.hub.outcome)
         service.outcomes.board_button = True

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: the lines of a game's log a page shows
 LOG_LINES = 40
+#: seconds between looks at the store for games with pages that another process runs
+FOREIGN_EVERY_S = 1.0
 #: games whose log and last move are remembered without a page open (least recent out)
 REMEMBERED = 2_000
 
@@ -85,6 +87,32 @@ class Hub:
         #: called with (game, seconds from commit to the push handed to its pages)
         self.on_push: Callable[[int, float], None] | None = None
         self._closed = False
+        self._watch: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Watch the games that other processes run (several processes on PostgreSQL):
+        their changes reach this process's pages within :data:`FOREIGN_EVERY_S`."""
+        self._watch = asyncio.create_task(self._watch_foreign(), name="tempus-web-foreign")
+
+    async def _watch_foreign(self) -> None:
+        """A game another process owns is told of nothing here: its announcements are the
+        owner's. For those with pages open here, the store is asked for changes (as a
+        click here would) and the pages get them."""
+        while not self._closed:
+            await asyncio.sleep(FOREIGN_EVERY_S)
+            for game_id in list(self.pages):
+                try:
+                    table = await self.service.tables.get(game_id)
+                    if self.service.ownership(table.game.guild_id):
+                        continue
+                    await self.service.sync.refresh(game_id)
+                    table = await self.service.tables.get(game_id)
+                    if any(p.version < table.version for p in self.pages.get(game_id, ())):
+                        self.changed(game_id)
+                except TableError:
+                    pass  # gone: its pages keep what they show
+                except Exception:
+                    log.exception("game %s: catching up for its pages failed", game_id)
 
     @property
     def open_pages(self) -> int:
@@ -238,6 +266,8 @@ class Hub:
     async def close(self) -> None:
         self._closed = True
         tasks = list(self._tasks.values())
+        if self._watch is not None:
+            tasks.append(self._watch)
         for task in tasks:
             task.cancel()
         with contextlib.suppress(Exception):

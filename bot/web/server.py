@@ -242,8 +242,11 @@ class WebServer:
             data = page.take()
             if not data:
                 return  # the server is stopping
-            await response.write(b"data: " + data + b"\n\n")
-            if data == b'{"gone":true}':
+            gone = data == b'{"gone":true}'
+            # nothing of a written state stays with a waiting page (a page idles for hours)
+            await response.write(b"".join((b"data: ", data, b"\n\n")))
+            del data
+            if gone:
                 return
 
     # ------------------------------------------------------------------ acting
