@@ -75,11 +75,13 @@ class Settings:
     #: the live pages (bot/web): served on this port (None: off) for the public address
     #: ``web_url`` (a TLS reverse proxy's, which forwards to this port), listening on
     #: ``web_host``; links signed with ``web_secret`` (None: one kept in the data folder),
-    #: a seat's link valid ``web_link_hours``
+    #: a seat's link valid ``web_link_hours``; the secret made once kept in
+    #: ``web_secret_dir`` (None: beside the SQLite file, or the working folder)
     web_port: int | None = None
     web_url: str | None = None
     web_host: str = "0.0.0.0"
     web_secret: str | None = None
+    web_secret_dir: str | None = None
     web_link_hours: float = 72.0
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
@@ -128,6 +130,7 @@ class Settings:
             web_url=e.get("TEMPUS_WEB_URL") or None,
             web_host=e.get("TEMPUS_WEB_HOST") or "0.0.0.0",
             web_secret=e.get("TEMPUS_WEB_SECRET") or None,
+            web_secret_dir=e.get("TEMPUS_WEB_SECRET_DIR") or None,
             web_link_hours=_seconds(e, "TEMPUS_WEB_LINK_HOURS", 72.0),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,

@@ -34,8 +34,11 @@ log = logging.getLogger(__name__)
 
 
 def data_folder(settings: Settings) -> Path:
-    """Where the bot keeps its files: beside its SQLite database (or the working folder
-    for a PostgreSQL one or a database in memory)."""
+    """Where the bot keeps the links' secret: ``TEMPUS_WEB_SECRET_DIR``, else beside its
+    SQLite database (or the working folder for a PostgreSQL one or a database in
+    memory)."""
+    if settings.web_secret_dir:
+        return Path(settings.web_secret_dir)
     db = settings.db
     if "://" in db or db in ("", ":memory:"):
         return Path.cwd()

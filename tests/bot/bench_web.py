@@ -24,7 +24,6 @@ import gzip
 import json
 import random
 import resource
-import statistics
 import subprocess
 import sys
 import time

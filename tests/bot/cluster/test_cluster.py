@@ -231,9 +231,9 @@ def test_compose_builds_one_image_and_covers_every_shard_once() -> None:
     root = Path(__file__).resolve().parents[3]
     doc = yaml.safe_load((root / "compose.yaml").read_text())
     services = doc["services"]
-    assert set(services) == {"db", "bot-a", "bot-b", "backup"}
+    assert set(services) == {"db", "bot-a", "bot-b", "backup", "web"}
     assert "tempus-pg" in doc["volumes"] and "tempus-backups" in doc["volumes"]
-    bots = {name: svc for name, svc in services.items() if name not in ("db", "backup")}
+    bots = {name: svc for name, svc in services.items() if name not in ("db", "backup", "web")}
     builders = [name for name, svc in bots.items() if "build" in svc]
     assert builders == ["bot-a"], "one service builds the image"
     assert {svc["image"] for svc in bots.values()} == {"tempus-bot"}
@@ -767,3 +767,16 @@ async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
     finally:
         await a.stop()
         await b.stop()
+
+
+def test_compose_puts_tls_in_front_of_the_live_pages() -> None:
+    """compose.yaml's ``web`` profile: Caddy terminates TLS for the domain and forwards to
+    the port bot-a serves the pages on; bot-a's pages are on only with a domain."""
+    root = Path(__file__).resolve().parents[3]
+    services = yaml.safe_load((root / "compose.yaml").read_text())["services"]
+    web, bot = services["web"], services["bot-a"]
+    assert web["profiles"] == ["web"], "off unless asked for"
+    command = web["command"]
+    assert command[:2] == ["caddy", "reverse-proxy"]
+    assert command[command.index("--to") + 1] == f"bot-a:{bot['environment']['TEMPUS_WEB_PORT']}"
+    assert bot["environment"]["TEMPUS_WEB_URL"].startswith("${TEMPUS_WEB_DOMAIN:+https://")
