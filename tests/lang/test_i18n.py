@@ -15,6 +15,7 @@ import pytest
 from bot.client.commands import PLAY_WORDS
 from bot.store import BUSY, CORRUPT, FULL, GONE, IO, OFFLINE, READONLY
 from bot.timing.pace import PACES
+from bot.web.pages import UI_KEYS
 from engine import actions as A
 from engine import game as G
 from engine.content import CONTENT
@@ -26,6 +27,7 @@ from games.tempus.event_text import RENDER
 from games.tempus.hint import REASON_KEYS
 from games.tempus.panels import HAND_KINDS
 from games.tempus.records import OPENING_KINDS
+from games.tempus.web.choices import CARD_ACTIONS as WEB_CARD_ACTIONS
 from lang import i18n
 from lang import tool as i18n_tool
 from lang.messages import RULE_TOPICS, t, t_in
@@ -136,6 +138,8 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"engine.{code}" for code in REFUSALS} | {f"engine.kind.{k}" for k in G.HANDLERS}
     keys |= {f"engine.action.{cls.type}" for cls in vars(A).values()  # type: ignore[attr-defined]
              if isinstance(cls, type) and issubclass(cls, A.Action) and cls is not A.Action}
+    keys |= {f"web.page.{k}" for k in UI_KEYS}
+    keys |= {f"web.cards.{k}" for k in WEB_CARD_ACTIONS}
     return keys
 
 
