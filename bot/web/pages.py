@@ -79,6 +79,7 @@ def ui_words(lang: str) -> dict[str, str]:
     with i18n.using(lang):
         words = {k: t(f"web.page.{k}", **PLACEHOLDERS) for k in UI_KEYS}
         words["gone"] = t("web.error.seat")
+        words["cards"] = t("btn.cards")
         return words
 
 

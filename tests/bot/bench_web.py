@@ -13,6 +13,9 @@
   CPU while they are open and idle and for one push to all of them; the CPU an action
   costs with the pages open and with none (what the pages add to each action).
 
+- **Taps against clicks**: in whole games of computer players, the taps a Move, a Growth
+  and a fight take on the page, against the clicks the same choices take in Discord.
+
 Prints one JSON object. Numbers only: nothing here is asserted.
 """
 
@@ -33,6 +36,14 @@ from typing import Any
 import aiohttp
 
 from bot.table.model import Outcome
+from engine import actions as A
+from engine.ai import choose_action
+from engine.ai.spent_steps import end_of_spent_step
+from engine.game import apply_in_place, decision_for, decisions
+from engine.legal import legal_actions
+from engine.setup import new_game as new_engine_game
+from engine.views import view
+from lang.i18n import using
 from tests.bot.web.rig import Rig, in_actions, new_game, play_until, rig
 
 #: the client: opens the streams it is given and reports when each state arrived
@@ -244,6 +255,114 @@ async def bench(games_n: int, actions: int, watchers: int, pages: int, seed: int
     return out
 
 
+# ---------------------------------------------------------------- taps against clicks
+def page_taps(state: Any, seat: int, action: Any, following: list[Any]) -> tuple[int, int]:
+    """The taps the page needs for ``action`` (the seat's next ones are ``following``), and
+    how many of those next actions the same taps also make (a Move begun with its first
+    token, a last token that also ends it)."""
+    from games.registry import game
+
+    web = game("tempus").web
+    assert web is not None
+    legal = legal_actions(state, seat)
+    c = web.choices(state, seat, legal, "en")
+    assert c is not None
+    if c["cards"] is not None and hasattr(action, "cards"):
+        return (len(action.cards) + 1 if action.cards else 1), 0
+    want = [action, *following]
+    best: tuple[int, int] | None = None
+    for kind in ("pairs", "spots", "buttons"):
+        for option in c[kind]:
+            steps = web.actions({"steps": option["steps"]})
+            if steps[0] != action:
+                continue
+            # what the page shows while this option is (the card plays apart, behind a
+            # "Play a card" button: one tap more), as app.js does
+            card = option["tone"] == "card"
+            shown = {k: [o for o in c[k] if (o["tone"] == "card") == card]
+                     for k in ("pairs", "spots")}
+            sources = {p["from"] for p in shown["pairs"]}
+            if kind == "pairs":
+                same = [p for p in shown["pairs"] if (p["from"], p["to"]) ==
+                        (option["from"], option["to"])]
+                taps = 2 + (len(same) > 1)
+            elif kind == "spots":
+                here = [s for s in shown["spots"] if s["at"] == option["at"]]
+                taps = 1 if len(here) == 1 and option["at"] not in sources else 2
+            else:
+                taps = 1
+            taps += card
+            # a step that also ends its action while the player goes on (a card first):
+            # the same taps in another order, nothing more made by them
+            folded = len(steps) - 1 if steps == want[:len(steps)] else 0
+            found = (taps, folded)
+            if best is None or found[0] - found[1] < best[0] - best[1]:
+                best = found
+    assert best is not None, action
+    return best
+
+
+def taps(games: int, seed: int) -> dict[str, Any]:
+    """Whole games of ``normal`` players: the taps a Move, a Growth and a fight take on
+    the page against the clicks in Discord (tests.bot.bench_clicks: a select's choice is
+    one click there, though a phone needs two touches for it)."""
+    from tests.bot import bench_clicks as bc
+
+    sums: dict[str, list[int]] = {k: [0, 0, 0] for k in ("move", "growth", "fight")}
+    for g in range(games):
+        state, _ = new_engine_game(3, seed + g, random_map=True)
+        plan: list[tuple[int, Any]] = []
+        owed = 0
+        while decisions(state) and len(plan) < 4000:  # the game's decisions, in order
+            d = decisions(state)[0]
+            spent = end_of_spent_step(state, d.seat)
+            if spent is not None:
+                action: Any = spent
+            else:
+                action = choose_action(view(state, d.seat), "normal", seed * 100_003 + owed)
+                owed += 1
+            plan.append((d.seat, action))
+            apply_in_place(state, d.seat, action)
+        state, _ = new_engine_game(3, seed + g, random_map=True)
+        current: str | None = None
+        skip_page = skip_discord = 0
+        for i, (seat, action) in enumerate(plan):
+            kind = ("move" if isinstance(action, A.BeginMove) else
+                    "growth" if isinstance(action, A.BeginGrow) else
+                    "fight" if isinstance(action, A.Attack) else None)
+            if kind is not None:
+                current = kind
+                sums[kind][2] += 1
+            if current is not None:
+                following = [a for s, a in plan[i + 1:i + 3] if s == seat]
+                if skip_page:
+                    skip_page -= 1
+                else:
+                    n, skip_page = page_taps(state, seat, action, following)
+                    sums[current][0] += n
+                if skip_discord:
+                    skip_discord -= 1
+                else:
+                    after = state.copy()
+                    apply_in_place(after, seat, action)
+                    then_end = (decision_for(after, seat) is not None
+                                and after.stage in ("move", "grow")
+                                and end_of_spent_step(after, seat) is not None)
+                    n, ends = bc.clicks(state, seat, bc._owner_panel(state, seat), action,
+                                        then_end)
+                    sums[current][1] += n
+                    skip_discord = int(ends)
+            apply_in_place(state, seat, action)
+            if current is not None and (
+                    isinstance(action, (A.EndMove, A.EndGrow))
+                    or (current == "fight" and state.combat is None)
+                    or (current != "fight" and state.stage not in ("move", "grow"))):
+                current = None
+    return {k: {"actions": n, "page_taps": round(p / n, 2) if n else None,
+                "discord_clicks": round(d / n, 2) if n else None}
+            for k, (p, d, n) in sums.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bot.bench_web",
                                      description=__doc__,
@@ -255,9 +374,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="watching pages per game besides its seats' (default 1)")
     parser.add_argument("--pages", type=int, default=1000,
                         help="pages open on one game for memory and CPU (default 1000)")
+    parser.add_argument("--taps", type=int, default=4, metavar="GAMES",
+                        help="games of computers whose Moves, Growths and fights are counted "
+                             "in taps and clicks (default 4; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    result = asyncio.run(bench(args.games, args.actions, args.watchers, args.pages, args.seed))
+    result: dict[str, Any] = {}
+    if args.taps:
+        with using("en"):
+            result["taps_against_clicks"] = taps(args.taps, args.seed)
+    if args.games:
+        result.update(asyncio.run(bench(args.games, args.actions, args.watchers, args.pages,
+                                        args.seed)))
     print(json.dumps(result, indent=1))
     return 0
 

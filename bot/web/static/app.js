@@ -16,6 +16,7 @@
   let sel = null;          // the selected stack (a hex number) or null
   let busy = false;        // an action is on its way
   let picked = new Set();  // cards picked for a choice of cards
+  let cardMode = false;    // the card plays shown instead of the action's own choices
   let ui = {};
 
   function el(tag, attrs, text) {
@@ -265,7 +266,18 @@
   }
 
   // ---------------------------------------------------------------- choosing
-  function choices() { return (state && state.choices) || { pairs: [], spots: [], buttons: [], cards: null }; }
+  function allChoices() { return (state && state.choices) || { pairs: [], spots: [], buttons: [], cards: null }; }
+  function hasCardPlays() {
+    const c = allChoices();
+    return [...c.pairs, ...c.spots, ...c.buttons].some((o) => o.tone === "card");
+  }
+  function choices() {
+    // the action's own choices, or (after "Play a card") the card plays alone
+    const c = allChoices();
+    if (cardMode && !hasCardPlays()) cardMode = false;
+    const keep = (o) => (o.tone === "card") === cardMode;
+    return { pairs: c.pairs.filter(keep), spots: c.spots.filter(keep), buttons: c.buttons.filter(keep), cards: c.cards };
+  }
   function sources() { return new Set(choices().pairs.map((p) => p.from)); }
   function tap(h) {
     if (!state || busy) return;
@@ -353,6 +365,13 @@
       e.disabled = busy;
       e.addEventListener("click", () => act(b.steps));
       box.appendChild(e);
+    }
+    if (hasCardPlays()) {
+      const m = el("button", { type: "button", class: cardMode ? "" : "card" },
+        cardMode ? (ui.cancel || "✕") : (ui.cards || "Cards"));
+      m.disabled = busy;
+      m.addEventListener("click", () => { cardMode = !cardMode; sel = null; clear($("chooser")); render(); });
+      box.appendChild(m);
     }
     if (state.undo) {
       const u = el("button", { type: "button" }, ui.undo || "Undo");

@@ -8,7 +8,8 @@ turn shows where its tokens may go, and the tap on a destination begins the Move
 moves the token (Discord: "Move", then a select of sources, then of destinations); a
 hex tapped to grow begins the Growth and grows there. The last token of a Move or Growth
 also ends it, when the rules would otherwise wait for its player to say so (R-INFO-4), as
-Discord's selects do.
+Discord's selects do. Card plays (tone ``card``) are shown apart, behind a "Play a card"
+button, as Discord's private menu has them: a tap on the map is the action's own.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class _Choices:
         self.spots.append({"at": at, "steps": _steps(*actions), "tone": tone,
                            "label": action_label(label)})
 
-    def button(self, actions: list[A.Action], text: str, tone: str = "secondary") -> None:
+    def button(self, actions: Sequence[A.Action], text: str, tone: str = "secondary") -> None:
         self.buttons.append({"steps": _steps(*actions), "label": text, "tone": tone})
 
     def card_plays(self, legal: Sequence[A.Action]) -> None:
@@ -138,6 +139,13 @@ def choices(state: State, seat: int, legal: Sequence[A.Action],
                     c.pair(a.src, a.dst, [a], "attack", a)
                 elif isinstance(a, A.BuildCity):
                     c.spot(a.hex, [a], "city", a)
+            # a choice with one possible answer is a button too, as on the turn message
+            attacks = [a for a in legal if isinstance(a, A.Attack) and a.leader is None]
+            builds = [a for a in legal if isinstance(a, A.BuildCity)]
+            if len(attacks) == 1:
+                c.button(attacks, action_label(attacks[0]), "attack")
+            if len(builds) == 1:
+                c.button(builds, action_label(builds[0]), "city")
             if A.DrawCards in kinds:
                 c.button([A.DrawCards()], t("btn.draw"), "primary")
             c.card_plays(legal)
