@@ -87,7 +87,7 @@ async def no_game_help(service: TableService, channel_id: int | None) -> str:
     thread, or its channel until a new game starts), else how to open one."""
     if channel_id is not None:
         try:
-            over = await service.last_game_in_channel(channel_id)
+            over = await service.tables.last_game_in_channel(channel_id)
         except TableError:
             over = None
         if over is not None:
@@ -103,7 +103,7 @@ async def resolve(service: TableService, asker: Asker, game: str | None, *,
     if game is None or not game.strip():
         if asker.channel_id is None:
             raise TableError("error.guild_only")
-        game_id = await service.last_game_in_channel(asker.channel_id, newer_lobby=lobby)
+        game_id = await service.tables.last_game_in_channel(asker.channel_id, newer_lobby=lobby)
     else:
         try:
             game_id = hist.parse_game_number(game)
@@ -172,12 +172,12 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
     names = media.seat_names(seats)
     panel, version = None, 0
     if at is None and g.status == ACTIVE:
-        v, _ = await service.public_view(g.id)
+        v, _ = await service.play.public_view(g.id)
         assert v is not None
         png = await run(media.board_png, v, (), None, full, i18n.current())
         if any(s.user_id == asker.user_id and not s.left for s in seats):
             # the controls are the seats' own: a spectator's would only be refused
-            panel, version = await service.turn_panel(g.id)
+            panel, version = await service.play.turn_panel(g.id)
         caption = []
     else:
         moment = "end" if at is None else parse_moment(at, media.rounds)
@@ -218,7 +218,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
     run = run or _thread
     g = await resolve(service, asker, None, finished=False, lobby=True)
     if g.status == LOBBY:
-        text = service.lobby_panel(await service.table(g.id)).text
+        text = service.outcomes.lobby_panel(await service.tables.get(g.id)).text
         assert asker.channel_id is not None  # resolve found the channel's lobby
         over = await service.storage.latest_game_in_channel(asker.channel_id, (FINISHED,))
         if over is not None and over.id < g.id:  # a rematch: where the last game went
@@ -227,7 +227,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
     media = _media(g)
     seats = await service.storage.seats(g.id)
     if g.status == ACTIVE:
-        v, _ = await service.public_view(g.id)
+        v, _ = await service.play.public_view(g.id)
         assert v is not None
     else:
         v = await run(media.final_view, await _record(service, g))
