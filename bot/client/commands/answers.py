@@ -55,15 +55,6 @@ class Asker:
     channel_id: int | None
 
 
-@dataclass(frozen=True)
-class Attachment:
-    """A file of an answer made here (a game's own files come from its media)."""
-
-    filename: str
-    data: bytes
-    description: str  # shown by Discord as the file's alt text
-
-
 @dataclass
 class Answer:
     text: str
@@ -194,7 +185,7 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         return _position_answer(body, media.position_lines(v, i18n.current()), panel,
                                 (g.id, version))
     alt = media.board_alt(v, None, i18n.current()) or t("file.board")
-    files: list[File] = [Attachment("board.png", png, alt)] if png else []
+    files: list[File] = [File("board.png", png, alt)] if png else []
     return Answer(body, files, panel, (g.id, version))
 
 
@@ -207,7 +198,7 @@ def _position_answer(head: str, lines: list[str], panel: Panel | None,
         return Answer(whole, [], panel, game_version)
     data = "\n".join(lines).encode()
     return Answer(f"{head}\n{t('board.text_file')}",
-                  [Attachment("position.txt", data, t("file.position"))], panel, game_version)
+                  [File("position.txt", data, t("file.position"))], panel, game_version)
 
 
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
@@ -263,11 +254,11 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
                                        i18n.current())
         data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()
         return Answer(t("record.public_log", game=g.id, n=len(lines)),
-                      [Attachment(f"tempus-game-{g.id}-log.txt", data,
+                      [File(f"tempus-game-{g.id}-log.txt", data,
                                   t("file.public_log"))])
     data = json.dumps(await _record(service, g), indent=1).encode()
     return Answer(t("record.caption", game=g.id),
-                  [Attachment(f"tempus-game-{g.id}.json", data, t("file.record"))])
+                  [File(f"tempus-game-{g.id}.json", data, t("file.record"))])
 
 
 #: per storage (one database): game id -> (GIF, frames), the newest REPLAY_CACHE games
@@ -290,7 +281,7 @@ async def replay_answer(service: TableService, game: GameRow, run: Runner | None
             cache.popitem(last=False)
     data, frames = cached
     return Answer(t("replay.caption", game=game.id, frames=frames),
-                  [Attachment(f"tempus-game-{game.id}-replay.gif", data,
+                  [File(f"tempus-game-{game.id}-replay.gif", data,
                               t("replay.caption", game=game.id, frames=frames))])
 
 
