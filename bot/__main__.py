@@ -5,7 +5,8 @@ all is well).
 Environment: ``DISCORD_TOKEN`` (required online), ``TEMPUS_DB`` (SQLite file, default
 ``tempus.db`` in the working directory; or a ``postgresql://`` URL), ``TEMPUS_SHARDS`` and
 ``TEMPUS_SHARD_COUNT`` (this process runs shards 0-3 of 8: ``0-3`` and ``8``),
-``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``.
+``TEMPUS_WORKERS``, ``TEMPUS_AI_DELAY``; ``TEMPUS_WEB_PORT`` and ``TEMPUS_WEB_URL`` serve
+the live pages beside Discord (``bot/web``; README, "The live board").
 
 ``python -m bot migrate-db --from tempus.db --to postgresql://...`` copies a SQLite
 database into PostgreSQL (see ``bot/operator/migrate_db.py``); ``python -m bot backup --db

@@ -127,11 +127,11 @@ class Settings:
             at_table_s=_seconds(e, "TEMPUS_AT_TABLE_S", AT_TABLE_S),
             event_loop=_event_loop(e.get("TEMPUS_EVENT_LOOP") or EventLoop.UVLOOP),
             web_port=_port(e.get("TEMPUS_WEB_PORT") or ""),
-            web_url=e.get("TEMPUS_WEB_URL") or None,
+            web_url=_web_url(e.get("TEMPUS_WEB_URL") or ""),
             web_host=e.get("TEMPUS_WEB_HOST") or "0.0.0.0",
-            web_secret=e.get("TEMPUS_WEB_SECRET") or None,
+            web_secret=_web_secret(e.get("TEMPUS_WEB_SECRET") or ""),
             web_secret_dir=e.get("TEMPUS_WEB_SECRET_DIR") or None,
-            web_link_hours=_seconds(e, "TEMPUS_WEB_LINK_HOURS", 72.0),
+            web_link_hours=_hours(e.get("TEMPUS_WEB_LINK_HOURS") or "72"),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
@@ -167,6 +167,32 @@ def _port(raw: str) -> int | None:
     if not 0 < port < 65536:
         raise ValueError(f"TEMPUS_WEB_PORT={raw!r} is not a port number")
     return port
+
+
+def _web_url(raw: str) -> str | None:
+    """``TEMPUS_WEB_URL``: the pages' public address (http or https; unset: off)."""
+    if not raw:
+        return None
+    if not raw.startswith(("https://", "http://")):
+        raise ValueError(f"TEMPUS_WEB_URL={raw!r} is not an http(s):// address")
+    return raw
+
+
+def _web_secret(raw: str) -> str | None:
+    if raw and len(raw.encode()) < 16:
+        raise ValueError("TEMPUS_WEB_SECRET must be at least 16 characters long")
+    return raw or None
+
+
+def _hours(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"TEMPUS_WEB_LINK_HOURS={raw!r} is not a number of hours") from None
+    if not 0 < value < 24 * 366:
+        raise ValueError(f"TEMPUS_WEB_LINK_HOURS={raw!r} must be more than 0 hours, "
+                         "less than a year")
+    return value
 
 
 def _event_loop(raw: str) -> EventLoop:
