@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 LOG_LINES = 40
 #: seconds between looks at the store for games with pages that another process runs
 FOREIGN_EVERY_S = 1.0
+#: messages kept for the next page of the same reader (a reload, many watchers at once)
+MESSAGES_KEPT = 256
 #: games whose log and last move are remembered without a page open (least recent out)
 REMEMBERED = 2_000
 
@@ -84,6 +86,9 @@ class Hub:
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._maps: OrderedDict[str, bytes] = OrderedDict()
+        #: the messages made lately, by (game, version, seat, language, with the map)
+        self._messages: OrderedDict[tuple[int, int, int | None, str, bool], bytes] = \
+            OrderedDict()
         #: called with (game, seconds from commit to the push handed to its pages)
         self.on_push: Callable[[int, float], None] | None = None
         self._closed = False
@@ -199,25 +204,32 @@ class Hub:
         return data
 
     async def message(self, table: Table, viewer: Viewer, map_key: str,
-                      board: BoardSvg | None = None, state: bytes | None = None
-                      ) -> tuple[bytes, bytes]:
+                      board: BoardSvg | None = None) -> bytes:
         """A page's message: ``{"map": ..., "state": ...}`` (the map layer only when the
-        page's ``map_key`` is not the board's), and the state's bytes."""
-        if state is None:
+        page's ``map_key`` is not the board's). Made once per reader (seat and language)
+        and version: the pages of one reader share the very bytes."""
+        if board is None:
+            board = board_of(table, viewer.lang, self.last_move(table.id))
+        with_map = board is not None and board.map_key != map_key
+        key = (table.id, table.version, viewer.seat, viewer.lang, with_map)
+        made = self._messages.pop(key, None)
+        if made is None:
             lines = await self.log_of(table)
             data = await page_state(table, viewer, self.service.play.legal, log=lines,
                                     last_move=self.last_move(table.id), board=board)
-            state = encode(data)
-        if board is None:
-            board = board_of(table, viewer.lang, self.last_move(table.id))
-        map_json = b"null" if board is None or board.map_key == map_key \
-            else self.map_bytes(board)
-        return b'{"map":' + map_json + b',"state":' + state + b"}", state
+            map_json = self.map_bytes(board) if with_map and board is not None else b"null"
+            made = b"".join((b'{"map":', map_json, b',"state":', encode(data), b"}"))
+            if table.version != key[1]:  # moved on meanwhile: not kept under the old one
+                return made
+        self._messages[key] = made
+        while len(self._messages) > MESSAGES_KEPT:
+            self._messages.popitem(last=False)
+        return made
 
     async def send_now(self, page: Page, table: Table) -> None:
         """Give a page the game as it is now (it opened behind)."""
         board = board_of(table, page.viewer.lang, self.last_move(table.id))
-        message, _ = await self.message(table, page.viewer, page.map_key, board)
+        message = await self.message(table, page.viewer, page.map_key, board)
         if board is not None:
             page.map_key = board.map_key
         page.offer(message, table.version, 0.0)
@@ -242,7 +254,6 @@ class Hub:
         table = await self.service.tables.get(game_id)
         news = self._news(game_id)
         boards: dict[str, BoardSvg | None] = {}
-        states: dict[tuple[int | None, str], bytes] = {}
         for page in pages:
             viewer = page.viewer
             if viewer.seat is not None and (
@@ -254,9 +265,7 @@ class Hub:
             if viewer.lang not in boards:
                 boards[viewer.lang] = board_of(table, viewer.lang, news.last_move)
             board = boards[viewer.lang]
-            key = (viewer.seat, viewer.lang)
-            message, states[key] = await self.message(table, viewer, page.map_key, board,
-                                                      states.get(key))
+            message = await self.message(table, viewer, page.map_key, board)
             if board is not None:
                 page.map_key = board.map_key
             page.offer(message, table.version, news.committed_at)

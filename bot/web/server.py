@@ -190,7 +190,7 @@ class WebServer:
     async def _state(self, request: web.Request) -> web.Response:
         viewer = await self._viewer(request)
         table = await self.service.tables.get(viewer.game_id)
-        message, _ = await self.hub.message(table, viewer, "")
+        message = await self.hub.message(table, viewer, "")
         response = web.Response(body=message, content_type="application/json",
                                 charset="utf-8")
         if "gzip" in request.headers.get("Accept-Encoding", ""):
