@@ -164,10 +164,11 @@ def _hexes(v: dict[str, Any], lang: str) -> list[str]:
     return out
 
 
-def hex_line(v: dict[str, Any], h: int, lang: str = DEFAULT_LANG) -> str:
+def hex_line(v: dict[str, Any], h: int, lang: str = DEFAULT_LANG,
+             kinds: list[str] | None = None) -> str:
     """Hex ``h`` in words, as the position hex by hex says it: ``E5 grassland: Red, 3
-    tokens.`` (water is empty)."""
-    kind = hex_kinds(tuple(v["terrain"]))[h]
+    tokens.`` (water is empty); ``kinds``: the map's :func:`hex_kinds`, if known."""
+    kind = (kinds or hex_kinds(tuple(v["terrain"])))[h]
     what = (word("desc.empty", lang) if kind in (LAKE, OPEN_SEA)
             else _hex_contents(v, h, lang))
     return word("desc.hex", lang, hex=label(h), terrain=terrain_name(kind, lang), what=what)

@@ -221,8 +221,8 @@ class WebServer:
             if since != table.version:  # moved on before the stream opened
                 await self.hub.send_now(page, table)
             await self._pump(response, page)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass  # the page went away
+        except ConnectionResetError:
+            pass  # the page went away (found at the next write: a change or a keep-alive)
         finally:
             self.hub.leave(page)
             left = self.streams.get(link.mac, 1) - 1

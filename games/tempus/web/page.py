@@ -66,7 +66,8 @@ def _places(view: dict[str, Any], lang: str) -> dict[str, dict[str, Any]]:
             limits = [word("who_what", lang, who=colour_name(s, lang),
                            what=f"{word('key.stack_limit', lang)} {stack_limit(view, s, h)}")
                       for s in who]
-        out[str(h)] = {"label": label(h), "text": hex_line(view, h, lang), "limits": limits,
+        out[str(h)] = {"label": label(h), "text": hex_line(view, h, lang, kinds),
+                       "limits": limits,
                        "terrain": kinds[h], "owner": view["owner"][h]}
     return out
 
