@@ -255,6 +255,8 @@ class Game:
     records: Records
     #: pictures, the looking commands' texts and results (the front ends and publishing)
     media: Media
+    #: the lesson for newcomers and the tips of their first games (None: the game has none)
+    lessons: Lessons | None = None
 
 
 class Presentation(Protocol):
@@ -618,4 +620,54 @@ class Media(Protocol):
         """*(worker)* What happened since round ``since_round`` began, from a loaded
         record (``bot.history.ledger.load_record``), for :meth:`Presentation.recap_panel`
         (raises :class:`Declined`: a round not begun)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    """One page of a lesson as its learner sees it: the page's number (where the lesson
+    is now: all a host keeps of it), its words, picture and controls, and whether it is
+    the lesson's end."""
+
+    step: int
+    #: the coach's words, the board (``image``, ``image_view``, ``highlight``) and the
+    #: choices (:data:`games.controls.Op.LESSON` buttons, whose argument the game reads)
+    panel: Panel
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Tip:
+    """A short tip for a person new to the game about the decision they owe: ``kind``
+    names which kind of decision it is about (a host shows each kind once)."""
+
+    kind: str
+    text: str
+
+
+class Lessons(Protocol):
+    """A game's lesson for one person (a short scripted game in which the learner makes
+    every move the coach asks for), and the tips of a person's first games.
+
+    The lesson is pages numbered from 0 to :attr:`pages` - 1 (the last says what was
+    learnt); a host stores the number a person is at and hands it back with each click on
+    the page's controls, so a lesson outlives a restart. Pages are worded in the language
+    current when called."""
+
+    @property
+    def pages(self) -> int: ...
+
+    def page(self, step: int) -> LessonPage:
+        """Page ``step`` (the first page of a new lesson is 0)."""
+        ...
+
+    def answer(self, step: int, choice: str) -> LessonPage:
+        """The page after the learner used the control with argument ``choice`` on page
+        ``step``: the next one, the same one with a word on what was chosen instead, an
+        earlier one (back), a later one (skip)."""
+        ...
+
+    def tip(self, state: Any, seat: int) -> Tip | None:
+        """A tip on the decision ``seat`` owes in ``state`` (None: it owes none, or the
+        game has no tip for it)."""
         ...

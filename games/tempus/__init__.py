@@ -4,10 +4,11 @@ texts, help, hints, recaps, result posts)."""
 
 from games.port import Game
 from games.tempus.computers import TempusComputers
+from games.tempus.lesson import TempusLessons
 from games.tempus.media import TempusMedia
 from games.tempus.presentation import TempusPresentation
 from games.tempus.records import TempusRecords
 from games.tempus.rules import TempusRules
 
 GAME = Game("tempus", TempusRules(), TempusPresentation(), TempusComputers(),
-            TempusRecords(), TempusMedia())
+            TempusRecords(), TempusMedia(), TempusLessons())
