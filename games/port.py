@@ -671,3 +671,8 @@ class Lessons(Protocol):
         """A tip on the decision ``seat`` owes in ``state`` (None: it owes none, or the
         game has no tip for it)."""
         ...
+
+    def newcomer_level(self) -> str:
+        """The computer level a table of newcomers gets unless they choose another (one of
+        the game's :meth:`Computers.levels`)."""
+        ...

@@ -252,6 +252,10 @@ class Reply:
     menu: Panel | None = None
     outcome: Outcome | None = None
     version: int = 0  # the version the menu's controls are made at
+    #: a lesson's page, shown in place of the page clicked (its controls made at
+    #: ``version``, the page's number), drawn by the game named ``page_game``
+    page: Panel | None = None
+    page_game: str = ""
 
 
 @dataclass

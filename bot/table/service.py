@@ -31,7 +31,8 @@ wired once in its constructor (each part gets what it uses, nothing else):
 
 The use cases call those parts, never each other: :mod:`~bot.table.lobby` (and the rematch
 rules, :mod:`~bot.table.rematch`), :mod:`~bot.table.play`, :mod:`~bot.table.seats`,
-:mod:`~bot.table.timeouts`, :mod:`~bot.table.sync`; :mod:`~bot.table.clicks` dispatches a
+:mod:`~bot.table.timeouts`, :mod:`~bot.table.sync`, :mod:`~bot.table.lessons` (a person's
+lesson, which is no table); :mod:`~bot.table.clicks` dispatches a
 click to them through a table of handlers. :mod:`bot.table.model` holds the data they share.
 """
 
@@ -51,6 +52,7 @@ from bot.table.clicks import Clicks
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
 from bot.table.computers import Computers
+from bot.table.lessons import Lessons
 from bot.table.lobby import Lobby, new_seed
 from bot.table.model import (
     Outcome,
@@ -137,8 +139,10 @@ class TableService:
         self.timeouts = Timeouts(parts)
         self.sync = Sync(parts)
         self.recaps = Recaps(parts, self.offloader)
+        #: /tempus learn: each person's lesson (no table of its own)
+        self.lessons = Lessons(parts)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns,
-                             self.recaps, self.presence)
+                             self.recaps, self.presence, self.lessons)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the
             # clock sits below the table service and knows nothing of it: a callback)

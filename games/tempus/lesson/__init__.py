@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.game import decision_for
 from engine.state import State
 from games.port import LessonPage, Tip
+from games.tempus import computer_levels
 from games.tempus.lesson import coach
 from lang import i18n
 from lang.messages import t
@@ -34,3 +35,10 @@ class TempusLessons:
         if decision is None or not i18n.has(f"tip.{decision.kind}"):
             return None
         return Tip(str(decision.kind), t(f"tip.{decision.kind}"))
+
+    def newcomer_level(self) -> str:
+        """``easy``: simple moves, for a person's first games (``normal`` beat newcomers
+        by far)."""
+        levels = computer_levels.levels()
+        easy = computer_levels.Level.EASY
+        return easy if easy in levels else computer_levels.default_level()
