@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import Attack, CommitAttackCards, DefendCards, NameCityTerrain, Occupy
 from .content import CONTENT, TERRAINS
 from .errors import IllegalAction
-from .events import Event, card_list, colour
+from .events import Event, EventKind, card_list, colour
 from .hexgrid import NEIGHBOURS, label
 from .pieces import (
     add_tokens,
@@ -85,7 +85,7 @@ def start_attack(state: State, seat: int, action: Attack, events: list[Event]) -
     state.stage = COMBAT
     target = f"{colour(defender)}'s city ({state.city_value[dst]})" if city else (
         f"{colour(defender)}'s {state.count[dst]} token(s)")
-    events.append(Event("attack", f"{colour(seat)} attacks {target} on {label(dst)} from "
+    events.append(Event(EventKind.ATTACK, f"{colour(seat)} attacks {target} on {label(dst)} from "
                         f"{label(src)} with {state.count[src]} token(s), {how}.", seat,
                         data={"src": label(src), "dst": label(dst), "defender": defender,
                               "tokens": state.count[src], "city": city,
@@ -109,7 +109,7 @@ def name_city_terrain(state: State, seat: int, action: NameCityTerrain,
     assert c is not None
     c.terrain = action.terrain
     c.step = C_ATTACK
-    events.append(Event("city_terrain", f"{colour(seat)} defends the city as "
+    events.append(Event(EventKind.CITY_TERRAIN, f"{colour(seat)} defends the city as "
                         f"{CONTENT.terrain_names[action.terrain]}.", seat,
                         data={"terrain": action.terrain}))
 
@@ -121,7 +121,7 @@ def commit_attack_cards(state: State, seat: int, action: CommitAttackCards,
     take_cards(state, seat, action.cards)
     c.attack_cards = list(action.cards)
     c.step = C_DEFEND
-    events.append(Event("attack_cards", f"{colour(seat)} plays {len(action.cards)} card(s) "
+    events.append(Event(EventKind.ATTACK_CARDS, f"{colour(seat)} plays {len(action.cards)} card(s) "
                         "face down.", seat, data={"count": len(action.cards)}))
     if not state.players[c.defender].hand:
         _resolve(state, [], events)
@@ -167,7 +167,7 @@ def _resolve(state: State, defence: list[int], events: list[Event]) -> None:
     c.defend_cards = defence
     att, dfn = combat_strengths(state, c.attack_cards, defence)
     events.append(Event(
-        "combat_cards",
+        EventKind.COMBAT_CARDS,
         f"{colour(c.defender)} answers with {card_list(defence)}; {colour(c.attacker)} "
         f"reveals {card_list(c.attack_cards)}. Strength {att} against {dfn}.",
         c.attacker,
@@ -192,15 +192,16 @@ def _resolve(state: State, defence: list[int], events: list[Event]) -> None:
             state.players[c.defender].supply += n
             lost = f"{n} token(s)"
             lost_data = {"city": False, "tokens": n}
-        events.append(Event("combat_won", f"{colour(c.attacker)} wins; {colour(c.defender)} "
-                            f"loses the {lost} on {label(c.dst)}.", c.attacker,
-                            data={"winner": c.attacker, "loser": c.defender,
-                                  "dst": label(c.dst), **lost_data}))
+        events.append(Event(
+            EventKind.COMBAT_WON, f"{colour(c.attacker)} wins; {colour(c.defender)} "
+            f"loses the {lost} on {label(c.dst)}.", c.attacker,
+            data={"winner": c.attacker, "loser": c.defender,
+                  "dst": label(c.dst), **lost_data}))
         c.step = C_OCCUPY
     else:
         remove_tokens(state, c.src, 1)  # R-COMBAT-9
         state.players[c.attacker].supply += 1
-        events.append(Event("combat_lost", f"{colour(c.defender)} holds {label(c.dst)}; "
+        events.append(Event(EventKind.COMBAT_LOST, f"{colour(c.defender)} holds {label(c.dst)}; "
                             f"{colour(c.attacker)} loses one token on {label(c.src)}.",
                             c.defender, data={"winner": c.defender, "loser": c.attacker,
                                               "src": label(c.src), "dst": label(c.dst)}))
@@ -222,7 +223,7 @@ def occupy(state: State, seat: int, action: Occupy, events: list[Event]) -> None
     if action.count:
         remove_tokens(state, c.src, action.count)
         add_tokens(state, seat, c.dst, action.count)
-        events.append(Event("occupy", f"{colour(seat)} moves {action.count} token(s) into "
+        events.append(Event(EventKind.OCCUPY, f"{colour(seat)} moves {action.count} token(s) into "
                             f"{label(c.dst)}.", seat, data={"count": action.count,
                                                           "dst": label(c.dst)}))
     _finish(state)

@@ -7,14 +7,53 @@ example which cards that seat just drew). Consumers must filter with :func:`visi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .content import CONTENT
 
 
+class EventKind(StrEnum):
+    """What an event tells (a ``StrEnum``: it is its text in JSON and in comparisons)."""
+
+    ADVANCE = "advance"
+    ATTACK = "attack"
+    ATTACK_CARDS = "attack_cards"
+    CARD = "card"
+    CATCH_UP = "catch_up"
+    CITY = "city"
+    CITY_TERRAIN = "city_terrain"
+    COMBAT_CARDS = "combat_cards"
+    COMBAT_LOST = "combat_lost"
+    COMBAT_WON = "combat_won"
+    DISCARD = "discard"
+    DISCARD_OWED = "discard_owed"
+    DISCARD_PRIVATE = "discard_private"
+    DRAW = "draw"
+    DRAW_PRIVATE = "draw_private"
+    ERA = "era"
+    GAME_OVER = "game_over"
+    GROW = "grow"
+    GROW_TOKEN = "grow_token"
+    MAP = "map"
+    MOVE = "move"
+    MOVE_TOKEN = "move_token"
+    OCCUPY = "occupy"
+    PROGRESS = "progress"
+    PROGRESS_CHOICE = "progress_choice"
+    PROGRESS_REVEAL = "progress_reveal"
+    RESHUFFLE = "reshuffle"
+    START = "start"
+    START_TOKEN = "start_token"
+    TILE = "tile"
+    TILE_REMOVED = "tile_removed"
+    TOKENS = "tokens"
+    TURN = "turn"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    kind: str
+    kind: EventKind
     text: str
     seat: int | None = None  # the seat the event is about, if any
     private_to: int | None = None

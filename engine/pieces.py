@@ -10,7 +10,7 @@ import random
 
 from .content import CONTENT
 from .errors import IllegalAction
-from .events import Event, card_list, colour
+from .events import Event, EventKind, card_list, colour
 from .rules import SANITATION_LAPSES_FROM
 from .state import SEEN_BY_ALL, State
 
@@ -120,14 +120,14 @@ def draw_cards(state: State, seat: int, n: int, events: list[Event]) -> list[int
             state.discard = []
             state.discard_seen = []
             rng_for(state).shuffle(state.deck)
-            events.append(Event("reshuffle", "The discard pile is shuffled into a new draw "
+            events.append(Event(EventKind.RESHUFFLE, "The discard pile is shuffled into a new draw "
                                 f"pile of {len(state.deck)} cards.", data={"n": len(state.deck)}))
         drawn.append(state.deck.pop())
     state.players[seat].hand.extend(drawn)
-    events.append(Event("draw", f"{colour(seat)} draws {len(drawn)} card(s).", seat,
+    events.append(Event(EventKind.DRAW, f"{colour(seat)} draws {len(drawn)} card(s).", seat,
                         data={"count": len(drawn)}))
     if drawn:
-        events.append(Event("draw_private", f"You drew {card_list(drawn)}.", seat,
+        events.append(Event(EventKind.DRAW_PRIVATE, f"You drew {card_list(drawn)}.", seat,
                             private_to=seat, data={"cards": drawn}))
     return drawn
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import Discard, ProgressCards
 from .content import CONTENT
 from .errors import IllegalAction
-from .events import Event, card_list, colour
+from .events import Event, EventKind, card_list, colour
 from .hexgrid import NUM_HEXES
 from .pieces import draw_cards, owe_discard, take_cards, to_discard
 from .setup import begin_era
@@ -24,10 +24,10 @@ def begin_progress(state: State, events: list[Event]) -> None:
         p.markers = 0
         if p.era < top:
             p.era = top
-            events.append(Event("catch_up", f"{colour(seat)} catches up to "
+            events.append(Event(EventKind.CATCH_UP, f"{colour(seat)} catches up to "
                                 f"{CONTENT.eras[top].name}.", seat, data={"era_index": top}))
     new = CONTENT.eras[top + 1]
-    events.append(Event("progress", f"Progress phase: who reaches {new.name}? Terrain "
+    events.append(Event(EventKind.PROGRESS, f"Progress phase: who reaches {new.name}? Terrain "
                         f"{CONTENT.terrain_names[new.terrain or 'G']}. Everyone chooses cards "
                         "in secret.", data={"era": new.name, "terrain": new.terrain,
                                             "era_index": top + 1}))
@@ -42,7 +42,8 @@ def begin_progress(state: State, events: list[Event]) -> None:
 def progress_cards(state: State, seat: int, action: ProgressCards, events: list[Event]) -> None:
     take_cards(state, seat, action.cards)
     state.progress_choices[seat] = list(action.cards)
-    events.append(Event("progress_choice", f"{colour(seat)} has chosen progress cards.", seat))
+    events.append(Event(
+        EventKind.PROGRESS_CHOICE, f"{colour(seat)} has chosen progress cards.", seat))
     _maybe_resolve(state, events)
 
 
@@ -72,7 +73,7 @@ def _maybe_resolve(state: State, events: list[Event]) -> None:
               for s in range(state.num_players)]
     for s in range(state.num_players):
         cards = state.progress_choices[s]
-        events.append(Event("progress_reveal", f"{colour(s)} reveals {card_list(cards)}: "
+        events.append(Event(EventKind.PROGRESS_REVEAL, f"{colour(s)} reveals {card_list(cards)}: "
                             f"{points[s]} progress point(s).", s,
                             data={"cards": cards, "points": points[s]}))
         to_discard(state, cards)  # R-PROG-4; revealed, so seen by all (R-INFO-1)
@@ -84,12 +85,12 @@ def _maybe_resolve(state: State, events: list[Event]) -> None:
         if points[s] != best:
             continue
         state.players[s].era = new  # R-PROG-5
-        events.append(Event("advance", f"{colour(s)} advances to {era.name}.", s,
+        events.append(Event(EventKind.ADVANCE, f"{colour(s)} advances to {era.name}.", s,
                             data={"era": new}))
         if era.bonus_draw:  # R-ERA-3
             draw_cards(state, s, era.bonus_draw, events)
             if owe_discard(state, s):
-                events.append(Event("discard_owed", f"{colour(s)} must discard "
+                events.append(Event(EventKind.DISCARD_OWED, f"{colour(s)} must discard "
                                     f"{state.discards[s]} card(s) (hand limit "
                                     f"{state.era(s).limit}).", s,
                                     data={"n": state.discards[s], "limit": state.era(s).limit}))
@@ -112,9 +113,9 @@ def apply_discard(state: State, seat: int, action: Discard, events: list[Event])
     to_discard(state, action.cards, seen=seat)
     del state.discards[seat]
     n = len(action.cards)
-    events.append(Event("discard", f"{colour(seat)} discards {n} card(s) face down.", seat,
+    events.append(Event(EventKind.DISCARD, f"{colour(seat)} discards {n} card(s) face down.", seat,
                         data={"count": n}))
-    events.append(Event("discard_private", f"You discard {card_list(action.cards)}.", seat,
+    events.append(Event(EventKind.DISCARD_PRIVATE, f"You discard {card_list(action.cards)}.", seat,
                         private_to=seat, data={"cards": list(action.cards)}))
 
 
@@ -167,5 +168,5 @@ def finish_game(state: State, events: list[Event]) -> None:
     state.winners = [s for s in range(state.num_players) if keys[s] == best]
     names = " and ".join(colour(s) for s in state.winners)
     table = ", ".join(f"{colour(s)} {state.scores[s]}" for s in range(state.num_players))
-    events.append(Event("game_over", f"The game ends. Scores: {table}. Winner: {names}.",
+    events.append(Event(EventKind.GAME_OVER, f"The game ends. Scores: {table}. Winner: {names}.",
                         data={"scores": state.scores, "winners": state.winners}))

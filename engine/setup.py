@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import PlaceStartToken, PlaceTile
 from .content import CONTENT
 from .errors import IllegalAction
-from .events import Event, colour
+from .events import Event, EventKind, colour
 from .hexgrid import NEIGHBOURS, NUM_HEXES, label, tile_hexes
 from .pieces import add_tokens, rng_for
 from .rules import RULES_VERSION, TABLE_OPTIONS, check_rules
@@ -92,7 +92,7 @@ def new_game(
     on = [TABLE_OPTIONS[k] for k, v in table_options.items() if v]
     chosen = f" Table options: {', '.join(on)}." if on else ""
     events = [
-        Event("start", f"A game for {num_players} players begins; {colour(start_player)} "
+        Event(EventKind.START, f"A game for {num_players} players begins; {colour(start_player)} "
               f"is the start player.{chosen}", start_player,
               data={"players": num_players, "rules_version": rules_version,
                     "options": dict(table_options)})
@@ -137,7 +137,7 @@ def place_tile(state: State, seat: int, action: PlaceTile, events: list[Event]) 
     if not tile_fits(state.terrain, action.centre):
         raise IllegalAction.because("tile.no_fit", centre=action.centre)
     _lay_tile(state, state.tile_stack.pop(0), action.centre, action.rotation)
-    events.append(Event("tile", f"{colour(seat)} places tile {state.placements[-1][0]} at "
+    events.append(Event(EventKind.TILE, f"{colour(seat)} places tile {state.placements[-1][0]} at "
                         f"{label(action.centre)} (rotation {action.rotation}).", seat,
                         data={"centre": label(action.centre), "rotation": action.rotation,
                               "tile": state.placements[-1][0]}))
@@ -159,13 +159,13 @@ def _skip_unplaceable(state: State, events: list[Event]) -> None:
     while state.tile_stack and not legal_tile_centres(state.terrain):
         gone = state.tile_stack.pop(0)
         state.removed_tiles.append(gone)
-        events.append(Event("tile_removed", f"Tile {gone} fits nowhere and is removed.",
+        events.append(Event(EventKind.TILE_REMOVED, f"Tile {gone} fits nowhere and is removed.",
                             data={"tile": gone}))
     if not state.tile_stack:
         state.phase = TOKENS
         state.turn = state.start_player
         state.start_hexes = []
-        events.append(Event("tokens", "The map is complete. Each player now places 3 "
+        events.append(Event(EventKind.TOKENS, "The map is complete. Each player now places 3 "
                             "starting tokens, starting with "
                             f"{colour(state.start_player)}.", state.start_player,
                             data={"tokens": CONTENT.starting_tokens}))
@@ -180,7 +180,7 @@ def generate_map(state: State, events: list[Event]) -> None:
             _skip_unplaceable(state, events)
             return
         _lay_tile(state, state.tile_stack.pop(0), rng.choice(centres), rng.randrange(6))
-    events.append(Event("map", f"A random map of {len(state.placements)} tiles is laid.",
+    events.append(Event(EventKind.MAP, f"A random map of {len(state.placements)} tiles is laid.",
                         data={"tiles": len(state.placements)}))
     _skip_unplaceable(state, events)
 
@@ -243,8 +243,9 @@ def place_start_token(
     add_tokens(state, seat, h, 1)
     state.players[seat].supply -= 1
     placed.append(h)
-    events.append(Event("start_token", f"{colour(seat)} places a starting token on {label(h)}.",
-                        seat, data={"hex": label(h)}))
+    events.append(Event(
+        EventKind.START_TOKEN, f"{colour(seat)} places a starting token on {label(h)}.",
+        seat, data={"hex": label(h)}))
     if len(placed) < CONTENT.starting_tokens:
         return
     state.start_hexes = []
@@ -261,8 +262,9 @@ def begin_era(state: State, events: list[Event]) -> None:
         p.markers = CONTENT.eras[p.era].actions
     state.action_round = 1
     start_turn(state, state.start_player)
-    events.append(Event("era", f"Round {state.era_number} begins; {colour(state.start_player)} "
-                        "starts.", state.start_player, data={"era_number": state.era_number}))
+    events.append(Event(
+        EventKind.ERA, f"Round {state.era_number} begins; {colour(state.start_player)} "
+        "starts.", state.start_player, data={"era_number": state.era_number}))
 
 
 def start_turn(state: State, seat: int) -> None:

@@ -17,7 +17,7 @@ from .actions import (
 )
 from .combat import _use_marker, attack_targets, leader_cards
 from .errors import IllegalAction
-from .events import Event, colour
+from .events import Event, EventKind, colour
 from .hexgrid import NEIGHBOURS, NUM_HEXES, label
 from .movement import Reach, destinations, movable_sources
 from .pieces import (
@@ -50,7 +50,7 @@ def begin_move(state: State, seat: int, events: list[Event]) -> None:
     state.stage = MOVE
     state.steps_left = state.era(seat).move
     state.touched = {}
-    events.append(Event("move", f"{colour(seat)} takes the Move action (up to "
+    events.append(Event(EventKind.MOVE, f"{colour(seat)} takes the Move action (up to "
                         f"{state.steps_left} token(s)).", seat, data={"n": state.steps_left}))
     _maybe_end_move(state, seat, events)
 
@@ -69,7 +69,7 @@ def move_token(state: State, seat: int, action: MoveToken, events: list[Event]) 
     add_tokens(state, seat, dst, 1)
     state.touched[dst] = state.touched.get(dst, 0) + 1
     state.steps_left -= 1
-    events.append(Event("move_token", f"{colour(seat)} moves a token from {label(src)} to "
+    events.append(Event(EventKind.MOVE_TOKEN, f"{colour(seat)} moves a token from {label(src)} to "
                         f"{label(dst)}.", seat, data={"src": label(src), "dst": label(dst)}))
     _maybe_end_move(state, seat, events)
 
@@ -92,7 +92,7 @@ def play_transport(state: State, seat: int, action: PlayTransport, events: list[
     require_card(state, seat, action.card, "TRA")
     play_card(state, seat, action.card)
     state.steps_left += 1
-    events.append(Event("card", f"{colour(seat)} plays Transport: one more token may move.",
+    events.append(Event(EventKind.CARD, f"{colour(seat)} plays Transport: one more token may move.",
                         seat, data={"card": action.card, "type": "TRA"}))
 
 
@@ -168,7 +168,7 @@ def begin_grow(state: State, seat: int, events: list[Event]) -> None:
     state.stage = GROW
     state.steps_left = state.era(seat).growth
     state.touched = {}
-    events.append(Event("grow", f"{colour(seat)} takes the Grow action (up to "
+    events.append(Event(EventKind.GROW, f"{colour(seat)} takes the Grow action (up to "
                         f"{state.steps_left} new token(s)).", seat,
                         data={"n": state.steps_left}))
     _maybe_end_grow(state, seat, events)
@@ -190,7 +190,7 @@ def grow_token(state: State, seat: int, action: GrowToken, events: list[Event]) 
     state.players[seat].supply -= 1
     state.touched[h] = 1
     state.steps_left -= 1
-    events.append(Event("grow_token", f"{colour(seat)} grows a token on {label(h)}.", seat,
+    events.append(Event(EventKind.GROW_TOKEN, f"{colour(seat)} grows a token on {label(h)}.", seat,
                         data={"hex": label(h)}))
     _maybe_end_grow(state, seat, events)
 
@@ -200,8 +200,9 @@ def play_health_care(state: State, seat: int, action: PlayHealthCare,
     require_card(state, seat, action.card, "HEA")
     play_card(state, seat, action.card)
     state.steps_left += 1
-    events.append(Event("card", f"{colour(seat)} plays Health care: one more token may grow.",
-                        seat, data={"card": action.card, "type": "HEA"}))
+    events.append(Event(
+        EventKind.CARD, f"{colour(seat)} plays Health care: one more token may grow.",
+        seat, data={"card": action.card, "type": "HEA"}))
 
 
 def end_grow(state: State, seat: int, events: list[Event]) -> None:
@@ -227,7 +228,7 @@ def draw_action(state: State, seat: int, events: list[Event]) -> None:
     draw_cards(state, seat, state.era(seat).draw, events)
     if owe_discard(state, seat):
         state.stage = DISCARD
-        events.append(Event("discard_owed", f"{colour(seat)} must discard "
+        events.append(Event(EventKind.DISCARD_OWED, f"{colour(seat)} must discard "
                             f"{state.discards[seat]} card(s) (hand limit "
                             f"{state.era(seat).limit}).", seat,
                             data={"n": state.discards[seat], "limit": state.era(seat).limit}))
@@ -269,9 +270,10 @@ def build_city(state: State, seat: int, action: BuildCity, events: list[Event]) 
     state.players[seat].cities.remove(value)
     state.city_owner[h] = seat
     state.city_value[h] = value
-    events.append(Event("city", f"{colour(seat)} builds a city of value {value} on {label(h)} "
-                        f"({n} token(s) back to supply).", seat,
-                        data={"hex": label(h), "value": value, "tokens": n}))
+    events.append(Event(
+        EventKind.CITY, f"{colour(seat)} builds a city of value {value} on {label(h)} "
+        f"({n} token(s) back to supply).", seat,
+        data={"hex": label(h), "value": value, "tokens": n}))
     after_step(state, seat, events)
 
 
@@ -307,9 +309,10 @@ def play_religion(state: State, seat: int, action: PlayReligion, events: list[Ev
     state.players[victim].supply += 1
     add_tokens(state, seat, own, 1)
     state.players[seat].supply -= 1
-    events.append(Event("card", f"{colour(seat)} plays Religion: a {colour(victim)} token on "
-                        f"{label(t)} is converted onto {label(own)}.", seat,
-                        data={"card": action.card, "type": "REL", "target": label(t),
+    events.append(Event(
+        EventKind.CARD, f"{colour(seat)} plays Religion: a {colour(victim)} token on "
+        f"{label(t)} is converted onto {label(own)}.", seat,
+        data={"card": action.card, "type": "REL", "target": label(t),
                               "own": label(own), "victim": victim}))
     _maybe_end_step_after_card(state, seat, events)
 
@@ -383,7 +386,7 @@ def play_sanitation(state: State, seat: int, action: PlaySanitation,
             state.bonus[h] = 0
         state.bonus_seat[h] = seat
     state.bonus[h] += 1
-    events.append(Event("card", f"{colour(seat)} plays Sanitation: their stack limit on "
+    events.append(Event(EventKind.CARD, f"{colour(seat)} plays Sanitation: their stack limit on "
                         f"{label(h)} rises by 1.", seat, data={"card": action.card, "type": "SAN",
                                                              "hex": label(h)}))
     if state.stage == GROW:
@@ -412,7 +415,7 @@ def play_government(state: State, seat: int, action: PlayGovernment,
             raise IllegalAction.because("government.no_marker")
         play_card(state, seat, action.card)
         state.turn_actions += 1
-        events.append(Event("card", f"{colour(seat)} plays Government: another action "
+        events.append(Event(EventKind.CARD, f"{colour(seat)} plays Government: another action "
                             "follows at once.", seat,
                             data={"card": action.card, "type": "GOV", "mode": "double"}))
     elif action.mode == "pass":
@@ -420,7 +423,7 @@ def play_government(state: State, seat: int, action: PlayGovernment,
             raise IllegalAction.because("government.pass_late")
         play_card(state, seat, action.card)
         state.turn_actions = 0
-        events.append(Event("card", f"{colour(seat)} plays Government and passes, keeping "
+        events.append(Event(EventKind.CARD, f"{colour(seat)} plays Government and passes, keeping "
                             "the marker for later this round.", seat,
                             data={"card": action.card, "type": "GOV", "mode": "pass"}))
         end_turn(state, seat, events)
@@ -479,6 +482,6 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     if rel <= (seat - state.start_player) % n:
         state.action_round += 1
     start_turn(state, nxt)
-    events.append(Event("turn", f"{colour(nxt)} to act (turn "
+    events.append(Event(EventKind.TURN, f"{colour(nxt)} to act (turn "
                             f"{state.action_round}).", nxt,
                             data={"action_round": state.action_round}))

@@ -451,18 +451,14 @@ class Records(Protocol):
         Raises :class:`BadLog`."""
 
 
-class File(Protocol):
-    """A file a game gives to be posted (a picture, a chart, a record), with its
-    description (a picture's alt text)."""
+@dataclass(frozen=True)
+class File:
+    """A file to be posted (a picture, a chart, a record), with its description (a
+    picture's alt text, shown by Discord)."""
 
-    @property
-    def filename(self) -> str: ...
-
-    @property
-    def data(self) -> bytes: ...
-
-    @property
-    def description(self) -> str: ...
+    filename: str
+    data: bytes
+    description: str
 
 
 class ResultPost(Protocol):

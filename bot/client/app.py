@@ -180,14 +180,13 @@ class TempusBot(commands.AutoShardedBot):
             # what start-up made lives as long as the process: out of the collector's
             # sight, before the first game is loaded (bot.runtime.memory)
             freeze_start_up()
-        # first claim this process's shards (bot.cluster.coordinator): a second process given the
-        # same
-        # ones refuses here, before it posts anything
+        # first claim this process's shards (bot.cluster.coordinator): a second process given
+        # the same ones refuses here, before it posts anything
         self.cluster = await attach(self.service, self.storage, self.settings.ownership)
-        resumed = await self.service.resume_all()
+        resumed = await self.service.sync.resume_all()
         log.info("ready: %d active game(s) resumed", len(resumed))
         # DM menus sent before the restart: stale ones are retired, the others kept
-        await self.publisher.menus.restore(self.service.menu_position)
+        await self.publisher.menus.restore(self.service.play.menu_position)
         self.memory = MemoryKeeper(self.service.unload_idle, every_s=self.settings.memory_every,
                                    unload_after_s=self.settings.unload_after,
                                    also=(self.publisher.forget_idle,))
@@ -362,7 +361,7 @@ class TempusBot(commands.AutoShardedBot):
         if in_place and msg is not None and op is not None and op.decides:
             taken = self.publisher.menus.take(msg.id)
         try:
-            reply = await self.service.use(
+            reply = await self.service.clicks.use(
                 cid.game, cid.version, user.id, user.display_name, cid.op, cid.arg, values,
                 can_manage=bool(perms and perms.manage_channels))
         except TableError as exc:
@@ -446,7 +445,7 @@ class TempusBot(commands.AutoShardedBot):
         picture = None
         if panel.image is not None:  # drawn by the game the table plays
             assert self.service is not None
-            table = await self.service.table(game_id)
+            table = await self.service.tables.get(game_id)
             picture = await panel_file(self.offloader, panel, i18n.current(),
                                        registry.game(table.game.kind).media)
         files: list[discord.File] = [picture] if picture is not None else []

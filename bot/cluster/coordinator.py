@@ -170,7 +170,7 @@ class Cluster:
                  sorted(self.ownership.shard_ids or ()), self.ownership.shard_count)
 
     async def _changed(self, game_id: int, version: int) -> None:
-        await self.service.refresh(game_id, version)
+        await self.service.sync.refresh(game_id, version)
 
     async def resync(self) -> None:
         """Catch up on every active game this process owns, and announce the finishes it
@@ -179,10 +179,10 @@ class Cluster:
         for ref in await self.storage.game_refs(ACTIVE):
             if self.ownership.owns(ref.guild_id):
                 try:
-                    await self.service.refresh(ref.id, ref.version)
+                    await self.service.sync.refresh(ref.id, ref.version)
                 except Exception:
                     log.exception("game %s: catching up failed", ref.id)
-        await self.service.announce_behind()
+        await self.service.sync.announce_behind()
 
     async def idle(self) -> None:
         if self.listener is not None:

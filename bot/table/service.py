@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.runtime.worker_pool import Offloader
-from bot.store import ACTIVE, SeatRow, Storage
+from bot.store import ACTIVE, Storage
 from bot.table import model
 from bot.table.announce import Announcer
 from bot.table.catch_up import CatchUp
@@ -58,7 +58,6 @@ from bot.table.model import (
     Outcome,
     OutcomeKind,
     Ownership,
-    Position,
     Refusing,
     Reminder,
     Reply,
@@ -173,9 +172,6 @@ class TableService:
         return self.tables.set_aside
 
     # ------------------------------------------------------------------ loading
-    async def table(self, game_id: int) -> Table:
-        return await self.tables.get(game_id)
-
     def unload_idle(self, idle_s: float) -> int:
         """Forget the games nobody has used for ``idle_s`` seconds and that have nothing
         running (no lock held, no computer thinking, nothing waiting to be announced, no
@@ -190,26 +186,11 @@ class TableService:
         return (table.lock.locked() or bool(table.covering) or self.announcer.busy(table.id)
                 or self.computers.busy(table.id))
 
-    async def resume_all(self) -> list[int]:
-        return await self.sync.resume_all()
-
-    async def refresh(self, game_id: int, version: int | None = None) -> bool:
-        return await self.sync.refresh(game_id, version)
-
-    async def announce_behind(self) -> list[int]:
-        return await self.sync.announce_behind()
-
     async def record(self, game_id: int) -> dict[str, Any]:
         return record_of(await self.tables.get(game_id)).to_json()
 
-    async def channel_game_id(self, channel_id: int) -> int:
-        return await self.tables.channel_game_id(channel_id)
-
-    async def last_game_in_channel(self, channel_id: int, *, newer_lobby: bool = False
-                                   ) -> int:
-        return await self.tables.last_game_in_channel(channel_id, newer_lobby=newer_lobby)
-
     async def moved(self, game_id: int, thread_id: int) -> None:
+        """The publisher opened the game's thread (its callback, awaited like the others)."""
         self.tables.moved(game_id, thread_id)
 
     async def left_thread(self, game_id: int) -> None:
@@ -227,43 +208,19 @@ class TableService:
             self.announcer.enqueue(outcome)
 
     # ------------------------------------------------------------------ the lobby
-    async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
-                     *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True, in_thread: bool = False,
-                     protection_counts_cities: bool = False,
-                     extra: dict[str, Any] | None = None,
-                     pace_name: str | None = None) -> Outcome:
-        return await self.lobby.create(
-            guild_id, channel_id, user_id, name, seats=seats, random_map=random_map,
-            seed=seed, host_plays=host_plays, in_thread=in_thread,
-            protection_counts_cities=protection_counts_cities, extra=extra,
-            pace_name=pace_name)
-
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
         # a command is a use of the game's controls, as a click is (clicks.py): whoever
         # just joined or started is at the table, and the first turn does not ping them
         self.presence.seen(game_id, user_id)
         return await self.lobby.join(game_id, user_id, name)
 
-    async def leave(self, game_id: int, user_id: int) -> Outcome:
-        return await self.lobby.leave(game_id, user_id)
-
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
         self.presence.seen(game_id, user_id)
         return await self.lobby.add_ai(game_id, user_id, level)
 
-    async def remove_ai(self, game_id: int, user_id: int) -> Outcome:
-        return await self.lobby.remove_ai(game_id, user_id)
-
     async def start(self, game_id: int, user_id: int) -> Outcome:
         self.presence.seen(game_id, user_id)
         return await self.lobby.start(game_id, user_id)
-
-    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        return await self.lobby.cancel(game_id, user_id, can_manage=can_manage)
-
-    def lobby_panel(self, table: Table) -> Panel:
-        return self.outcomes.lobby_panel(table)
 
     # ------------------------------------------------------------------ play
     async def act(self, game_id: int, user_id: int, action: Any,
@@ -296,69 +253,18 @@ class TableService:
     def waiting(self, table: Table) -> str:
         return waiting(table)
 
-    async def use(self, game_id: int, version: int, user_id: int, name: str, op: str, arg: str,
-                  values: list[str] | None = None, *, can_manage: bool = False) -> Reply:
-        return await self.clicks.use(game_id, version, user_id, name, op, arg, values,
-                                     can_manage=can_manage)
-
     async def menu(self, game_id: int, user_id: int, spec: str,
                    version: int | None = None) -> tuple[Panel, int]:
         self.presence.seen(game_id, user_id)
         return await self.play.menu(game_id, user_id, spec, version)
 
-    async def menu_position(self, game_id: int) -> Position | None:
-        return await self.play.menu_position(game_id)
-
-    async def legal(self, game_id: int, user_id: int, prefix: list[Any] | None = None
-                    ) -> list[Any]:
-        return await self.play.legal(game_id, user_id, prefix)
-
-    async def public_view(self, game_id: int) -> tuple[dict[str, Any] | None, list[SeatRow]]:
-        return await self.play.public_view(game_id)
-
-    async def turn_panel(self, game_id: int) -> tuple[Panel | None, int]:
-        return await self.play.turn_panel(game_id)
-
     # ------------------------------------------------------------------ seats
-    async def autopilot(self, game_id: int, user_id: int, target: int | None, on: bool,
-                        level: str | None = None, *, can_manage: bool = False) -> Outcome:
-        return await self.seats.autopilot(game_id, user_id, target, on, level,
-                                          can_manage=can_manage)
-
-    async def leave_panel(self, game_id: int, user_id: int) -> tuple[Panel, int] | None:
-        return await self.seats.leave_panel(game_id, user_id)
-
-    async def leave_game(self, game_id: int, user_id: int) -> Outcome:
-        return await self.seats.leave_game(game_id, user_id)
-
-    async def replace(self, game_id: int, user_id: int, old_user: int, new_user: int,
-                      new_name: str, *, new_is_bot: bool = False,
-                      can_manage: bool = False) -> Outcome:
-        return await self.seats.replace(game_id, user_id, old_user, new_user, new_name,
-                                        new_is_bot=new_is_bot, can_manage=can_manage)
-
     # ------------------------------------------------------------------ clocks
-    async def set_pace(self, game_id: int, user_id: int, name: str, *,
-                       can_manage: bool = False) -> Outcome:
-        return await self.timeouts.set_pace(game_id, user_id, name, can_manage=can_manage)
-
-    async def remind(self, game_id: int, seat: int) -> None:
-        await self.timeouts.remind(game_id, seat)
-
-    async def timeout(self, game_id: int, seat: int) -> None:
-        await self.timeouts.timeout(game_id, seat)
-
     async def clock_lines(self, game_id: int) -> list[str]:
         """For ``/tempus status``: the pace and each pending decision's deadline."""
         if not self.clocks.timed:
             return []
         return self.clocks.status_lines(await self.tables.get(game_id))
-
-    async def wants_reminders(self, user_id: int) -> bool:
-        return await self.clocks.wants_reminders(user_id)
-
-    async def set_reminders(self, user_id: int, on: bool) -> str:
-        return await self.clocks.set_reminders(user_id, on)
 
     # ------------------------------------------------------------------ languages
     @staticmethod

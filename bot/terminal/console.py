@@ -234,13 +234,13 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
     sink = ConsoleSink(out, folder, names)
     service = TableService(storage, sink, ai_delay=ai_delay)
     try:
-        o = await service.create(None, 1, 1, names.get(1, t("console.host")), seats=players_n,
+        o = await service.lobby.create(None, 1, 1, names.get(1, t("console.host")), seats=players_n,
                                  random_map=random_map, seed=seed, host_plays=humans > 0,
                                  extra={"locale": i18n.current()})
         game = o.game_id
         for uid in range(2, humans + 1):
             await service.join(game, uid, names[uid])
-        played = registry.game((await service.table(game)).game.kind)
+        played = registry.game((await service.tables.get(game)).game.kind)
         for _ in range(players_n - humans):
             await service.add_ai(game, 1, level or played.computers.default_level())
         await service.start(game, 1)
@@ -250,7 +250,7 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
                 interrupts.pending = False
                 if want_to_quit(read, out):
                     return 1
-            table = await service.table(game)
+            table = await service.tables.get(game)
             if table.game.status != ACTIVE:
                 break
             owing = sorted(s for s in table.since if not table.seats[s].is_ai)
@@ -300,7 +300,7 @@ async def _extra(service: TableService, played: Game, game: int, uid: int, raw: 
         hand, _ = await service.menu(game, uid, "hand")
         print(sink.clean(hand.text), file=out)
     elif raw == "s":
-        v, seats = await service.public_view(game)
+        v, seats = await service.play.public_view(game)
         if v is not None:
             print(sink.clean(played.media.status_text(game, v, seats)), file=out)
     elif raw == "r":
@@ -314,10 +314,10 @@ async def _extra(service: TableService, played: Game, game: int, uid: int, raw: 
         else:
             print(rules_console(topic or "overview"), file=out)
     elif raw == "?":
-        table = await service.table(game)
+        table = await service.tables.get(game)
         print(sink.clean(played.show.help_for_user(table, uid)), file=out)
     elif raw == "t":
-        table = await service.table(game)
+        table = await service.tables.get(game)
         seconds = format_decimal(played.media.hint_budget_s, locale=i18n.current())
         print(t("console.thinking", s=seconds), file=out)
         print(sink.clean(await played.media.hint_for_user(table, uid, service.offloader)),
@@ -330,7 +330,7 @@ async def _extra(service: TableService, played: Game, game: int, uid: int, raw: 
 async def _turn(service: TableService, played: Game, game: int, uid: int, name: str,
                 sink: ConsoleSink, read: Callable[[str], str], out: TextIO) -> bool:
     """One decision of a person: show the controls, read a choice, use it. False: quit."""
-    table = await service.table(game)
+    table = await service.tables.get(game)
     panel = sink.last.panel if sink.last is not None and sink.last.panel else Panel("")
     seat = table.seat_of(uid)
     if seat is not None and seat in table.since:
@@ -406,7 +406,7 @@ async def _step(service: TableService, played: Game, game: int, uid: int, name: 
             print(t("console.invalid"), file=out)
             return None
     try:
-        reply = await service.use(game, state["version"], uid, name, c.op, c.arg, values)
+        reply = await service.clicks.use(game, state["version"], uid, name, c.op, c.arg, values)
     except TableError as exc:
         print(sink.clean(str(exc)), file=out)
         return True

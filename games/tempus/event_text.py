@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.events import Event
+from engine.events import Event, EventKind
 from engine.rules import TABLE_OPTIONS
 from games.tempus.labels import card_list, colour_name, era_name, terrain_name
 from lang.messages import join_names, t
@@ -94,55 +94,56 @@ def _combat_cards(e: Event) -> str:
              dfn=e.data["defence"])
 
 
-RENDER: dict[str, Renderer] = {
-    "start": lambda e: _start(e),
-    "map": lambda e: t("event.map", tiles=e.data["tiles"]),
-    "tile": lambda e: t("event.tile", colour=_colour(e), tile=e.data["tile"],
+RENDER: dict[EventKind, Renderer] = {
+    EventKind.START: lambda e: _start(e),
+    EventKind.MAP: lambda e: t("event.map", tiles=e.data["tiles"]),
+    EventKind.TILE: lambda e: t("event.tile", colour=_colour(e), tile=e.data["tile"],
                         centre=e.data["centre"], rotation=e.data["rotation"]),
-    "tile_removed": lambda e: t("event.tile_removed", tile=e.data["tile"]),
-    "tokens": lambda e: t("event.tokens", tokens=e.data["tokens"], colour=_colour(e)),
-    "start_token": lambda e: t("event.start_token", colour=_colour(e), hex=e.data["hex"]),
-    "era": lambda e: t("event.round", round=e.data["era_number"], colour=_colour(e)),
-    "turn": lambda e: t("event.turn", colour=_colour(e), turn=e.data["action_round"]),
-    "move": lambda e: t("event.move", colour=_colour(e), n=e.data["n"]),
-    "move_token": lambda e: t("event.move_token", colour=_colour(e), src=e.data["src"],
+    EventKind.TILE_REMOVED: lambda e: t("event.tile_removed", tile=e.data["tile"]),
+    EventKind.TOKENS: lambda e: t("event.tokens", tokens=e.data["tokens"], colour=_colour(e)),
+    EventKind.START_TOKEN: lambda e: t("event.start_token", colour=_colour(e), hex=e.data["hex"]),
+    EventKind.ERA: lambda e: t("event.round", round=e.data["era_number"], colour=_colour(e)),
+    EventKind.TURN: lambda e: t("event.turn", colour=_colour(e), turn=e.data["action_round"]),
+    EventKind.MOVE: lambda e: t("event.move", colour=_colour(e), n=e.data["n"]),
+    EventKind.MOVE_TOKEN: lambda e: t("event.move_token", colour=_colour(e), src=e.data["src"],
                               dst=e.data["dst"]),
-    "grow": lambda e: t("event.grow", colour=_colour(e), n=e.data["n"]),
-    "grow_token": lambda e: t("event.grow_token", colour=_colour(e), hex=e.data["hex"]),
-    "card": _card,
-    "discard_owed": lambda e: t("event.discard_owed", colour=_colour(e), n=e.data["n"],
+    EventKind.GROW: lambda e: t("event.grow", colour=_colour(e), n=e.data["n"]),
+    EventKind.GROW_TOKEN: lambda e: t("event.grow_token", colour=_colour(e), hex=e.data["hex"]),
+    EventKind.CARD: _card,
+    EventKind.DISCARD_OWED: lambda e: t("event.discard_owed", colour=_colour(e), n=e.data["n"],
                                 limit=e.data["limit"]),
-    "city": lambda e: t("event.city", colour=_colour(e), value=e.data["value"],
+    EventKind.CITY: lambda e: t("event.city", colour=_colour(e), value=e.data["value"],
                         hex=e.data["hex"], n=e.data["tokens"]),
-    "catch_up": lambda e: t("event.catch_up", colour=_colour(e),
+    EventKind.CATCH_UP: lambda e: t("event.catch_up", colour=_colour(e),
                             era=era_name(e.data["era_index"])),
-    "progress": lambda e: t("event.progress", era=era_name(e.data["era_index"]),
+    EventKind.PROGRESS: lambda e: t("event.progress", era=era_name(e.data["era_index"]),
                             terrain=terrain_name(e.data["terrain"])),
-    "progress_choice": lambda e: t("event.progress_choice", colour=_colour(e)),
-    "progress_reveal": lambda e: (
+    EventKind.PROGRESS_CHOICE: lambda e: t("event.progress_choice", colour=_colour(e)),
+    EventKind.PROGRESS_REVEAL: lambda e: (
         t("event.progress_reveal", colour=_colour(e), cards=card_list(e.data["cards"]),
           points=e.data["points"]) if e.data["cards"] else
         t("event.progress_reveal.none", colour=_colour(e), points=e.data["points"])),
-    "advance": lambda e: t("event.advance", colour=_colour(e), era=era_name(e.data["era"])),
-    "discard": lambda e: t("event.discard", colour=_colour(e), n=e.data["count"]),
-    "discard_private": lambda e: t("event.discard_private", cards=card_list(e.data["cards"])),
-    "game_over": _game_over,
-    "reshuffle": lambda e: t("event.reshuffle", n=e.data["n"]),
-    "draw": lambda e: t("event.draw", colour=_colour(e), n=e.data["count"]),
-    "draw_private": lambda e: t("event.draw_private", cards=card_list(e.data["cards"])),
-    "attack": _attack,
+    EventKind.ADVANCE: lambda e: t("event.advance", colour=_colour(e), era=era_name(e.data["era"])),
+    EventKind.DISCARD: lambda e: t("event.discard", colour=_colour(e), n=e.data["count"]),
+    EventKind.DISCARD_PRIVATE: lambda e: t("event.discard_private",
+                                           cards=card_list(e.data["cards"])),
+    EventKind.GAME_OVER: _game_over,
+    EventKind.RESHUFFLE: lambda e: t("event.reshuffle", n=e.data["n"]),
+    EventKind.DRAW: lambda e: t("event.draw", colour=_colour(e), n=e.data["count"]),
+    EventKind.DRAW_PRIVATE: lambda e: t("event.draw_private", cards=card_list(e.data["cards"])),
+    EventKind.ATTACK: _attack,
     # "as grassland": Polish needs the genitive here ("jako łąki")
-    "city_terrain": lambda e: t("event.city_terrain", colour=_colour(e),
+    EventKind.CITY_TERRAIN: lambda e: t("event.city_terrain", colour=_colour(e),
                                 terrain=t(f"city_as.{e.data['terrain']}")),
-    "attack_cards": lambda e: (
+    EventKind.ATTACK_CARDS: lambda e: (
         t("event.attack_cards", colour=_colour(e), n=e.data["count"]) if e.data["count"]
         else t("event.attack_cards.none", colour=_colour(e))),
-    "combat_cards": _combat_cards,
-    "combat_won": _combat_won,
-    "combat_lost": lambda e: t("event.combat_lost", defender=colour_name(e.data["winner"]),
+    EventKind.COMBAT_CARDS: _combat_cards,
+    EventKind.COMBAT_WON: _combat_won,
+    EventKind.COMBAT_LOST: lambda e: t("event.combat_lost", defender=colour_name(e.data["winner"]),
                                attacker=colour_name(e.data["loser"]), src=e.data["src"],
                                dst=e.data["dst"]),
-    "occupy": lambda e: t("event.occupy", colour=_colour(e), n=e.data["count"],
+    EventKind.OCCUPY: lambda e: t("event.occupy", colour=_colour(e), n=e.data["count"],
                           dst=e.data["dst"]),
 }
 

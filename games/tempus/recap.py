@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.events import Event, visible
+from engine.events import Event, EventKind, visible
 from engine.game import apply_in_place
 from engine.hexgrid import label, parse_label
 from engine.record import Record, ReplayError
@@ -255,7 +255,7 @@ def collect(record: Record, since: Since) -> Recap:
         except IllegalAction as exc:
             raise ReplayError(i, str(exc)) from None
         if first is None:
-            if any(e.kind == "era" and e.data.get("era_number") == since.round
+            if any(e.kind == EventKind.ERA and e.data.get("era_number") == since.round
                    for e in events):
                 first = i + 1
         elif first <= i < end:
@@ -330,26 +330,26 @@ class _Folder:
 
     def add(self, e: Event) -> None:
         k, d = e.kind, e.data
-        if k == "era":
+        if k == EventKind.ERA:
             self.round = int(d["era_number"])
             self.items.append(RoundStart(self.round, e.seat))
             self.turn = self.progress = None
             if e.seat is not None:  # the start player's turn begins
                 self.turn_of(e.seat)
-        elif k == "turn":
+        elif k == EventKind.TURN:
             self.turn = None
             if e.seat is not None:
                 self.turn_of(e.seat)
-        elif k == "catch_up":  # told at the end of the round, just before the progress
+        elif k == EventKind.CATCH_UP:  # told at the end of the round, just before the progress
             assert e.seat is not None
             self.caught_up.append((e.seat, int(d["era_index"])))
-        elif k == "progress":
+        elif k == EventKind.PROGRESS:
             self.progress = Progress(self.round, int(d["era_index"]), d.get("terrain"),
                                      caught_up=self.caught_up)
             self.caught_up = []
             self.items.append(self.progress)
             self.turn = None
-        elif k == "game_over":
+        elif k == EventKind.GAME_OVER:
             self.items.append(Ending(list(d["scores"]), list(d["winners"])))
         elif self.progress is not None and e.seat is not None:
             self._progress(e)
@@ -361,21 +361,21 @@ class _Folder:
     def _progress(self, e: Event) -> None:
         p, d = self.progress, e.data
         assert p is not None and e.seat is not None
-        if e.kind == "progress_choice":
+        if e.kind == EventKind.PROGRESS_CHOICE:
             p.chosen.append(e.seat)
-        elif e.kind == "progress_reveal":
+        elif e.kind == EventKind.PROGRESS_REVEAL:
             p.reveals.append((e.seat, tuple(d["cards"]), int(d["points"])))
-        elif e.kind == "advance":
+        elif e.kind == EventKind.ADVANCE:
             p.advanced.append((e.seat, int(d["era"])))
-        elif e.kind == "draw":  # an era's bonus card (R-ERA-3)
+        elif e.kind == EventKind.DRAW:  # an era's bonus card (R-ERA-3)
             p.drew[e.seat] = p.drew.get(e.seat, 0) + int(d["count"])
-        elif e.kind == "discard":
+        elif e.kind == EventKind.DISCARD:
             p.discarded[e.seat] = p.discarded.get(e.seat, 0) + int(d["count"])
 
     def _fight(self, e: Event) -> None:
         k, d = e.kind, e.data
         assert e.seat is not None
-        if k == "attack":
+        if k == EventKind.ATTACK:
             self.fight = Fight(e.seat, int(d["defender"]), d["src"], d["dst"],
                                bool(d["city"]),
                                int(d["value"] if d["city"] else d["defender_tokens"]),
@@ -386,18 +386,18 @@ class _Folder:
         f = self.fight
         if f is None:  # cannot happen: a fight under way is taken from the view
             return
-        if k == "city_terrain":
+        if k == EventKind.CITY_TERRAIN:
             f.terrain = str(d["terrain"])
-        elif k == "combat_cards":
+        elif k == EventKind.COMBAT_CARDS:
             f.attack_cards = tuple(d["attack_cards"])
             f.defend_cards = tuple(d["defend_cards"])
             f.attack, f.defence = int(d["attack"]), int(d["defence"])
-        elif k == "combat_won":
+        elif k == EventKind.COMBAT_WON:
             f.winner = int(d["winner"])
             f.lost = int(d["value"] if d["city"] else d["tokens"])
-        elif k == "combat_lost":
+        elif k == EventKind.COMBAT_LOST:
             f.winner, f.lost = int(d["winner"]), 1
-        elif k == "occupy":
+        elif k == EventKind.OCCUPY:
             f.occupied = int(d["count"])
 
     def _step(self, e: Event) -> None:
@@ -406,27 +406,27 @@ class _Folder:
         if k not in STEP_KINDS:
             return  # a hand over its limit: told by the discard that follows
         turn = self.turn_of(e.seat)
-        if k in ("move", "grow"):
+        if k in (EventKind.MOVE, EventKind.GROW):
             turn.begun.append(k)
-        if k == "move_token":
+        if k == EventKind.MOVE_TOKEN:
             turn.moves.append((d["src"], d["dst"]))
             self.marks.append((int(Mark.MOVE), parse_label(d["src"]), parse_label(d["dst"])))
-        elif k in ("grow_token", "start_token"):
-            (turn.grown if k == "grow_token" else turn.placed).append(d["hex"])
+        elif k in (EventKind.GROW_TOKEN, EventKind.START_TOKEN):
+            (turn.grown if k == EventKind.GROW_TOKEN else turn.placed).append(d["hex"])
             self.marks.append((int(Mark.GROW), parse_label(d["hex"]), 1))
-        elif k == "city":
+        elif k == EventKind.CITY:
             turn.cities.append((d["hex"], int(d["value"])))
             self.marks.append((int(Mark.CITY), parse_label(d["hex"])))
-        elif k == "tile":
+        elif k == EventKind.TILE:
             turn.tiles.append((int(d["tile"]), d["centre"]))
-        elif k == "card":
+        elif k == EventKind.CARD:
             turn.played.append(Played(int(d["card"]), str(d["type"]), dict(d)))
             if d["type"] == "REL":
                 self.marks.append((int(Mark.MOVE), parse_label(d["target"]),
                                    parse_label(d["own"])))
-        elif k == "draw":
+        elif k == EventKind.DRAW:
             turn.drew += int(d["count"])
-        elif k == "discard":
+        elif k == EventKind.DISCARD:
             turn.discarded += int(d["count"])
 
 

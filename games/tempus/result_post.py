@@ -21,7 +21,7 @@ from engine.record import Record
 from engine.score_breakdown import CARDS, Breakdown, SeatScore, breakdown
 from engine.timeline import era_ends, snapshots
 from games.controls import Button, Op, Panel, button_rows
-from games.port import Rating
+from games.port import File, Rating
 from games.tempus import images
 from games.tempus.labels import colour_name
 from lang import i18n
@@ -32,13 +32,6 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 
 
-@dataclass(frozen=True)
-class Attachment:
-    filename: str
-    data: bytes
-    description: str  # shown by Discord as the file's alt text
-
-
 @dataclass
 class FinalPost:
     #: the full result (for the game's thread, or the channel if there is no thread)
@@ -46,11 +39,11 @@ class FinalPost:
     #: a short result for the channel when the full one goes to the thread
     channel_text: str
     #: chart, final board, record; the channel post may carry only the chart
-    files: list[Attachment] = field(default_factory=list)
+    files: list[File] = field(default_factory=list)
     #: the controls under the result: the rematch button
     panel: Panel | None = None
 
-    def file(self, prefix: str) -> Attachment | None:
+    def file(self, prefix: str) -> File | None:
         return next((f for f in self.files if f.filename.startswith(prefix)), None)
 
 
@@ -192,17 +185,17 @@ def final_post(game_id: int, record: dict[str, Any], names: Sequence[str], *,
         *result_lines(game_id, b, names, rating_changes=rating_changes,
                       seat_users=seat_users, details=details),
         *reveal_lines(game_id, rec), t("result.files")])
-    files: list[Attachment] = []
+    files: list[File] = []
     chart = chart_png(game_id, [s.view for s in era_ends(shots)], names)
     if chart:
-        files.append(Attachment(f"tempus-game-{game_id}-chart.png", chart, t("file.chart")))
+        files.append(File(f"tempus-game-{game_id}-chart.png", chart, t("file.chart")))
     if board:
         png = images.board_png(final, lang=i18n.current())
         if png:
-            files.append(Attachment(f"tempus-game-{game_id}-board.png", png,
+            files.append(File(f"tempus-game-{game_id}-board.png", png,
                                     final_board_alt(final, b, names)))
     data = json.dumps(record, indent=1).encode()
-    files.append(Attachment(f"tempus-game-{game_id}.json", data, t("file.record")))
+    files.append(File(f"tempus-game-{game_id}.json", data, t("file.record")))
     return FinalPost(text, "\n".join(channel_lines(game_id, b, names)), files, rematch_panel())
 
 

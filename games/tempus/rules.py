@@ -8,10 +8,11 @@ round keys as text, and a game started or replayed from its stored options.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -31,6 +32,17 @@ from engine.views import view
 from games.port import NotYourTurn, Refused, Started, UndoRefused
 from games.tempus.forced import forced_answer
 from games.tempus.refusal_text import Reason
+
+
+@contextlib.contextmanager
+def _as_port_refusals() -> Iterator[None]:
+    """The engine's refusals as the port's, worded for whoever reads them."""
+    try:
+        yield
+    except NotYourDecision as exc:
+        raise NotYourTurn(Reason(exc), exc) from None
+    except IllegalAction as exc:
+        raise Refused(Reason(exc), exc) from None
 
 
 class Steps:
@@ -123,20 +135,12 @@ class TempusRules:
         return State.from_json(dict(data))
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        try:
+        with _as_port_refusals():
             return engine.apply(state, seat, action)
-        except NotYourDecision as exc:
-            raise NotYourTurn(Reason(exc), exc) from None
-        except IllegalAction as exc:
-            raise Refused(Reason(exc), exc) from None
 
     def apply_in_place(self, state: State, seat: int, action: Action) -> list[Event]:
-        try:
+        with _as_port_refusals():
             return engine.apply_in_place(state, seat, action)
-        except NotYourDecision as exc:
-            raise NotYourTurn(Reason(exc), exc) from None
-        except IllegalAction as exc:
-            raise Refused(Reason(exc), exc) from None
 
     def to_act(self, state: State) -> list[int]:
         return G.to_act(state)

@@ -182,7 +182,7 @@ async def play_leaving(fake: FakeDiscord, bot: Any, settled: Callable[[], Any], 
     clock = leaving.clock
     for _ in range(max_steps):
         await settled()
-        table = await bot.service.table(game_id)
+        table = await bot.service.tables.get(game_id)
         leaving.observe(dict(table.since), list(table.seats))
         if game_over(fake, channel):
             return applied
@@ -327,7 +327,7 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                             if chained is not None:
                                 chained(m)
                         fake.on_message = note
-                        gid = await bot.service.last_game_in_channel(channel)
+                        gid = await bot.service.tables.last_game_in_channel(channel)
                         applied = await play_leaving(fake, bot, settled, channel, players,
                                                      leaving, gid)
                     for goal in (40, 80, 120, 160, 200):
@@ -346,8 +346,8 @@ async def one_game(locale: str, seed: int, *, ai_delay: float, period: float,
                     await settled()
                     fake.check()
                     assert bot.service is not None
-                    game_id = await bot.service.last_game_in_channel(channel)
-                    seats = (await bot.service.table(game_id)).seats
+                    game_id = await bot.service.tables.last_game_in_channel(channel)
+                    seats = (await bot.service.tables.get(game_id)).seats
                     # the game's stored actions (an undone one is no longer stored)
                     actions = len(await bot.service.storage.actions(game_id))
             out = measure(fake, channel, seen, seats, locale, undone, actions)

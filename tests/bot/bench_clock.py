@@ -103,7 +103,7 @@ async def main_async(games: int, idle_s: float) -> dict[str, Any]:
         rss0 = rss_mb()
         t0 = time.perf_counter()
         for i in range(games):
-            o = await svc.create(1, 10_000 + i, 1_000_000 + 3 * i, "a", seats=3,
+            o = await svc.lobby.create(1, 10_000 + i, 1_000_000 + 3 * i, "a", seats=3,
                                  pace_name="live", seed=i)
             await svc.join(o.game_id, 1_000_001 + 3 * i, "b")
             await svc.join(o.game_id, 1_000_002 + 3 * i, "c")

@@ -55,15 +55,6 @@ class Asker:
     channel_id: int | None
 
 
-@dataclass(frozen=True)
-class Attachment:
-    """A file of an answer made here (a game's own files come from its media)."""
-
-    filename: str
-    data: bytes
-    description: str  # shown by Discord as the file's alt text
-
-
 @dataclass
 class Answer:
     text: str
@@ -87,7 +78,7 @@ async def no_game_help(service: TableService, channel_id: int | None) -> str:
     thread, or its channel until a new game starts), else how to open one."""
     if channel_id is not None:
         try:
-            over = await service.last_game_in_channel(channel_id)
+            over = await service.tables.last_game_in_channel(channel_id)
         except TableError:
             over = None
         if over is not None:
@@ -103,7 +94,7 @@ async def resolve(service: TableService, asker: Asker, game: str | None, *,
     if game is None or not game.strip():
         if asker.channel_id is None:
             raise TableError("error.guild_only")
-        game_id = await service.last_game_in_channel(asker.channel_id, newer_lobby=lobby)
+        game_id = await service.tables.last_game_in_channel(asker.channel_id, newer_lobby=lobby)
     else:
         try:
             game_id = hist.parse_game_number(game)
@@ -172,12 +163,12 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
     names = media.seat_names(seats)
     panel, version = None, 0
     if at is None and g.status == ACTIVE:
-        v, _ = await service.public_view(g.id)
+        v, _ = await service.play.public_view(g.id)
         assert v is not None
         png = await run(media.board_png, v, (), None, full, i18n.current())
         if any(s.user_id == asker.user_id and not s.left for s in seats):
             # the controls are the seats' own: a spectator's would only be refused
-            panel, version = await service.turn_panel(g.id)
+            panel, version = await service.play.turn_panel(g.id)
         caption = []
     else:
         moment = "end" if at is None else parse_moment(at, media.rounds)
@@ -194,7 +185,7 @@ async def board_answer(service: TableService, asker: Asker, game: str | None = N
         return _position_answer(body, media.position_lines(v, i18n.current()), panel,
                                 (g.id, version))
     alt = media.board_alt(v, None, i18n.current()) or t("file.board")
-    files: list[File] = [Attachment("board.png", png, alt)] if png else []
+    files: list[File] = [File("board.png", png, alt)] if png else []
     return Answer(body, files, panel, (g.id, version))
 
 
@@ -207,7 +198,7 @@ def _position_answer(head: str, lines: list[str], panel: Panel | None,
         return Answer(whole, [], panel, game_version)
     data = "\n".join(lines).encode()
     return Answer(f"{head}\n{t('board.text_file')}",
-                  [Attachment("position.txt", data, t("file.position"))], panel, game_version)
+                  [File("position.txt", data, t("file.position"))], panel, game_version)
 
 
 async def status_answer(service: TableService, asker: Asker, run: Runner | None = None
@@ -218,7 +209,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
     run = run or _thread
     g = await resolve(service, asker, None, finished=False, lobby=True)
     if g.status == LOBBY:
-        text = service.lobby_panel(await service.table(g.id)).text
+        text = service.outcomes.lobby_panel(await service.tables.get(g.id)).text
         assert asker.channel_id is not None  # resolve found the channel's lobby
         over = await service.storage.latest_game_in_channel(asker.channel_id, (FINISHED,))
         if over is not None and over.id < g.id:  # a rematch: where the last game went
@@ -227,7 +218,7 @@ async def status_answer(service: TableService, asker: Asker, run: Runner | None 
     media = _media(g)
     seats = await service.storage.seats(g.id)
     if g.status == ACTIVE:
-        v, _ = await service.public_view(g.id)
+        v, _ = await service.play.public_view(g.id)
         assert v is not None
     else:
         v = await run(media.final_view, await _record(service, g))
@@ -263,11 +254,11 @@ async def record_answer(service: TableService, asker: Asker, game: str | None = 
                                        i18n.current())
         data = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)).encode()
         return Answer(t("record.public_log", game=g.id, n=len(lines)),
-                      [Attachment(f"tempus-game-{g.id}-log.txt", data,
+                      [File(f"tempus-game-{g.id}-log.txt", data,
                                   t("file.public_log"))])
     data = json.dumps(await _record(service, g), indent=1).encode()
     return Answer(t("record.caption", game=g.id),
-                  [Attachment(f"tempus-game-{g.id}.json", data, t("file.record"))])
+                  [File(f"tempus-game-{g.id}.json", data, t("file.record"))])
 
 
 #: per storage (one database): game id -> (GIF, frames), the newest REPLAY_CACHE games
@@ -290,7 +281,7 @@ async def replay_answer(service: TableService, game: GameRow, run: Runner | None
             cache.popitem(last=False)
     data, frames = cached
     return Answer(t("replay.caption", game=game.id, frames=frames),
-                  [Attachment(f"tempus-game-{game.id}-replay.gif", data,
+                  [File(f"tempus-game-{game.id}-replay.gif", data,
                               t("replay.caption", game=game.id, frames=frames))])
 
 

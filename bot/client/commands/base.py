@@ -167,7 +167,7 @@ class CommandCog(commands.Cog):
         """The id of the game of the channel the command was typed in."""
         if interaction.channel_id is None:
             raise TableError("error.no_game")
-        return await self.service.channel_game_id(interaction.channel_id)
+        return await self.service.tables.channel_game_id(interaction.channel_id)
 
     async def _game_ac(self, interaction: discord.Interaction[Any], current: str
                        ) -> list[Choice[str]]:

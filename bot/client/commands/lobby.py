@@ -45,7 +45,7 @@ class LobbyCommands(CommandCog):
             # channel posts of this game follow the server's language (DMs and private
             # replies follow each user's)
             locale = i18n.normalize(interaction.guild_locale or interaction.locale)
-            o = await self.service.create(interaction.guild_id, interaction.channel_id,
+            o = await self.service.lobby.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
                                           seats=seats, random_map=map != "place",
                                           protection_counts_cities=city_protects,
@@ -68,12 +68,12 @@ class LobbyCommands(CommandCog):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str | None:
             game = await self._game(interaction)
-            confirm = await self.service.leave_panel(game, interaction.user.id)
+            confirm = await self.service.seats.leave_panel(game, interaction.user.id)
             if confirm is not None:  # a running game: ask first (privately)
                 panel, version = confirm
                 await self.bot.show_panel(interaction, panel, game, version)
                 return None
-            await self.service.leave(game, interaction.user.id)
+            await self.service.lobby.leave(game, interaction.user.id)
             return t("lobby.left", name=interaction.user.display_name, game=game)
         await self._run(interaction, work)
 
@@ -92,5 +92,5 @@ class LobbyCommands(CommandCog):
                                  Choice(name=ls("cmd.remind.state.off"), value="off")])
     async def remind(self, interaction: discord.Interaction[Any], state: str) -> None:
         async def work() -> str:
-            return await self.service.set_reminders(interaction.user.id, state == "on")
+            return await self.service.clocks.set_reminders(interaction.user.id, state == "on")
         await self._run(interaction, work)

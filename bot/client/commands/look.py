@@ -53,7 +53,7 @@ class LookCommands(CommandCog):
                 game = await self._game(interaction)
             except TableError:
                 return await no_game_help(self.service, interaction.channel_id)
-            table = await self.service.table(game)
+            table = await self.service.tables.get(game)
             return registry.game(table.game.kind).show.help_for_user(table,
                                                                      interaction.user.id)
         await self._run(interaction, work)
@@ -62,7 +62,7 @@ class LookCommands(CommandCog):
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
-            table = await self.service.table(game)
+            table = await self.service.tables.get(game)
             return await registry.game(table.game.kind).media.hint_for_user(
                 table, interaction.user.id, self.bot.ai_offloader)
         await self._run(interaction, work)

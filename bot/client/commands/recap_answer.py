@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.client.commands.answers import Answer, Asker, Attachment, Runner, resolve
+from bot.client.commands.answers import Answer, Asker, Runner, resolve
 from bot.history import ledger as hist
 from bot.store import CANCELLED, LOBBY
 from bot.table.service import TableError
@@ -50,7 +50,7 @@ async def recap_answer(service: TableService, asker: Asker, game: str | None,
         return Answer(panel.text)
     png, alt = await run(media.picture, panel.image, panel.image_view, i18n.current(),
                          panel.focus, panel.highlight, panel.marks, panel.alt)
-    files: list[File] = ([Attachment(f"{panel.image}.png", png, alt or t("file.board"))]
+    files: list[File] = ([File(f"{panel.image}.png", png, alt or t("file.board"))]
                          if png else [])
     return Answer(panel.text, files)
 

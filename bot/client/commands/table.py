@@ -49,7 +49,7 @@ class TableCommands(CommandCog):
     async def removebot(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> str:
             game = await self._game(interaction)
-            o = await self.service.remove_ai(game, interaction.user.id)
+            o = await self.service.lobby.remove_ai(game, interaction.user.id)
             return o.lines[0]
         await self._run(interaction, work)
 
@@ -61,7 +61,7 @@ class TableCommands(CommandCog):
         async def work() -> str:
             game = await self._game(interaction)
             perms = interaction.permissions
-            o = await self.service.replace(
+            o = await self.service.seats.replace(
                 game, interaction.user.id, seat.id, player.id, player.display_name,
                 new_is_bot=player.bot, can_manage=bool(perms and perms.manage_channels))
             seat_no = next(s.seat for s in o.seats if s.user_id == player.id)
@@ -79,7 +79,7 @@ class TableCommands(CommandCog):
         async def work() -> str:
             game = await self._game(interaction)
             perms = interaction.permissions
-            o = await self.service.autopilot(
+            o = await self.service.seats.autopilot(
                 game, interaction.user.id, player.id if player else None, on, level,
                 can_manage=bool(perms and perms.manage_channels))
             return o.lines[0]
@@ -98,7 +98,7 @@ class TableCommands(CommandCog):
         async def work() -> str:
             game = await self._game(interaction)
             perms = interaction.permissions
-            await self.service.set_pace(game, interaction.user.id, pace,
+            await self.service.timeouts.set_pace(game, interaction.user.id, pace,
                                         can_manage=bool(perms and perms.manage_channels))
             # the channel is told in the game's language; this reply is in the user's
             return t("clock.pace_changed", user=interaction.user.id, pace=t(f"pace.{pace}"))
@@ -109,7 +109,7 @@ class TableCommands(CommandCog):
         async def work() -> str:
             game = await self._game(interaction)
             perms = interaction.permissions
-            await self.service.cancel(game, interaction.user.id,
+            await self.service.lobby.cancel(game, interaction.user.id,
                                       can_manage=bool(perms and perms.manage_channels))
             return t("lobby.cancelled", game=game, user=interaction.user.id)
         await self._run(interaction, work)

@@ -81,7 +81,7 @@ class PlayCommands(CommandCog):
                      prefix: list[A.Action] | None = None) -> list[A.Action]:
         try:
             game = await self._game(interaction)
-            return await self.service.legal(game, interaction.user.id, prefix or [])
+            return await self.service.play.legal(game, interaction.user.id, prefix or [])
         except TableError:
             return []
         except Exception:

@@ -76,8 +76,8 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
     svc, g = await _setup()
     asker = Asker(ANN, GUILD, 10)
     with pytest.raises(TableError, match="no Tempus game"):
-        await svc.channel_game_id(10)  # playing commands: still no game here
-    assert await svc.last_game_in_channel(10) == g
+        await svc.tables.channel_game_id(10)  # playing commands: still no game here
+    assert await svc.tables.last_game_in_channel(10) == g
     b = await board_answer(svc, asker)
     assert b.files and b.files[0].data.startswith(PNG)
     assert t("status.phase.over") in b.text and "🏆" in b.text
@@ -87,12 +87,12 @@ async def test_after_the_end_board_status_and_record_show_the_last_game() -> Non
     assert json.loads(r.files[0].data) == await svc.record(g)
     assert r.files[0].description == t("file.record")
     # a new lobby does not hide it; a started game does
-    o = await svc.create(GUILD, 10, ANN, "Ann", seats=3)
-    assert await svc.last_game_in_channel(10) == g
+    o = await svc.lobby.create(GUILD, 10, ANN, "Ann", seats=3)
+    assert await svc.tables.last_game_in_channel(10) == g
     await svc.join(o.game_id, BOB, "Bob")
     await svc.join(o.game_id, CY, "Cy")
     await svc.start(o.game_id, ANN)
-    assert await svc.last_game_in_channel(10) == o.game_id
+    assert await svc.tables.last_game_in_channel(10) == o.game_id
     running = await record_answer(svc, asker)  # the record would show the cards
     assert [f.filename for f in running.files] == [f"tempus-game-{o.game_id}-log.txt"]
     assert "tempus-record" not in running.files[0].data.decode()
@@ -176,7 +176,7 @@ async def test_board_full_and_the_turn_controls_in_private() -> None:
     b = await board_answer(svc, Asker(BOB, GUILD, 11))
     assert b.panel is not None and b.panel.rows
     game, version = b.game_version
-    table = await svc.table(live)
+    table = await svc.tables.get(live)
     assert game == live and version == table.version
     # for screen readers: the position in words, hex by hex, with the same controls; from
     # the public view only (no card in any hand is named)
@@ -218,7 +218,7 @@ async def test_refusals_name_the_problem() -> None:
         await status_answer(svc, Asker(ANN, GUILD, 77))
     # before the start, status shows the lobby (who sits, the options: R-OPT) and the
     # other looks say it has not started and how to start it
-    lobby = await svc.create(GUILD, 78, ANN, "Ann", seats=3)
+    lobby = await svc.lobby.create(GUILD, 78, ANN, "Ann", seats=3)
     status = (await status_answer(svc, Asker(ANN, GUILD, 78))).text
     assert t("lobby.seat", n=1, name="Ann") in status and t("lobby.opt1.off") in status
     assert t("lobby.hint", min=3) in status
@@ -298,30 +298,30 @@ async def test_rematch_reopens_the_table_with_the_same_people() -> None:
     game = await svc.storage.game(g)
     assert game is not None
     with pytest.raises(TableError, match="Only the people who played"):
-        await svc.use(g, game.version, EVE, "Eve", REMATCH, "")
-    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+        await svc.clicks.use(g, game.version, EVE, "Eve", REMATCH, "")
+    reply = await svc.clicks.use(g, game.version, BOB, "Bob", REMATCH, "")
     new = reply.outcome.game_id  # type: ignore[union-attr]
     assert t("rematch.created", old=g, game=new, invited="P100, P102") == reply.text
-    table = await svc.table(new)
+    table = await svc.tables.get(new)
     assert table.game.status == "lobby" and table.game.host_id == BOB
     assert table.game.options[REMATCH_OF] == g
     assert table.game.options["max_seats"] == 4 and table.game.options["random_map"]
     assert [s.user_id for s in table.seats] == [BOB, None]
     assert [s.ai_level for s in table.seats] == [None, "normal"]
     assert [u for u, _ in table.game.options[INVITED]] == [ANN, CY]
-    panel = svc.lobby_panel(table).text
+    panel = svc.outcomes.lobby_panel(table).text
     assert t("lobby.invited", n=3, name="P100") in panel
     with pytest.raises(TableError, match="kept for the players of the rematch"):
         await svc.join(new, EVE, "Eve")
     await svc.join(new, ANN, "Ann")
-    reply = await svc.use(g, game.version, CY, "Cy", REMATCH, "")  # the button again: joins
+    reply = await svc.clicks.use(g, game.version, CY, "Cy", REMATCH, "")  # the button again: joins
     assert reply.text == t("rematch.joined", game=new)
-    assert [s.user_id for s in (await svc.table(new)).seats] == [BOB, None, ANN, CY]
+    assert [s.user_id for s in (await svc.tables.get(new)).seats] == [BOB, None, ANN, CY]
     await svc.start(new, BOB)
     with pytest.raises(TableError, match=f"already has game #{new}"):
-        await svc.use(g, game.version, ANN, "Ann", REMATCH, "")
+        await svc.clicks.use(g, game.version, ANN, "Ann", REMATCH, "")
     with pytest.raises(TableError, match="has not ended"):
-        await svc.use(new, 0, ANN, "Ann", REMATCH, "")
+        await svc.clicks.use(new, 0, ANN, "Ann", REMATCH, "")
     await _close(svc)
 
 
@@ -337,21 +337,21 @@ async def test_status_after_a_rematch_shows_its_lobby_and_where_the_result_is() 
     await svc.storage.set_thread(g, 55)
     asker = Asker(ANN, GUILD, 10)
     assert "🏆" in (await status_answer(svc, asker)).text
-    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    reply = await svc.clicks.use(g, game.version, BOB, "Bob", REMATCH, "")
     new = reply.outcome.game_id  # type: ignore[union-attr]
     status = (await status_answer(svc, asker)).text
-    assert status.startswith(svc.lobby_panel(await svc.table(new)).text)
+    assert status.startswith(svc.outcomes.lobby_panel(await svc.tables.get(new)).text)
     assert status.endswith("\n" + t("status.previous_game", game=g))
     assert f"/tempus-records show game:#{g}" in status and "🏆" not in status
     with using("pl"):
         assert t("status.previous_game", game=g) in (await status_answer(svc, asker)).text
-    assert await svc.last_game_in_channel(10) == g  # the other looks: unchanged
+    assert await svc.tables.last_game_in_channel(10) == g  # the other looks: unchanged
     assert f"game #{g}" in (await board_answer(svc, asker)).text
     assert (await record_answer(svc, asker)).files[0].filename == f"tempus-game-{g}.json"
     in_thread = (await status_answer(svc, Asker(ANN, GUILD, 55))).text
     assert f"game #{g}" in in_thread and "🏆" in in_thread
     # once the lobby is cancelled, status shows the finished game again
-    await svc.cancel(new, BOB)
+    await svc.lobby.cancel(new, BOB)
     assert "🏆" in (await status_answer(svc, asker)).text
     await _close(svc)
 
@@ -372,7 +372,7 @@ async def test_rematch_keeps_every_lobby_option_and_mentions_the_invited() -> No
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
     game = await store.game(g)
     assert game is not None and game.options["rules_version"] and game.options["seed"]
-    reply = await svc.use(g, game.version, BOB, "Bob", REMATCH, "")
+    reply = await svc.clicks.use(g, game.version, BOB, "Bob", REMATCH, "")
     outcome = reply.outcome
     assert outcome is not None
     new = await store.game(outcome.game_id)
@@ -482,7 +482,7 @@ async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> No
     service; the finished game is then summarised, rated and shown."""
     store = await SqliteStorage.open(":memory:")
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 12)
-    o = await svc.create(GUILD, 40, ANN, "Ann", seats=3)
+    o = await svc.lobby.create(GUILD, 40, ANN, "Ann", seats=3)
     g = o.game_id
     await svc.join(g, BOB, "Bob")
     await svc.add_ai(g, ANN, "random")
@@ -490,12 +490,12 @@ async def test_a_game_played_through_the_service_is_kept_rated_and_shown() -> No
     rng = random.Random(4)
     while True:
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         if table.game.status != "active":
             break
         seat = rng.choice(sorted(s for s in table.since if not table.seats[s].is_ai))
         uid = table.seats[seat].user_id
-        await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
+        await svc.act(g, uid, rng.choice(await svc.play.legal(g, uid)), table.version)
     assert table.game.status == "finished"
     changes = await hist.record_finished(store, g)
     assert set(changes) == {ANN, BOB}
@@ -617,7 +617,7 @@ async def test_a_running_games_record_is_its_public_log_only() -> None:
     store = await SqliteStorage.open(":memory:")
     svc = TableService(store, CollectSink(), ai_delay=0)
     seed = 8_765_432_109_876_543
-    g = (await svc.create(GUILD, 20, ANN, "Ann", seats=3, seed=seed)).game_id
+    g = (await svc.lobby.create(GUILD, 20, ANN, "Ann", seats=3, seed=seed)).game_id
     await svc.join(g, BOB, "Bob")
     await svc.join(g, CY, "Cy")
     await svc.start(g, ANN)

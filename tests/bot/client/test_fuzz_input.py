@@ -130,7 +130,7 @@ def test_forged_control_uses_are_refused_cleanly_and_change_nothing(tmp_path: Pa
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
     try:
         game = loop.run_until_complete(started(svc, seed=11))
-        table = loop.run_until_complete(svc.table(game))
+        table = loop.run_until_complete(svc.tables.get(game))
         rng = random.Random(11)
         for _ in range(12):  # past the setup, into real turns with cards
             uid, action, version = loop.run_until_complete(next_move(svc, game, rng))
@@ -149,7 +149,7 @@ def test_forged_control_uses_are_refused_cleanly_and_change_nothing(tmp_path: Pa
             before_db = stored(db)
             before = (table.state.to_json(), table.version, len(table.moves))
             try:
-                reply = loop.run_until_complete(svc.use(**use))
+                reply = loop.run_until_complete(svc.clicks.use(**use))
             except TableError as exc:
                 clean(exc)
                 outcome["refused"] += 1

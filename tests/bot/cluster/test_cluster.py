@@ -112,7 +112,7 @@ async def start_process(name: str, url: str, shards: list[int] | None, count: in
         await service.close()
         await storage.close()
         raise
-    await service.resume_all()
+    await service.sync.resume_all()
     return Process(name, storage, service, sink, cluster, scheduler)
 
 
@@ -138,7 +138,7 @@ async def settle(*procs: Process) -> None:
 
 async def _game(owner: Process, *, bots: int = 0, channel: int = 10) -> int:
     svc = owner.service
-    o = await svc.create(GUILD_B, channel, HOST, "Ann", seats=3)
+    o = await svc.lobby.create(GUILD_B, channel, HOST, "Ann", seats=3)
     for uid, name in ((BOB, "Bob"), (CY, "Cy"))[: 2 - bots]:
         await svc.join(o.game_id, uid, name)
     for _ in range(bots):
@@ -150,12 +150,12 @@ async def _game(owner: Process, *, bots: int = 0, channel: int = 10) -> int:
 async def _a_decision(proc: Process, g: int) -> tuple[int, int, str, int]:
     """Someone who must decide now in ``proc``'s fresh view: (user, seat, click arg,
     version the control was made at)."""
-    await proc.service.refresh(g)
-    table = await proc.service.table(g)
+    await proc.service.sync.refresh(g)
+    table = await proc.service.tables.get(g)
     seat = min(s for s in table.since if not table.seats[s].is_ai)
     uid = table.seats[seat].user_id
     assert uid is not None
-    action = (await proc.service.legal(g, uid))[0]
+    action = (await proc.service.play.legal(g, uid))[0]
     return uid, seat, encode_action(action), table.version
 
 
@@ -324,7 +324,7 @@ async def test_a_click_in_the_other_process_is_announced_by_the_owner(
     await settle(a, b)
     start_posts = len(b.sink.outcomes)
     uid, seat, arg, version = await _a_decision(a, g)
-    reply = await a.service.use(g, version, uid, "x", ACT, arg)
+    reply = await a.service.clicks.use(g, version, uid, "x", ACT, arg)
     assert reply.outcome is not None and reply.outcome.version == version + 1
     await settle(a, b)
     assert a.sink.outcomes == [], "the clicker's process never announces another's game"
@@ -334,7 +334,7 @@ async def test_a_click_in_the_other_process_is_announced_by_the_owner(
     assert (new[0].lines, new[0].public_view, new[0].actor, new[0].kind) == (
         local.lines, local.public_view, seat, "play")
     assert new[0].secret_panels.keys() == local.secret_panels.keys()
-    assert (await b.service.table(g)).version == version + 1
+    assert (await b.service.tables.get(g)).version == version + 1
 
 
 @pytest.mark.asyncio
@@ -348,10 +348,10 @@ async def test_both_processes_click_the_same_decision_at_once(
     await settle(a, b)
     for _ in range(12):
         uid, _seat, arg, version = await _a_decision(b, g)
-        await a.service.refresh(g)
+        await a.service.sync.refresh(g)
         results = await asyncio.gather(
-            a.service.use(g, version, uid, "x", ACT, arg),
-            b.service.use(g, version, uid, "x", ACT, arg), return_exceptions=True)
+            a.service.clicks.use(g, version, uid, "x", ACT, arg),
+            b.service.clicks.use(g, version, uid, "x", ACT, arg), return_exceptions=True)
         ok = [r for r in results if not isinstance(r, BaseException)]
         refused = [r for r in results if isinstance(r, BaseException)]
         assert len(ok) == 1 and len(refused) == 1, results
@@ -362,7 +362,7 @@ async def test_both_processes_click_the_same_decision_at_once(
         assert game.version == version + 1
     rows = await b.storage.actions(g)
     assert [r.version for r in rows] == list(range(rows[0].version, rows[0].version + 12))
-    assert (await a.service.table(g)).version == (await b.service.table(g)).version
+    assert (await a.service.tables.get(g)).version == (await b.service.tables.get(g)).version
 
 
 @pytest.mark.asyncio
@@ -371,14 +371,14 @@ async def test_a_stale_copy_catches_up_instead_of_refusing_a_current_button(
     a, b = two
     g = await _game(b)
     await settle(a, b)
-    await a.service.table(g)  # A has the game loaded at the start
+    await a.service.tables.get(g)  # A has the game loaded at the start
     for _ in range(3):  # the owner moves on; A hears nothing (it does not own the game)
         uid, _seat, arg, version = await _a_decision(b, g)
-        await b.service.use(g, version, uid, "x", ACT, arg)
+        await b.service.clicks.use(g, version, uid, "x", ACT, arg)
     await settle(a, b)
-    assert (await a.service.table(g)).version < (await b.service.table(g)).version
+    assert (await a.service.tables.get(g)).version < (await b.service.tables.get(g)).version
     uid, _seat, arg, version = await _a_decision(b, g)  # a button B just posted
-    reply = await a.service.use(g, version, uid, "x", ACT, arg)
+    reply = await a.service.clicks.use(g, version, uid, "x", ACT, arg)
     assert reply.outcome is not None and reply.outcome.version == version + 1
     await settle(a, b)
     assert b.sink.outcomes[-1].version == version + 1
@@ -396,14 +396,14 @@ async def test_the_owner_plays_the_computers_after_a_foreign_click(pg_url: str) 
         rng = random.Random(3)
         for _ in range(2000):
             await settle(a, b)
-            await a.service.refresh(g)
-            table = await a.service.table(g)
+            await a.service.sync.refresh(g)
+            table = await a.service.tables.get(g)
             if table.game.status != ACTIVE:
                 break
             if not any(not table.seats[s].is_ai for s in table.since):
                 continue  # computers are still to move (B hears of it)
-            action = rng.choice(await a.service.legal(g, HOST))
-            await a.service.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
+            action = rng.choice(await a.service.play.legal(g, HOST))
+            await a.service.clicks.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
         game = await b.storage.game(g)
         assert game.status == FINISHED
         assert a.sink.outcomes == [] and not a.service.computers.tasks
@@ -431,7 +431,7 @@ async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
         done, lines = [], []
         for _ in range(3):  # DM clicks still reach A, which stores them
             uid, _seat, arg, version = await _a_decision(a, g)
-            reply = await a.service.use(g, version, uid, "x", ACT, arg)
+            reply = await a.service.clicks.use(g, version, uid, "x", ACT, arg)
             done.append(reply.outcome.version)
             lines += reply.outcome.lines
         await a.settle()
@@ -442,7 +442,7 @@ async def test_an_owner_that_was_down_loses_nothing(pg_url: str) -> None:
         assert [(o.kind, o.version) for o in b.sink.outcomes] == [("play", done[-1])]
         assert b.sink.outcomes[0].lines == lines
         uid, _seat, arg, version = await _a_decision(a, g)  # and play goes on
-        await a.service.use(g, version, uid, "x", ACT, arg)
+        await a.service.clicks.use(g, version, uid, "x", ACT, arg)
         await settle(a, b)
         assert b.sink.outcomes[-1].version == version + 1
         rows = await b.storage.actions(g)
@@ -463,17 +463,17 @@ async def _play_through_a(a: Process, b: Process | None, g: int, *, unload: bool
     procs = [p for p in (a, b) if p is not None]
     await settle(*procs)
     for _ in range(upto):
-        table = await a.service.table(g)  # A made the last change: up to date
+        table = await a.service.tables.get(g)  # A made the last change: up to date
         if table.game.status != ACTIVE:
             break
         seat = min(table.since)
         uid = table.seats[seat].user_id
-        action = rng.choice(await a.service.legal(g, uid))
+        action = rng.choice(await a.service.play.legal(g, uid))
         if unload:
             assert b is not None
             b.service.unload_idle(0)
             assert g not in b.service.tables
-        reply = await a.service.use(g, table.version, uid, "x", ACT, encode_action(action))
+        reply = await a.service.clicks.use(g, table.version, uid, "x", ACT, encode_action(action))
         assert reply.outcome is not None
         local[reply.outcome.version] = reply.outcome
         if b is not None:
@@ -544,7 +544,7 @@ async def test_an_unloaded_owner_announces_a_foreign_lobby_change_and_cancel(
     """Lobby and cancel made in the other process while the owner has the game unloaded:
     the owner posts the lobby as it is now, and the cancel."""
     a, b = two
-    o = await b.service.create(GUILD_B, 10, HOST, "Ann", seats=3)
+    o = await b.service.lobby.create(GUILD_B, 10, HOST, "Ann", seats=3)
     g = o.game_id
     await settle(a, b)
     b.service.unload_idle(0)
@@ -559,7 +559,7 @@ async def test_an_unloaded_owner_announces_a_foreign_lobby_change_and_cancel(
     assert b.sink.outcomes[-1].kind == "play"
     await _play_through_a(a, b, g, unload=True, upto=2)
     b.service.unload_idle(0)
-    await a.service.cancel(g, HOST)
+    await a.service.lobby.cancel(g, HOST)
     await settle(a, b)
     assert b.sink.outcomes[-1].kind == "cancel"
     assert b.sink.outcomes[-1].version == (await b.storage.game(g)).version
@@ -619,7 +619,7 @@ async def test_a_finish_missed_while_not_listening_is_announced_on_reconnect(
     a, b = two
     g = await _game(b)
     await settle(a, b)
-    await b.service.table(g)
+    await b.service.tables.get(g)
     assert b.cluster is not None and b.cluster.listener is not None
     listener = b.cluster.listener
     await listener.close()
@@ -639,20 +639,20 @@ async def test_one_process_announces_a_finish_it_stored_but_never_posted(tmp_pat
     store = await SqliteStorage.open(db)
     sink = CollectSink()
     svc = TableService(store, sink, ai_delay=0, seed_source=lambda: 11)
-    o = await svc.create(None, 10, HOST, "Ann", seats=3)
+    o = await svc.lobby.create(None, 10, HOST, "Ann", seats=3)
     for _ in range(2):
         await svc.add_ai(o.game_id, HOST, "random")
     await svc.start(o.game_id, HOST)
     g = o.game_id
     rng = random.Random(2)
-    while (table := await svc.table(g)).game.status == ACTIVE:
+    while (table := await svc.tables.get(g)).game.status == ACTIVE:
         await svc.idle()
         if HOST not in {table.seats[s].user_id for s in table.since}:
             continue
-        action = rng.choice(await svc.legal(g, HOST))
-        await svc.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
+        action = rng.choice(await svc.play.legal(g, HOST))
+        await svc.clicks.use(g, table.version, HOST, "Ann", ACT, encode_action(action))
     await svc.idle()
-    version = (await svc.table(g)).version
+    version = (await svc.tables.get(g)).version
     assert sink.outcomes[-1].finished and sink.outcomes[-1].version == version
     await store.set_turn_message(g, 1, "k", version - 1)  # the last post never went out
     await svc.close()
@@ -662,7 +662,7 @@ async def test_one_process_announces_a_finish_it_stored_but_never_posted(tmp_pat
         store = await SqliteStorage.open(db)
         sink = PostingSink(store)
         svc = TableService(store, sink, ai_delay=0, seed_source=lambda: 11)
-        assert await svc.resume_all() == []
+        assert await svc.sync.resume_all() == []
         await svc.idle()
         assert [o.version for o in sink.outcomes] == expected
         if expected:
@@ -684,7 +684,7 @@ async def test_a_missed_notification_is_caught_up_on_reconnect(
     listener = b.cluster.listener
     await listener.close()  # deaf for a while
     uid, _seat, arg, version = await _a_decision(a, g)
-    await a.service.use(g, version, uid, "x", ACT, arg)
+    await a.service.clicks.use(g, version, uid, "x", ACT, arg)
     await asyncio.sleep(0.2)
     assert b.sink.outcomes[-1].version == version, "B has not heard"
     await listener.start()  # reconnect: on_connect resyncs
@@ -714,7 +714,7 @@ async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
     a = await start_process("A", pg_url, [0], clock=clock)
     b = await start_process("B", pg_url, [1], clock=clock)
     try:
-        o = await b.service.create(GUILD_B, 10, HOST, "Ann", seats=3, pace_name="live")
+        o = await b.service.lobby.create(GUILD_B, 10, HOST, "Ann", seats=3, pace_name="live")
         g = o.game_id
         for uid, name in ((BOB, "Bob"), (CY, "Cy")):
             await b.service.join(g, uid, name)
@@ -725,7 +725,7 @@ async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
         for _ in range(10):
             clock.advance(5)
             uid, _seat, arg, version = await _a_decision(a, g)
-            reply = await a.service.use(g, version, uid, "x", ACT, arg)
+            reply = await a.service.clicks.use(g, version, uid, "x", ACT, arg)
             assert reply.outcome is not None and reply.outcome.version == version + 1
             await settle(a, b)
             fresh = [r for r in await b.storage.deadlines(g)
@@ -736,15 +736,15 @@ async def test_the_turn_clock_runs_in_the_owner_only(pg_url: str) -> None:
             raise AssertionError("no click started a new decision")
         row = fresh[0]
         assert row.started_at == clock.now() and row.due_at == clock.now() + live.seconds
-        assert (await b.service.table(g)).version == version + 1
-        assert (await b.service.table(g)).clock[row.seat] == row
+        assert (await b.service.tables.get(g)).version == version + 1
+        assert (await b.service.tables.get(g)).clock[row.seat] == row
         armed = _entries(b, g)
         assert armed[row.seat] == next_event(row.started_at, row.due_at, 0, live)
-        assert {s for s, r in (await b.service.table(g)).clock.items()
+        assert {s for s, r in (await b.service.tables.get(g)).clock.items()
                 if r.due_at is not None} == set(armed)
         assert a.scheduler is not None and len(a.scheduler) == 0, "the clicker arms nothing"
         # time passes to the new decision's deadline (nobody clicks)
-        user = (await b.service.table(g)).seats[row.seat].user_id
+        user = (await b.service.tables.get(g)).seats[row.seat].user_id
         marks = (len(a.sink.outcomes), len(b.sink.outcomes))
         while clock.now() < row.due_at + 1:
             await settle(a, b)

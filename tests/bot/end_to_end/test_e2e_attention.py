@@ -146,7 +146,7 @@ async def test_the_mute_button_answers_privately_and_mutes_the_turn(tmp_path: Pa
             if any(_op(c) == "mute" for c in msg.custom_ids()):
                 break
             clock.advance(AT_TABLE_S + 60)
-            table = await bot.service.table(1)
+            table = await bot.service.tables.get(1)
             assert table.state is not None
             seat = min(table.since)
             user = table.seats[seat].user_id
@@ -164,7 +164,7 @@ async def test_the_mute_button_answers_privately_and_mutes_the_turn(tmp_path: Pa
         assert inter.ephemeral and inter.text() == t("mute.done", game=1)
         assert msg.edits == edits, "nothing public changes"
         assert bot.service is not None
-        table = await bot.service.table(1)
+        table = await bot.service.tables.get(1)
         assert table.state is not None
         assert bot.service.presence.muted(1, other, key_text(table.state))
         # away, but muted: a decision of this turn does not ping them
@@ -230,7 +230,7 @@ async def test_a_computers_turn_never_opens_a_turn_message(tmp_path: Path) -> No
         await play_until(fake, in_process(bot), ch, people, stop=lambda n, m: n >= 80)
         thread = play_channel(fake, ch)
         assert bot.service is not None
-        computer = (await bot.service.table(1)).seats
+        computer = (await bot.service.tables.get(1)).seats
         name = next(s.name for s in computer if s.is_ai)
         posts = [text for m, text, _ in seen if m.channel_id == thread and m.public]
         waiting = [p for p in posts if name in prompt(p) and "<@" not in prompt(p)]
@@ -325,7 +325,7 @@ async def test_a_computer_beginning_the_game_posts_no_message_of_its_own(
         ch = fake.channel_ids[0]
         await open_table(fake, ch)
         assert bot.service is not None
-        table = await bot.service.table(1)
+        table = await bot.service.tables.get(1)
         assert table.state is not None
         (first,) = to_act(table.state)
         assert table.seats[first].is_ai, "the computer begins"

@@ -160,8 +160,8 @@ async def test_bad_clock_commands_get_a_clear_private_answer(tmp_path: Path) -> 
         thread = play_channel(fake, ch)
         before = len(fake.channel_messages(thread))
         assert bot.service is not None
-        g = await bot.service.channel_game_id(ch)
-        table = await bot.service.table(g)
+        g = await bot.service.tables.channel_game_id(ch)
+        table = await bot.service.tables.get(g)
         version, seats = table.version, list(table.seats)
 
         cases = [
@@ -281,8 +281,8 @@ async def test_remind_off_timeout_ping_and_the_host_leaving_through_discord(
         assert asked.ephemeral
         question = [m for m in asked.replies if m.components][-1]
         assert bot.service is not None
-        g = await bot.service.channel_game_id(ch)
-        table = await bot.service.table(g)
+        g = await bot.service.tables.channel_game_id(ch)
+        table = await bot.service.tables.get(g)
         assert table.seats[0].autopilot is None and table.game.host_id == 11, "asking only"
         done = await fake.click(11, question, question.custom_ids()[0])
         await _settled(bot)
@@ -335,13 +335,13 @@ async def test_a_dm_menu_sent_before_a_restart_is_retired_after_it(tmp_path: Pat
                 if owing:
                     # the others have left the table: a secret choice finds them by DM
                     assert bot.service is not None
-                    bot.service.presence.forget(await bot.service.channel_game_id(ch))
+                    bot.service.presence.forget(await bot.service.tables.channel_game_id(ch))
                     await people[owing[0]].act_on(msg)
                 else:
                     await fake.wait_for_change(30)
             assert menu is not None, "no secret choice came by DM"
-            g = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
-            table = await bot.service.table(g)  # type: ignore[union-attr]
+            g = await bot.service.tables.channel_game_id(ch)  # type: ignore[union-attr]
+            table = await bot.service.tables.get(g)  # type: ignore[union-attr]
             seat = table.seat_of(menu.to_user)
             assert seat is not None
             due = table.clock[seat].due_at

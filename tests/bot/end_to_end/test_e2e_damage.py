@@ -23,7 +23,7 @@ async def test_damaged_pages_stop_every_acknowledgement(tmp_path: Path) -> None:
         ch = fake.channel_ids[0]
         msg = await open_game(fake, bot, ch)
         assert bot.service is not None and bot.integrity is not None
-        game = await bot.service.channel_game_id(ch)
+        game = await bot.service.tables.channel_game_id(ch)
         thread = play_channel(fake, ch)
         damage(db)
         await bot.integrity.check()  # the periodic check, now

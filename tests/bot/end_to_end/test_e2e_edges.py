@@ -47,8 +47,8 @@ async def open_game(fake: FakeDiscord, bot: TempusBot, ch: int,
 
 async def game_state(bot: TempusBot, ch: int):  # type: ignore[no-untyped-def]
     assert bot.service is not None
-    game = await bot.service.channel_game_id(ch)
-    return (await bot.service.table(game)).state
+    game = await bot.service.tables.channel_game_id(ch)
+    return (await bot.service.tables.get(game)).state
 
 
 @pytest.mark.asyncio
@@ -244,7 +244,7 @@ async def test_secret_progress_choice_from_the_direct_message(tmp_path: Path) ->
         await open_game(fake, bot, ch)
         people = {u: FakePlayer(fake, u, ch, random.Random(u)) for u in PEOPLE}
 
-        game = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
+        game = await bot.service.tables.channel_game_id(ch)  # type: ignore[union-attr]
 
         def progress(_applied: int, panel: Message) -> bool:
             # each step is made after a while away: whoever does not click now is away

@@ -48,8 +48,8 @@ async def test_forged_clicks_and_options_are_refused_privately(tmp_path: Path) -
         ch, other_ch = fake.channel_ids
         msg = await open_game(fake, bot, ch)
         uid = prompt_users(msg)[0]
-        game = await bot.service.channel_game_id(ch)  # type: ignore[union-attr]
-        version = (await bot.service.table(game)).version  # type: ignore[union-attr]
+        game = await bot.service.tables.channel_game_id(ch)  # type: ignore[union-attr]
+        version = (await bot.service.tables.get(game)).version  # type: ignore[union-attr]
         select = next(c for c in msg.controls() if c["type"] == 3)
         state = (await game_state(bot, ch)).to_json()
         before = stored(str(db))

@@ -43,8 +43,8 @@ async def test_replies_follow_each_users_language(tmp_path: Path) -> None:
         created = await fake.slash(POLISH, ch, "new", seats=3, hints=True)
         assert created.text().startswith("Utworzono grę")
         assert bot.service is not None
-        game = await bot.service.channel_game_id(ch)
-        options = (await bot.service.table(game)).game.options
+        game = await bot.service.tables.channel_game_id(ch)
+        options = (await bot.service.tables.get(game)).game.options
         assert options["locale"] == "pl" and options["hints"] is True
         assert (await fake.slash(ENGLISH, ch, "join")).text().endswith("joins game #1.")
         assert "jeszcze się nie zaczęła" in (await fake.slash(POLISH, ch, "help")).text()
@@ -75,7 +75,7 @@ async def test_replies_follow_each_users_language(tmp_path: Path) -> None:
         # the language of whoever clicks
         assert "startow" in msg.content and "starting token" not in msg.content, msg.content
         help_id = next(c["custom_id"] for c in msg.controls() if _op(c["custom_id"]) == "help")
-        table = await bot.service.table(game)
+        table = await bot.service.tables.get(game)
         for uid in (POLISH, ENGLISH):
             click = await fake.click(uid, msg, help_id)
             assert click.replies and all(m.where == "ephemeral" and m.to_user == uid

@@ -30,7 +30,7 @@ async def test_the_game_goes_on_in_the_channel(tmp_path: Path, how: str, tell: b
         ch = fake.channel_ids[0]
         msg = await open_game(fake, bot, ch)
         assert bot.service is not None
-        game = await bot.service.channel_game_id(ch)
+        game = await bot.service.tables.channel_game_id(ch)
         thread = play_channel(fake, ch)
         assert thread != ch
         v0 = message_version(msg)

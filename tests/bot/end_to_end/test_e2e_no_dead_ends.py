@@ -19,12 +19,12 @@ from tests.bot.fake_discord import running
 async def _setup_done(bot: TempusBot, game: int) -> None:
     """The starting tokens placed (the first legal place each time), through the service."""
     assert bot.service is not None
-    table = await bot.service.table(game)
+    table = await bot.service.tables.get(game)
     while table.state is not None and table.state.phase != "actions":
         (seat,) = table.since
         uid = table.seats[seat].user_id
         assert uid is not None
-        await bot.service.act(game, uid, (await bot.service.legal(game, uid))[0],
+        await bot.service.act(game, uid, (await bot.service.play.legal(game, uid))[0],
                               table.version)
     await settle(bot)
 
@@ -38,9 +38,9 @@ async def test_a_private_menu_closed_stays_closed(tmp_path: Path) -> None:
         ch = fake.channel_ids[0]
         await open_game(fake, bot, ch)
         assert bot.service is not None
-        game = await bot.service.channel_game_id(ch)
+        game = await bot.service.tables.channel_game_id(ch)
         await _setup_done(bot, game)
-        table = await bot.service.table(game)
+        table = await bot.service.tables.get(game)
         (seat,) = table.since
         uid = table.seats[seat].user_id
         assert uid is not None
@@ -89,9 +89,9 @@ async def test_the_defender_away_is_told_of_the_fight_once(tmp_path: Path) -> No
         ch = fake.channel_ids[0]
         await open_game(fake, bot, ch)
         assert bot.service is not None
-        game = await bot.service.channel_game_id(ch)
+        game = await bot.service.tables.channel_game_id(ch)
         await _setup_done(bot, game)
-        table = await bot.service.table(game)
+        table = await bot.service.tables.get(game)
         async with table.lock:  # a test's state surgery: Red (11) next to Blue (12)
             table.state = make_state(tokens={"E5": (0, 3), "F5": (1, 2), **BLUE_FAR},
                                      hands={0: [card("EDU", "W")], 1: [card("FOR", "G")]},
@@ -145,7 +145,7 @@ async def test_the_secret_choosers_away_are_each_told_once(tmp_path: Path) -> No
         await settle(bot)
         assert bot.service is not None and bot.publisher is not None
         publisher = bot.publisher
-        game = await bot.service.channel_game_id(ch)
+        game = await bot.service.tables.channel_game_id(ch)
         real_newest = bot.offloader.newest
 
         @contextlib.asynccontextmanager
@@ -164,7 +164,7 @@ async def test_the_secret_choosers_away_are_each_told_once(tmp_path: Path) -> No
                 yield run
 
         bot.offloader.newest = computer_first  # type: ignore[method-assign]
-        table = await bot.service.table(game)
+        table = await bot.service.tables.get(game)
         async with table.lock:  # a test's state surgery: Red's last action of the round
             state = make_state(tokens={"C3": (0, 2), "H8": (1, 2), "K4": (2, 2)},
                                hands={0: [card("EDU", "W")], 1: [card("FOR", "G")],

@@ -76,7 +76,7 @@ async def act_by_command(fake: FakeDiscord, bot: TempusBot, ch: int, game: int,
     bot's answer (``Done: ...`` when it took it)."""
     await settle(bot)
     assert bot.service is not None
-    table = await bot.service.table(game)
+    table = await bot.service.tables.get(game)
     for seat in sorted(table.since):
         uid = table.seats[seat].user_id
         if uid is None:
@@ -103,7 +103,7 @@ async def test_every_done_is_back_after_damage_and_restore(tmp_path: Path) -> No
             for u in PEOPLE[1:]:
                 await fake.slash(u, ch, "join")
             await fake.slash(PEOPLE[0], ch, "start")
-            game = await bot.service.channel_game_id(ch)
+            game = await bot.service.tables.channel_game_id(ch)
             assert game is not None
             answers = [await act_by_command(fake, bot, ch, game, rng) for _ in range(8)]
             assert all(a.startswith("Done: ") for a in answers), answers
@@ -114,7 +114,7 @@ async def test_every_done_is_back_after_damage_and_restore(tmp_path: Path) -> No
                 if not after[-1].startswith("Done: "):
                     break  # the damage is noticed: refused from here on
             await settle(bot)
-            at_stop = (await bot.service.table(game)).version
+            at_stop = (await bot.service.tables.get(game)).version
         dones = [a for a in answers + after if a.startswith("Done: ")]
         assert len(dones) > len(answers), f"acknowledged after the damage: {after}"
         assert backups_in(tmp_path / "backups", db), "a backup by default"
@@ -138,6 +138,6 @@ async def test_every_done_is_back_after_damage_and_restore(tmp_path: Path) -> No
         # the bot starts on the restored file and the game goes on
         async with bot_running(fake, db, seed=41) as bot:
             assert bot.service is not None
-            assert (await bot.service.table(game)).version == at_stop
+            assert (await bot.service.tables.get(game)).version == at_stop
             assert (await act_by_command(fake, bot, ch, game, rng)).startswith("Done: ")
         fake.check()

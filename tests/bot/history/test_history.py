@@ -218,16 +218,16 @@ async def test_a_game_both_people_left_rates_both_as_last() -> None:
     store = await _store()
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 12)
     svc.clocks.leave_level = lambda: "random"  # type: ignore[method-assign]
-    g = (await svc.create(GUILD, 40, 100, "Ann", seats=3)).game_id
+    g = (await svc.lobby.create(GUILD, 40, 100, "Ann", seats=3)).game_id
     await svc.join(g, 101, "Bob")
     await svc.add_ai(g, 100, "random")
     await svc.start(g, 100)
     await svc.idle()
-    await svc.leave_game(g, 100)
-    await svc.leave_game(g, 101)
+    await svc.seats.leave_game(g, 100)
+    await svc.seats.leave_game(g, 101)
     for _ in range(600):
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         if table.game.status != ACTIVE:
             break
         await asyncio.sleep(0.05)

@@ -38,7 +38,7 @@ async def games(path: str, channels: tuple[int, ...], moves: int = 6) -> list[in
             uid, action, version = await next_move(svc, g, rng)
             await svc.act(g, uid, action, version)
         ids.append(g)
-    ids.append((await svc.create(1, 99, HOST, "Ann", seats=3)).game_id)  # a lobby
+    ids.append((await svc.lobby.create(1, 99, HOST, "Ann", seats=3)).game_id)  # a lobby
     await svc.idle()
     await svc.close()
     await store.close()
@@ -92,7 +92,7 @@ async def test_damaged_games_are_reported_as_the_bot_would_find_them(tmp_path: P
     # the bot agrees: what check-db says it sets aside, it sets aside; the rest it loads
     store = await SqliteStorage.open(db)
     svc = TableService(store, CollectSink(), ai_delay=0)
-    resumed = await svc.resume_all()
+    resumed = await svc.sync.resume_all()
     assert set(svc.set_aside) == {opts, log, gap}
     assert resumed == [state, snap, good]
     await svc.close()
@@ -175,7 +175,7 @@ async def test_a_log_with_steps_taken_back_replays_as_the_bot_loads_it(tmp_path:
     while undone < 2:
         uid, action, version = await next_move(svc, g, rng)
         await svc.act(g, uid, action, version)
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         seat = svc.undo_seat(table)
         if seat is not None:
             await svc.undo(g, table.seats[seat].user_id, table.version)

@@ -30,12 +30,12 @@ HOST, BOB, CY = 100, 101, 102
 async def _play(svc: TableService, g: int, rng: random.Random, steps: int) -> None:
     """People make ``steps`` random legal moves, taking some back."""
     for _ in range(steps):
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         if table.game.status != ACTIVE:
             return
         seat = rng.choice(sorted(table.since))
         uid = table.seats[seat].user_id
-        await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
+        await svc.act(g, uid, rng.choice(await svc.play.legal(g, uid)), table.version)
         if svc.undo_seat(table) == seat and rng.random() < 0.3:
             await svc.undo(g, uid, table.version)
 
@@ -45,7 +45,7 @@ async def _source(path: Path) -> tuple[TableService, SqliteStorage, dict[str, in
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 5)
     games = {}
     for name, channel in (("played", 10), ("second", 11)):
-        o = await svc.create(1, channel, HOST, "Ann", seats=3,  # and R-OPT-1 in one
+        o = await svc.lobby.create(1, channel, HOST, "Ann", seats=3,  # and R-OPT-1 in one
                              protection_counts_cities=name == "second")
         await svc.join(o.game_id, BOB, "Bob")
         await svc.join(o.game_id, CY, "Cy")
@@ -53,9 +53,9 @@ async def _source(path: Path) -> tuple[TableService, SqliteStorage, dict[str, in
         games[name] = o.game_id
     await _play(svc, games["played"], random.Random(1), 60)
     await _play(svc, games["second"], random.Random(2), 10)
-    games["lobby"] = (await svc.create(2, 12, BOB, "Bob", seats=4)).game_id
-    cancelled = (await svc.create(2, 13, CY, "Cy")).game_id
-    await svc.cancel(cancelled, CY)
+    games["lobby"] = (await svc.lobby.create(2, 12, BOB, "Bob", seats=4)).game_id
+    cancelled = (await svc.lobby.create(2, 13, CY, "Cy")).game_id
+    await svc.lobby.cancel(cancelled, CY)
     games["cancelled"] = cancelled
     games["finished"] = await store_game(store, [HOST, BOB, None], 7, channel=14)
     await hist.sync(store)  # its results and ratings (derived tables) in SQLite
@@ -89,7 +89,7 @@ async def test_copy_verify_and_run_again(tmp_path: Path, pg_url: str) -> None:
         assert (await dst.game(games["cancelled"])).status == CANCELLED
         # the bot on PostgreSQL loads the game from its log and finds the same position
         pg_svc = TableService(dst, CollectSink(), ai_delay=0)
-        table = await pg_svc.table(games["played"])
+        table = await pg_svc.tables.get(games["played"])
         assert table.state.to_json() == (await src.game(games["played"])).state
         # the history tables are derived again from the copied logs: the same numbers
         assert await dst.results(1) == await src.results(1) != []
@@ -170,7 +170,7 @@ async def test_a_game_the_bot_went_on_with_is_kept_an_id_collision_fails(
     dst = await PgStorage.open(other)
     try:  # another bot's game got number 1 there first, and went further
         pg_svc = TableService(dst, CollectSink(), ai_delay=0, seed_source=lambda: 8)
-        o = await pg_svc.create(1, 50, HOST, "Ann", seats=3)
+        o = await pg_svc.lobby.create(1, 50, HOST, "Ann", seats=3)
         assert o.game_id == games["played"]
         await pg_svc.join(o.game_id, BOB, "Bob")
         await pg_svc.join(o.game_id, CY, "Cy")
@@ -234,13 +234,13 @@ async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -
     sched = Scheduler(clock)
     src = await SqliteStorage.open(str(path))
     svc = TableService(src, CollectSink(), ai_delay=0, seed_source=lambda: 5, scheduler=sched)
-    o = await svc.create(1, 10, HOST, "Ann", seats=3, pace_name="live")
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, pace_name="live")
     for uid, name in ((BOB, "Bob"), (CY, "Cy")):
         await svc.join(o.game_id, uid, name)
     await svc.start(o.game_id, HOST)
     g = o.game_id
-    await svc.leave_game(g, CY)
-    await svc.set_reminders(BOB, False)
+    await svc.seats.leave_game(g, CY)
+    await svc.clocks.set_reminders(BOB, False)
     await src.set_turn_mute(g, HOST, "1:actions:0")
     clock.advance(LIVE / 2 + 1)  # the half-time reminders are noted
     await sched.settle()
@@ -264,7 +264,7 @@ async def test_the_turn_clock_goes_with_the_games(tmp_path: Path, pg_url: str) -
         # the bot on PostgreSQL arms the copied deadlines as they were
         sched = Scheduler(clock)
         pg_svc = TableService(dst, CollectSink(), ai_delay=0, scheduler=sched)
-        assert await pg_svc.resume_all() == [g]
+        assert await pg_svc.sync.resume_all() == [g]
         for seat in range(3):
             row = next((r for r in stored if r.seat == seat), None)
             want = None if row is None or row.due_at is None else next_event(

@@ -111,7 +111,7 @@ async def test_restore_brings_back_every_acknowledged_action_after_damage(
     assert list(tmp_path.glob("t.db.damaged-*")), "the damaged file is kept aside"
     # the restored database takes the bot again, and restoring twice changes nothing
     svc2, _ = await service(str(db))
-    assert (await svc2.table(g)).version == want[0][0][6]
+    assert (await svc2.tables.get(g)).version == want[0][0][6]
     await close(svc2)
     again = tmp_path / "again.db"
     assert await asyncio.to_thread(restore_main, ["--db", str(db), "--to", str(again)]) == 0
@@ -167,7 +167,7 @@ async def test_a_change_is_journaled_before_its_commit_and_only_if_committed(
     assert all("state" not in e.args for e in reading.entries), "no snapshots kept"
 
     # the journal cannot be written (a full disk): refused, nothing committed
-    version = (await svc.table(g)).version
+    version = (await svc.tables.get(g)).version
     real_append = j.append
 
     def full(texts: list[str]) -> journal_.Pending:
@@ -193,7 +193,7 @@ async def test_a_change_is_journaled_before_its_commit_and_only_if_committed(
             raise StorageUnavailable("io", "simulated failure before the commit")
         real_check()
     store._check_file = fail_second_check  # type: ignore[method-assign]
-    await svc.table(g)
+    await svc.tables.get(g)
     uid, action, v = await next_move(svc, g, rng)
     with pytest.raises(StorageRefusal):
         await svc.act(g, uid, action, v)

@@ -27,7 +27,7 @@ async def _service() -> tuple[TableService, CollectSink]:
 
 
 async def _game(svc: TableService, bots: int) -> int:
-    g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
+    g = (await svc.lobby.create(1, 10, HOST, "Ann", seats=3)).game_id
     for uid, name in ((BOB, "Bob"), (CY, "Cy"))[: 2 - bots]:
         await svc.join(g, uid, name)
     for _ in range(bots):
@@ -40,13 +40,13 @@ async def _game(svc: TableService, bots: int) -> int:
 async def _person_moves(svc: TableService, g: int, rng: random.Random, n: int) -> None:
     for _ in range(n):
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         people = sorted(s for s in table.since if not table.seats[s].is_ai)
         if not people:
             return
         uid = table.seats[people[0]].user_id
         assert uid is not None
-        await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
+        await svc.act(g, uid, rng.choice(await svc.play.legal(g, uid)), table.version)
     await svc.idle()
 
 
@@ -56,20 +56,20 @@ async def test_an_unloaded_game_comes_back_as_it_was() -> None:
     try:
         g = await _game(svc, bots=0)
         await _person_moves(svc, g, random.Random(3), 25)
-        before = await svc.table(g)
+        before = await svc.tables.get(g)
         snapshot = (before.state.to_json(), before.version, dict(before.since),  # type: ignore[union-attr]
                     before.timeline.seat, len(before.timeline.steps), before.log_len)
         assert svc.unload_idle(3600) == 0, "a game used just now stays"
         assert svc.unload_idle(0) == 1
         assert g not in svc.tables
-        again = await svc.table(g)
+        again = await svc.tables.get(g)
         assert again is not before
         assert (again.state.to_json(), again.version, dict(again.since),  # type: ignore[union-attr]
                 again.timeline.seat, len(again.timeline.steps), again.log_len) == snapshot
         assert turn_key(again.state) == turn_key(before.state)  # type: ignore[arg-type]
         # and it is played on from there
         await _person_moves(svc, g, random.Random(4), 5)
-        assert (await svc.table(g)).version > snapshot[1]
+        assert (await svc.tables.get(g)).version > snapshot[1]
     finally:
         await svc.close()
         await svc.storage.close()
@@ -80,7 +80,7 @@ async def test_busy_games_stay_loaded() -> None:
     svc, _ = await _service()
     try:
         g = await _game(svc, bots=0)
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         async with table.lock:  # someone is acting on it
             assert svc.unload_idle(0) == 0
         table.covering[0] = "turn"  # a computer decides for a seat whose time ran out
@@ -245,7 +245,7 @@ async def test_loads_of_different_games_overlap() -> None:
     svc, _ = await _service()
     try:
         g1 = await _game(svc, bots=2)
-        o = await svc.create(1, 11, BOB, "Bob", seats=3)
+        o = await svc.lobby.create(1, 11, BOB, "Bob", seats=3)
         for _ in range(2):
             await svc.add_ai(o.game_id, BOB, "random")
         await svc.start(o.game_id, BOB)
@@ -268,7 +268,7 @@ async def test_loads_of_different_games_overlap() -> None:
 
         done: list[int] = []
         svc.tables.load = slow_load  # type: ignore[method-assign]
-        clicks = [asyncio.create_task(svc.table(g)) for g in (g1, g2, g1, g2)]
+        clicks = [asyncio.create_task(svc.tables.get(g)) for g in (g1, g2, g1, g2)]
         for _ in range(300):  # the store is read first (aiosqlite's thread)
             if len(loading) == 2:
                 break

@@ -121,7 +121,7 @@ async def test_a_backup_of_a_live_database_is_whole_and_checks_clean(
         await svc.act(g, uid, action, version)
         target = tmp_path / f"copy{i}.db"
         made = await asyncio.to_thread(backup, db, target)
-        copies.append((made.path, (await svc.table(g)).version))
+        copies.append((made.path, (await svc.tables.get(g)).version))
     assert backup_main(["--db", str(db), "--to", str(tmp_path / "cli.db")]) == 0
     assert "backed up" in capsys.readouterr().out
     await close(svc)

@@ -237,7 +237,7 @@ async def test_a_database_written_by_the_old_storage_loads_and_play_goes_on(
         game = await store.game(PLAYED)
         assert (game.status, game.version, game.thread_id, game.turn_key) == (
             ACTIVE, 33, 7700, '["turn",1,0]')
-        table = await svc.table(PLAYED)
+        table = await svc.tables.get(PLAYED)
         assert table.state.to_json() == game.state and table.version == 33
         assert len(await store.actions(PLAYED)) == 30
         assert await store.deadlines(PLAYED) == [

@@ -43,7 +43,7 @@ async def close(svc: TableService) -> None:
 
 
 async def started(svc: TableService, channel: int = 10, *, seed: int = 7, bots: int = 0) -> int:
-    o = await svc.create(1, channel, HOST, "Ann", seats=3, seed=seed)
+    o = await svc.lobby.create(1, channel, HOST, "Ann", seats=3, seed=seed)
     for uid, name in ((BOB, "Bob"), (CY, "Cy"))[: 2 - bots]:
         await svc.join(o.game_id, uid, name)
     for _ in range(bots):
@@ -55,11 +55,11 @@ async def started(svc: TableService, channel: int = 10, *, seed: int = 7, bots: 
 
 async def next_move(svc: TableService, g: int, rng: random.Random) -> tuple[int, Action, int]:
     """A person who must decide now, a legal action of theirs, the version it is made at."""
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = rng.choice(sorted(s for s in table.since if not table.seats[s].is_ai))
     uid = table.seats[seat].user_id
     assert uid is not None
-    return uid, rng.choice(await svc.legal(g, uid)), table.version
+    return uid, rng.choice(await svc.play.legal(g, uid)), table.version
 
 
 def stored(path: str) -> list[Any]:
@@ -74,7 +74,7 @@ def stored(path: str) -> list[Any]:
 async def assert_refused(svc: TableService, sink: CollectSink, g: int, uid: int,
                          action: Action, version: int, reason: str) -> None:
     """The action is refused with the storage message and leaves no trace anywhere."""
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     before = (table.state.to_json(), table.version, len(table.moves), dict(table.since))
     posted = len(sink.outcomes)
     with pytest.raises(StorageRefusal) as info:
@@ -117,11 +117,11 @@ async def test_a_full_database_refuses_the_action_and_the_game_goes_on_after(
     await svc.act(g, uid, action, version)
     await svc.idle()
     assert sink.outcomes[-1].version == version + 1
-    state = (await svc.table(g)).state.to_json()
+    state = (await svc.tables.get(g)).state.to_json()
     await close(svc)
     svc2, _ = await service(db)
-    assert await svc2.resume_all() == [g]
-    assert (await svc2.table(g)).state.to_json() == state
+    assert await svc2.sync.resume_all() == [g]
+    assert (await svc2.tables.get(g)).state.to_json() == state
     await close(svc2)
 
 
@@ -137,13 +137,13 @@ async def test_a_database_locked_past_the_timeout_refuses_then_recovers(tmp_path
     try:
         await assert_refused(svc, sink, g, uid, action, version, "busy")
         with pytest.raises(StorageRefusal, match="locked by another program"):
-            await svc.create(1, 11, BOB, "Bob")  # a new lobby too: nothing half-created
+            await svc.lobby.create(1, 11, BOB, "Bob")  # a new lobby too: nothing half-created
     finally:
         other.execute("ROLLBACK")
         other.close()
     await svc.act(g, uid, action, version)
-    assert (await svc.table(g)).version == version + 1
-    await svc.create(1, 11, BOB, "Bob")
+    assert (await svc.tables.get(g)).version == version + 1
+    await svc.lobby.create(1, 11, BOB, "Bob")
     await close(svc)
 
 
@@ -157,10 +157,10 @@ async def test_a_read_only_database_refuses_then_recovers(tmp_path: Path) -> Non
     await svc.storage._db.execute("PRAGMA query_only=ON")  # SQLITE_READONLY on every write
     await assert_refused(svc, sink, g, uid, action, version, "readonly")
     with pytest.raises(StorageRefusal):  # a click: refused, never "Done"
-        await svc.use(g, version, uid, "x", "act", "", [encode_action(action)])
+        await svc.clicks.use(g, version, uid, "x", "act", "", [encode_action(action)])
     await svc.storage._db.execute("PRAGMA query_only=OFF")
-    reply = await svc.use(g, version, uid, "x", "act", "", [encode_action(action)])
-    assert reply.outcome is not None and (await svc.table(g)).version == version + 1
+    reply = await svc.clicks.use(g, version, uid, "x", "act", "", [encode_action(action)])
+    assert reply.outcome is not None and (await svc.tables.get(g)).version == version + 1
     await close(svc)
 
 
@@ -172,7 +172,7 @@ async def test_a_database_file_deleted_or_replaced_under_the_bot_takes_no_action
     db = str(tmp_path / "t.db")
     svc, sink = await service(db)
     g = await started(svc)
-    lobby = (await svc.create(1, 11, BOB, "Bob", seats=3)).game_id
+    lobby = (await svc.lobby.create(1, 11, BOB, "Bob", seats=3)).game_id
     await svc.idle()
     uid, action, version = await next_move(svc, g, random.Random(4))
     if how == "deleted":
@@ -198,7 +198,7 @@ async def test_a_database_file_deleted_or_replaced_under_the_bot_takes_no_action
     if how == "main file deleted":
         assert list(tmp_path.glob("t.db-wal.orphaned-*"))
         svc2, _ = await service(db)  # a restart on the path starts afresh, soundly
-        assert await svc2.resume_all() == []
+        assert await svc2.sync.resume_all() == []
         assert await svc2.storage.integrity_problems() == []
         await close(svc2)
 
@@ -215,7 +215,7 @@ async def test_computer_players_wait_for_the_storage_and_go_on(
     db = str(tmp_path / "t.db")
     svc, sink = await service(db, ai_delay=0.05)
     g = await started(svc, bots=2)  # Ann and two computers
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     rng = random.Random(5)
     # Ann plays until it is a computer's turn with the store read-only
     for _ in range(200):
@@ -274,7 +274,7 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
             uid, action, version = await next_move(svc, g, rng)
             await svc.act(g, uid, action, version)
         games[ch] = g
-    states = {g: (await svc.table(g)).state.to_json() for g in games.values()}
+    states = {g: (await svc.tables.get(g)).state.to_json() for g in games.values()}
     await close(svc)
 
     bad_options, bad_state, bad_log, good = games[10], games[11], games[12], games[13]
@@ -288,7 +288,7 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
         raw.execute("SELECT * FROM games").fetchall()  # what stopped the bot before
 
     svc2, sink2 = await service(db)
-    resumed = await svc2.resume_all()
+    resumed = await svc2.sync.resume_all()
     assert resumed == [bad_state, good]
     assert set(svc2.set_aside) == {bad_options, bad_log}
     aside = svc2.set_aside[bad_options]
@@ -303,7 +303,7 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
                                    (bad_log, 12, [svc2.set_aside[bad_log].notice()])]), \
         "each set-aside game's channel is told once"
     # the snapshot is only a cache: a damaged one is rebuilt from the log
-    assert (await svc2.table(bad_state)).state.to_json() == states[bad_state]
+    assert (await svc2.tables.get(bad_state)).state.to_json() == states[bad_state]
     assert (await svc2.storage.game(bad_state)).state == states[bad_state]
     # the good game goes on; the set-aside ones refuse clearly, again and again
     uid, action, version = await next_move(svc2, good, rng)
@@ -315,18 +315,18 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
             assert info.value.key == "error.game_set_aside"
             assert f"#{g}" in str(info.value) and "check-db" in str(info.value)
         with pytest.raises(TableError, match="set aside"):
-            await svc2.use(g, 1, HOST, "Ann", "act", "draw_cards")
+            await svc2.clicks.use(g, 1, HOST, "Ann", "act", "draw_cards")
     # the channel still knows its game, and says so
-    assert await svc2.channel_game_id(10) == bad_options
+    assert await svc2.tables.channel_game_id(10) == bad_options
     with pytest.raises(TableError, match="already has a Tempus game"):
-        await svc2.create(1, 10, BOB, "Bob")
+        await svc2.lobby.create(1, 10, BOB, "Bob")
     # the host (or a channel manager) may cancel a set-aside game to free the channel
     with pytest.raises(TableError, match="Only the host"):
-        await svc2.cancel(bad_options, BOB)
-    outcome = await svc2.cancel(bad_options, BOB, can_manage=True)
+        await svc2.lobby.cancel(bad_options, BOB)
+    outcome = await svc2.lobby.cancel(bad_options, BOB, can_manage=True)
     assert outcome.kind == "cancel" and outcome.channel_id == 10
     assert bad_options not in svc2.set_aside
-    await svc2.create(1, 10, BOB, "Bob")
+    await svc2.lobby.create(1, 10, BOB, "Bob")
     await close(svc2)
 
 
@@ -334,12 +334,12 @@ async def test_one_damaged_game_never_keeps_the_others_from_starting(tmp_path: P
 async def test_a_damaged_lobby_is_set_aside_when_first_used(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     svc, _ = await service(db)
-    lobby = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
-    other = (await svc.create(1, 11, BOB, "Bob", seats=3)).game_id
+    lobby = (await svc.lobby.create(1, 10, HOST, "Ann", seats=3)).game_id
+    other = (await svc.lobby.create(1, 11, BOB, "Bob", seats=3)).game_id
     await close(svc)
     damage(db, "UPDATE games SET options = 'not json' WHERE id = ?", lobby)
     svc2, _ = await service(db)
-    assert await svc2.resume_all() == []
+    assert await svc2.sync.resume_all() == []
     with pytest.raises(TableError) as info:
         await svc2.join(lobby, CY, "Cy")
     assert info.value.key == "error.game_set_aside"

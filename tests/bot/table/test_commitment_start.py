@@ -24,7 +24,7 @@ async def test_the_start_post_commits_to_the_seed_without_showing_it(tmp_path) -
     store = await SqliteStorage.open(path)
     sink = CollectSink()
     svc = TableService(store, sink, ai_delay=0)
-    g = (await svc.create(1, 10, 100, "Ann", seats=3, seed=SEED)).game_id
+    g = (await svc.lobby.create(1, 10, 100, "Ann", seats=3, seed=SEED)).game_id
     await svc.join(g, 101, "Bob")
     await svc.join(g, 102, "Cy")
     await svc.start(g, 100)
@@ -40,7 +40,7 @@ async def test_the_start_post_commits_to_the_seed_without_showing_it(tmp_path) -
     assert str(SEED) not in public and game.seed_salt not in public
     assert start.record is None, "no record leaves before the end"
     # another game's salt is another one (random, not derived from the seed)
-    g2 = (await svc.create(1, 11, 100, "Ann", seats=3, seed=SEED)).game_id
+    g2 = (await svc.lobby.create(1, 11, 100, "Ann", seats=3, seed=SEED)).game_id
     await svc.join(g2, 101, "Bob")
     await svc.join(g2, 102, "Cy")
     await svc.start(g2, 100)

@@ -74,7 +74,7 @@ async def test_computer_steps_build_a_position_only_for_what_is_announced() -> N
         position(self, table, outcome)
     svc.outcomes.position = counting.__get__(svc.outcomes)  # type: ignore[method-assign]
     try:
-        g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
+        g = (await svc.lobby.create(1, 10, HOST, "Ann", seats=3)).game_id
         for _ in range(2):
             await svc.add_ai(g, HOST, "random")
         await svc.start(g, HOST)
@@ -82,14 +82,14 @@ async def test_computer_steps_build_a_position_only_for_what_is_announced() -> N
         moves = 0
         for _ in range(40):
             await svc.idle()
-            table = await svc.table(g)
+            table = await svc.tables.get(g)
             assert table.state is not None
             if HOST not in [table.seats[s].user_id for s in to_act(table.state)]:
                 break
-            await svc.act(g, HOST, rng.choice(await svc.legal(g, HOST)), table.version)
+            await svc.act(g, HOST, rng.choice(await svc.play.legal(g, HOST)), table.version)
             moves += 1
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         played = [o for o in sink.outcomes if o.kind == OutcomeKind.PLAY]
         assert moves > 5 and played
         for o in played:

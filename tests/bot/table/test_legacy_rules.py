@@ -72,9 +72,9 @@ async def test_a_game_stored_before_rules_versions_replays_under_rules_1(path: P
     g = await _store_old_game(store, record, users)
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
     try:
-        assert await svc.resume_all() == [g]
+        assert await svc.sync.resume_all() == [g]
         assert not svc.set_aside
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         expected = replay(Record(**{**record.__dict__, "moves": record.moves[:n]}))
         assert table.state is not None and table.state.rules_version == LEGACY_RULES_VERSION
         assert table.state == expected
@@ -82,8 +82,8 @@ async def test_a_game_stored_before_rules_versions_replays_under_rules_1(path: P
         # it goes on under rules 1: the next move of the original game is accepted
         seat, action = record.moves[n]
         await svc.act(g, users[seat], action, table.version)
-        assert len((await svc.table(g)).moves) == n + 1
-        assert (await svc.table(g)).state.rules_version == LEGACY_RULES_VERSION
+        assert len((await svc.tables.get(g)).moves) == n + 1
+        assert (await svc.tables.get(g)).state.rules_version == LEGACY_RULES_VERSION
         # /tempus status says so, and the history reads the log as rules 1 too
         text = status_text(g, view(table.state, None), table.seats)
         assert t("status.safe") not in text  # a lone city counts under rules 1
@@ -93,7 +93,7 @@ async def test_a_game_stored_before_rules_versions_replays_under_rules_1(path: P
         rows = await store.actions(g)
         old = hist.record_from_rows(game, await store.seats(g), rows)
         assert old.rules_version == LEGACY_RULES_VERSION and len(old.moves) == n + 1
-        assert replay(old).to_json() == (await svc.table(g)).state.to_json()
+        assert replay(old).to_json() == (await svc.tables.get(g)).state.to_json()
     finally:
         await svc.close()
         await store.close()

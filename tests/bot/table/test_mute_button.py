@@ -13,7 +13,7 @@ from tests.bot.table.test_table import _close, _service, _three
 
 
 async def _has_mute(svc, g: int) -> bool:  # type: ignore[no-untyped-def]
-    panel, _ = await svc.turn_panel(g)
+    panel, _ = await svc.play.turn_panel(g)
     assert panel is not None
     return any(isinstance(b, Button) and b.op == MUTE for b in panel.controls())
 
@@ -24,7 +24,7 @@ async def test_no_mute_button_when_whoever_owes_is_at_the_table_without_a_clock(
     try:
         g = await _three(svc)
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         assert table.state is not None
         for s in to_act(table.state):  # everyone owing clicked just now
             svc.presence.seen(g, table.seats[s].user_id)
@@ -39,7 +39,7 @@ async def test_the_mute_button_is_there_for_someone_away_until_they_mute() -> No
     try:
         g = await _three(svc)
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         assert table.state is not None
         assert await _has_mute(svc, g)
         for s in to_act(table.state):
@@ -61,7 +61,7 @@ async def test_at_the_table_the_button_is_there_only_if_a_reminder_comes_meanwhi
     rig = await Rig.open()
     try:
         g = await _game(rig, pace=pace)
-        table = await rig.svc.table(g)
+        table = await rig.svc.tables.get(g)
         assert table.state is not None
         for s in to_act(table.state):
             rig.svc.presence.seen(g, table.seats[s].user_id)

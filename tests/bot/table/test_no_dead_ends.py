@@ -16,7 +16,7 @@ from tests.bot.table.test_table import _close, _service, _three, _to_first_turn
 
 async def _person_turn(svc, g):  # type: ignore[no-untyped-def]
     """(table, seat, user id) of the person whose action turn it is."""
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     (seat,) = table.since
     return table, seat, table.seats[seat].user_id
 
@@ -31,7 +31,7 @@ async def test_an_undo_sends_nobody_an_unchanged_hand() -> None:
     table, seat, uid = await _person_turn(svc, g)
     await svc.act(g, uid, A.DrawCards(), table.version)
     while table.state.turn == seat:  # the rest of this turn: anything but a fight
-        legal = [a for a in await svc.legal(g, uid) if not isinstance(a, A.Attack)]
+        legal = [a for a in await svc.play.legal(g, uid) if not isinstance(a, A.Attack)]
         await svc.act(g, uid, next((a for a in legal if isinstance(a, A.EndTurn)), legal[0]),
                       table.version)
     await svc.idle()
@@ -56,11 +56,11 @@ async def test_the_previous_turn_is_final_once_the_next_person_is_told() -> None
     allow it until they act); the Undo button goes and an undo is refused, saying why."""
     svc, sink = await _service()
     g = await _three(svc)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     first = table.state.turn
     uid = table.seats[first].user_id
     while table.state.turn == first:  # the starting tokens of the first seat
-        await svc.act(g, uid, (await svc.legal(g, uid))[0], table.version)
+        await svc.act(g, uid, (await svc.play.legal(g, uid))[0], table.version)
         await svc.idle()
         if table.state.turn == first:
             assert _has_undo(sink.outcomes[-1]), "the player may still take a step back"
@@ -84,7 +84,7 @@ async def _fight_table(svc, hands):  # type: ignore[no-untyped-def]
 
     g = await _three(svc)
     await svc.idle()
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     async with table.lock:
         table.state = make_state(tokens={"E5": (0, 3), "F5": (1, 2), **BLUE_FAR},
                                  hands=hands, markers=1)

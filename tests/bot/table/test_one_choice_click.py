@@ -24,7 +24,7 @@ async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
 
     g = await _three(svc)
     await svc.idle()
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     async with table.lock:
         table.state = make_state(tokens=tokens, hands=hands or {}, markers=1)
         table.since = {0: table.version}
@@ -33,7 +33,7 @@ async def _table(svc, tokens, hands=None):  # type: ignore[no-untyped-def]
 
 
 async def _button(svc, g, kind):  # type: ignore[no-untyped-def]
-    panel, version = await svc.turn_panel(g)
+    panel, version = await svc.play.turn_panel(g)
     found = [b for b in panel.controls() if isinstance(b, Button) and b.op == ACT
              and isinstance(decode_actions(b.arg)[0], kind)]
     return found, version
@@ -47,15 +47,15 @@ async def test_the_one_city_button_builds_in_one_click_and_can_be_undone() -> No
         # turn with nothing left to do at once), so the build can still be taken back
         g, table, ann = await _table(svc, ONE, {0: [card("EDU", "W")]})
         (button,), version = await _button(svc, g, A.BuildCity)
-        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        reply = await svc.clicks.use(g, version, ann, "Ann", button.op, button.arg)
         assert reply.menu is None and reply.text == "Done: Build a city of value 2 on E5."
         assert table.state.city_owner[H("E5")] == 0 and table.state.city_value[H("E5")] == 2
         rows = await svc.storage.actions(g)
         assert rows[-1].action == A.BuildCity(H("E5"), 2).to_json(), "stored before the reply"
         # the same checks as any control: the old message's button is refused, not repeated
         with pytest.raises(TableError):
-            await svc.use(g, version, ann, "Ann", button.op, button.arg)
-        reply = await svc.use(g, table.version, ann, "Ann", UNDO, "")
+            await svc.clicks.use(g, version, ann, "Ann", button.op, button.arg)
+        reply = await svc.clicks.use(g, table.version, ann, "Ann", UNDO, "")
         assert table.state.city_owner[H("E5")] == -1
         await svc.idle()
     finally:
@@ -70,10 +70,10 @@ async def test_the_one_attack_button_attacks_in_one_click_and_can_be_undone() ->
     try:
         g, table, ann = await _table(svc, ONE, {0: [card("EDU", "W")]})
         (button,), version = await _button(svc, g, A.Attack)
-        reply = await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        reply = await svc.clicks.use(g, version, ann, "Ann", button.op, button.arg)
         assert reply.text == "Done: Attack F5 from E5."
         assert decision_for(table.state, 0).kind == ATTACK_CARDS
-        await svc.use(g, table.version, ann, "Ann", UNDO, "")
+        await svc.clicks.use(g, table.version, ann, "Ann", UNDO, "")
         assert decision_for(table.state, 0).kind == TURN and table.state.combat is None
         await svc.idle()
     finally:
@@ -87,11 +87,11 @@ async def test_two_possible_cities_still_open_the_private_menu() -> None:
         g, table, ann = await _table(svc, TWO)
         found, version = await _button(svc, g, A.BuildCity)
         assert not found
-        panel, _ = await svc.turn_panel(g)
+        panel, _ = await svc.play.turn_panel(g)
         (city,) = [b for b in panel.controls() if isinstance(b, Button) and b.op == MENU
                    and b.arg == "city"]
         before = table.version
-        reply = await svc.use(g, version, ann, "Ann", city.op, city.arg)
+        reply = await svc.clicks.use(g, version, ann, "Ann", city.op, city.arg)
         assert reply.menu is not None and table.version == before, "a menu changes nothing"
         (select,) = [r for r in reply.menu.rows if isinstance(r, Select)]
         assert len(select.options) == 2
@@ -108,11 +108,11 @@ async def test_the_one_move_button_moves_in_one_click_and_can_be_undone() -> Non
     try:
         # a card in hand keeps the turn open after the action, so it can be taken back
         g, table, ann = await _table(svc, HEMMED, {0: [card("EDU", "W")]})
-        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        await svc.clicks.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
         (end, keep), version = await _button(svc, g, A.MoveToken)
         assert decode_actions(end.arg) == [A.MoveToken(H("E5"), H("F5")), A.EndMove()]
         assert decode_actions(keep.arg) == [A.MoveToken(H("E5"), H("F5"))]
-        reply = await svc.use(g, version, ann, "Ann", end.op, end.arg)
+        reply = await svc.clicks.use(g, version, ann, "Ann", end.op, end.arg)
         assert reply.menu is None
         assert reply.text == "Done: Move a token E5 → F5. Stop moving."
         assert table.state.owner[H("F5")] == 0 and table.state.owner[H("E5")] == -1
@@ -121,13 +121,13 @@ async def test_the_one_move_button_moves_in_one_click_and_can_be_undone() -> Non
         assert [r.action for r in rows[-2:]] == [A.MoveToken(H("E5"), H("F5")).to_json(),
                                                  A.EndMove().to_json()], "stored first"
         with pytest.raises(TableError):  # the old message's button is refused
-            await svc.use(g, version, ann, "Ann", end.op, end.arg)
+            await svc.clicks.use(g, version, ann, "Ann", end.op, end.arg)
         while table.state.owner[H("E5")] != 0:
-            await svc.use(g, table.version, ann, "Ann", UNDO, "")
+            await svc.clicks.use(g, table.version, ann, "Ann", UNDO, "")
         assert table.state.owner[H("F5")] == -1
         # the other button keeps the Move open: a card may still be played after it
         (end, keep), version = await _button(svc, g, A.MoveToken)
-        await svc.use(g, version, ann, "Ann", keep.op, keep.arg)
+        await svc.clicks.use(g, version, ann, "Ann", keep.op, keep.arg)
         assert decision_for(table.state, 0).kind == MOVING
         await svc.idle()
     finally:
@@ -142,10 +142,10 @@ async def test_the_last_token_with_an_empty_hand_needs_no_end() -> None:
         g, table, ann = await _table(svc, HEMMED)
         table.state.players[0].markers = 2  # the turn goes on after the Move
         table.state.turn_actions = 2
-        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        await svc.clicks.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
         (button,), version = await _button(svc, g, A.MoveToken)
         assert decode_actions(button.arg) == [A.MoveToken(H("E5"), H("F5"))]
-        await svc.use(g, version, ann, "Ann", button.op, button.arg)
+        await svc.clicks.use(g, version, ann, "Ann", button.op, button.arg)
         assert decision_for(table.state, 0).kind == TURN
         await svc.idle()
     finally:
@@ -158,14 +158,14 @@ async def test_the_one_grow_button_grows_in_one_click_and_can_be_undone() -> Non
     try:
         # one grassland hex with room
         g, table, ann = await _table(svc, {"E5": (0, 1)}, {0: [card("EDU", "W")]})
-        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginGrow()))
+        await svc.clicks.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginGrow()))
         (end, _keep), version = await _button(svc, g, A.GrowToken)
-        reply = await svc.use(g, version, ann, "Ann", end.op, end.arg)
+        reply = await svc.clicks.use(g, version, ann, "Ann", end.op, end.arg)
         assert reply.text == "Done: Grow a token on E5. Stop growing."
         assert table.state.count[H("E5")] == 2
         assert decision_for(table.state, 0).kind == TURN
         while table.state.count[H("E5")] != 1:
-            await svc.use(g, table.version, ann, "Ann", UNDO, "")
+            await svc.clicks.use(g, table.version, ann, "Ann", UNDO, "")
         await svc.idle()
     finally:
         await _close(svc)
@@ -177,14 +177,14 @@ async def test_one_source_moves_in_one_choice_of_its_destinations() -> None:
     svc, _ = await _service()
     try:
         g, table, ann = await _table(svc, {"E5": (0, 1)}, {0: [card("EDU", "W")]})
-        await svc.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
-        panel, version = await svc.turn_panel(g)
+        await svc.clicks.use(g, table.version, ann, "Ann", ACT, encode_action(A.BeginMove()))
+        panel, version = await svc.play.turn_panel(g)
         (select,) = [r for r in panel.rows if isinstance(r, Select)]
         assert select.op == ACT
         # the Move's last token: the choice also ends the Move (R-INFO-4, rules 5)
         value = encode_actions([A.MoveToken(H("E5"), H("D5")), A.EndMove()])
         assert value in [o.value for o in select.options]
-        reply = await svc.use(g, version, ann, "Ann", select.op, select.arg, [value])
+        reply = await svc.clicks.use(g, version, ann, "Ann", select.op, select.arg, [value])
         assert reply.menu is None
         assert reply.text == "Done: Move a token E5 → D5. Stop moving."
         assert table.state.owner[H("D5")] == 0

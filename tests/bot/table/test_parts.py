@@ -27,11 +27,11 @@ async def test_every_op_has_one_handler_and_an_unknown_op_is_refused() -> None:
     svc = await _service()
     try:
         assert set(svc.clicks.handlers) == set(Op)
-        g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
+        g = (await svc.lobby.create(1, 10, HOST, "Ann", seats=3)).game_id
         with pytest.raises(TableError) as info:
-            await svc.use(g, 1, BOB, "Bob", "nonsense", "")
+            await svc.clicks.use(g, 1, BOB, "Bob", "nonsense", "")
         assert info.value.key == "error.bad_choice"
-        reply = await svc.use(g, 1, BOB, "Bob", "join", "")  # a plain string works too
+        reply = await svc.clicks.use(g, 1, BOB, "Bob", "join", "")  # a plain string works too
         assert reply.outcome is not None and reply.outcome.kind == OutcomeKind.LOBBY
     finally:
         await svc.close()
@@ -59,12 +59,12 @@ async def test_a_computer_run_is_announced_once_and_in_commit_order() -> None:
 async def test_a_stale_commit_changes_nothing() -> None:
     svc = await _service()
     try:
-        g = (await svc.create(1, 10, HOST, "Ann", seats=3)).game_id
+        g = (await svc.lobby.create(1, 10, HOST, "Ann", seats=3)).game_id
         await svc.join(g, BOB, "Bob")
         await svc.add_ai(g, HOST, "random")
         await svc.start(g, HOST)
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         before = (table.version, table.state, dict(table.since), list(table.seats))
 
         async def conflict(rows: object) -> int:

@@ -43,7 +43,7 @@ async def _after_last_token(hand: list[int]) -> tuple[list, list, list]:
         trail = []
         for action in (A.BeginMove(), A.MoveToken(H("E5"), H("F5")), A.EndMove()):
             outcome = await svc.act(g, ann, action, table.version)
-            panel, _ = await svc.turn_panel(g)
+            panel, _ = await svc.play.turn_panel(g)
             d = decision_for(table.state, 0)
             trail.append((outcome.lines, _shown(panel) if panel else None,
                           d.kind if d else None))
@@ -73,7 +73,7 @@ async def _computer_answer_time(hand: list[int], think_s: float) -> float:
     try:
         g = await _three(svc, bots=1)  # seat 2 is a computer
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         state = make_state(tokens={"E5": (0, 3), "F5": (2, 1), "K3": (2, 1), "K5": (2, 1),
                                    "K7": (2, 1)}, hands={2: hand}, markers=1)
         state, _ = apply(state, 0, A.Attack(H("E5"), H("F5")))

@@ -20,7 +20,7 @@ async def test_the_recap_tells_a_turn_played_for_the_reader() -> None:
         await _play_randomly(svc, g, random.Random(3),
                              stop=lambda table: len(table.moves) > 40
                              and table.state.phase == "actions")
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         seat = next(s for s in sorted(table.since) if not table.seats[s].is_ai)
         user = table.seats[seat].user_id
         plain, _ = await svc.recaps.for_user(g, user)

@@ -26,7 +26,7 @@ async def test_the_posted_token_board_outlines_the_legal_hexes() -> None:
     try:
         g = await _three(svc)  # a random map: the starting tokens come first
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         state = table.state
         assert state is not None and state.phase == "tokens"
         (seat,) = set(table.since)

@@ -36,7 +36,7 @@ async def _close(svc: TableService) -> None:
 
 
 async def _three(svc: TableService, *, seed: int = 7, bots: int = 0) -> int:
-    o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=seed)
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=seed)
     g = o.game_id
     for uid, name in ((BOB, "Bob"), (CY, "Cy"))[: 2 - bots]:
         await svc.join(g, uid, name)
@@ -51,27 +51,27 @@ async def _play_randomly(svc: TableService, g: int, rng: random.Random,
     """People choose random legal actions (through the service) until the game ends."""
     while True:
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         if table.game.status != "active" or stop(table):
             return
         seat = rng.choice(sorted(s for s in table.since if not table.seats[s].is_ai))
         uid = table.seats[seat].user_id
-        action = rng.choice(await svc.legal(g, uid))
+        action = rng.choice(await svc.play.legal(g, uid))
         await svc.act(g, uid, action, table.version)
 
 
 @pytest.mark.asyncio
 async def test_lobby_rules() -> None:
     svc, sink = await _service()
-    o = await svc.create(1, 10, HOST, "Ann", seats=3)
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3)
     g = o.game_id
     with pytest.raises(TableError, match="already has"):
-        await svc.create(1, 10, BOB, "Bob")
+        await svc.lobby.create(1, 10, BOB, "Bob")
     with pytest.raises(TableError, match="at least 3"):
         await svc.start(g, HOST)
     await svc.join(g, BOB, "Bob")
     with pytest.raises(TableError, match="not started yet.*table addbot"):
-        await svc.autopilot(g, BOB, None, True)  # not "Game #1 is not running."
+        await svc.seats.autopilot(g, BOB, None, True)  # not "Game #1 is not running."
     with pytest.raises(TableError, match="has not started yet, so nobody holds cards"):
         await svc.menu(g, BOB, "hand")  # seated: not told they are not playing
     with pytest.raises(TableError, match="not playing"):
@@ -81,20 +81,20 @@ async def test_lobby_rules() -> None:
     with pytest.raises(TableError, match="Only the host"):
         await svc.start(g, BOB)
     with pytest.raises(TableError, match="cannot leave"):
-        await svc.leave(g, HOST)
+        await svc.lobby.leave(g, HOST)
     await svc.add_ai(g, BOB, "random")
     with pytest.raises(TableError, match="full"):
         await svc.join(g, CY, "Cy")
-    await svc.remove_ai(g, BOB)
-    await svc.leave(g, BOB)
+    await svc.lobby.remove_ai(g, BOB)
+    await svc.lobby.leave(g, BOB)
     with pytest.raises(TableError, match="not playing"):
-        await svc.leave(g, BOB)
+        await svc.lobby.leave(g, BOB)
     with pytest.raises(TableError, match="host .* or someone"):
-        await svc.cancel(g, EVE)
-    await svc.cancel(g, EVE, can_manage=True)
+        await svc.lobby.cancel(g, EVE)
+    await svc.lobby.cancel(g, EVE, can_manage=True)
     await svc.idle()
     assert sink.outcomes[-1].kind == "cancel"
-    await svc.create(1, 10, BOB, "Bob")  # the channel is free again
+    await svc.lobby.create(1, 10, BOB, "Bob")  # the channel is free again
     await _close(svc)
 
 
@@ -104,7 +104,7 @@ async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
     neither (and says the host may start); a seat freed brings them back. Start shows only
     once enough people sit (R-SETUP-1: 3)."""
     svc, sink = await _service()
-    g = (await svc.create(1, 10, HOST, "Ann", seats=4)).game_id
+    g = (await svc.lobby.create(1, 10, HOST, "Ann", seats=4)).game_id
 
     def ops() -> set[str]:
         panel = sink.outcomes[-1].panel
@@ -122,7 +122,7 @@ async def test_a_full_lobby_offers_no_join_and_no_computer() -> None:
     assert JOIN not in ops() and ADDBOT not in ops() and {LEAVE, START, CANCEL} <= ops()
     panel = sink.outcomes[-1].panel
     assert panel is not None and t("lobby.hint_full") in panel.text
-    await svc.leave(g, BOB)
+    await svc.lobby.leave(g, BOB)
     await svc.idle()
     assert {JOIN, ADDBOT} <= ops()
     await _close(svc)
@@ -138,8 +138,8 @@ async def test_no_second_game_opens_in_the_thread_of_a_running_one() -> None:
     await svc.storage.set_thread(g, thread)
     await svc.moved(g, thread)
     with pytest.raises(TableError, match="already has"):
-        await svc.create(1, thread, BOB, "Bob", in_thread=True)
-    assert await svc.channel_game_id(thread) == g
+        await svc.lobby.create(1, thread, BOB, "Bob", in_thread=True)
+    assert await svc.tables.channel_game_id(thread) == g
     await _close(svc)
 
 
@@ -151,14 +151,14 @@ async def test_who_left_gets_no_choices_of_the_seat_a_computer_now_plays() -> No
     svc, _ = await _service()
     g = await _three(svc)
     await svc.idle()
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     (seat,) = table.since
     uid = table.seats[seat].user_id
-    assert await svc.legal(g, uid)
-    await svc.leave_game(g, uid)
+    assert await svc.play.legal(g, uid)
+    await svc.seats.leave_game(g, uid)
     async with table.lock:  # the computer has not taken the seat's decision yet
         assert seat in table.since and table.seats[seat].left
-        assert await svc.legal(g, uid) == []
+        assert await svc.play.legal(g, uid) == []
     await _close(svc)
 
 
@@ -171,9 +171,9 @@ async def test_r_info_1_who_left_is_told_nothing_of_the_cards_a_computer_draws_f
     g = await _three(svc)
     rng = random.Random(5)
     await _play_randomly(svc, g, rng, stop=lambda table: table.version > 60)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = table.seat_of(BOB)
-    await svc.leave_game(g, BOB)
+    await svc.seats.leave_game(g, BOB)
     mark = len(sink.outcomes)
     await _play_randomly(svc, g, rng)
     after = sink.outcomes[mark:]
@@ -190,16 +190,16 @@ async def test_the_host_can_give_a_leaver_their_seat_back() -> None:
     svc, _ = await _service()
     g = await _three(svc)
     await svc.idle()
-    await svc.leave_game(g, BOB)
+    await svc.seats.leave_game(g, BOB)
     await svc.idle()
     with pytest.raises(TableError, match="table replace"):
         await svc.join(g, BOB, "Bob")
     with pytest.raises(TableError, match="already has a seat"):
-        await svc.replace(g, HOST, CY, BOB, "Bob")  # the leaver takes no other seat
-    back = await svc.replace(g, HOST, BOB, BOB, "Bob")
+        await svc.seats.replace(g, HOST, CY, BOB, "Bob")  # the leaver takes no other seat
+    back = await svc.seats.replace(g, HOST, BOB, BOB, "Bob")
     assert back.lines[0].startswith(f"<@{BOB}> is back and plays"), back.lines
     await svc.idle()
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = table.seat_of(BOB)
     assert seat is not None and not table.seats[seat].left
     assert table.seats[seat].autopilot is None
@@ -223,11 +223,11 @@ async def test_join_after_the_start_tells_a_seated_player_they_have_a_seat() -> 
 async def test_only_the_seated_player_acts_and_stale_choices_are_refused() -> None:
     svc, sink = await _service()
     g = await _three(svc)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = next(iter(table.since))
     uid = table.seats[seat].user_id
     other = next(s.user_id for s in table.seats if s.user_id != uid)
-    action = (await svc.legal(g, uid))[0]
+    action = (await svc.play.legal(g, uid))[0]
     with pytest.raises(TableError, match="not playing"):
         await svc.act(g, EVE, action)
     with pytest.raises(TableError, match="not your turn"):
@@ -237,7 +237,7 @@ async def test_only_the_seated_player_acts_and_stale_choices_are_refused() -> No
     v = table.version
     await svc.act(g, uid, action, v)
     with pytest.raises(TableError, match="no longer current"):
-        await svc.act(g, uid, (await svc.legal(g, uid))[0], v)
+        await svc.act(g, uid, (await svc.play.legal(g, uid))[0], v)
     await _close(svc)
 
 
@@ -245,10 +245,10 @@ async def test_only_the_seated_player_acts_and_stale_choices_are_refused() -> No
 async def test_two_simultaneous_clicks_apply_exactly_one() -> None:
     svc, sink = await _service()
     g = await _three(svc)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = next(iter(table.since))
     uid = table.seats[seat].user_id
-    acts = await svc.legal(g, uid)
+    acts = await svc.play.legal(g, uid)
     v = table.version
     results = await asyncio.gather(svc.act(g, uid, acts[0], v), svc.act(g, uid, acts[-1], v),
                                    return_exceptions=True)
@@ -268,7 +268,7 @@ async def test_progress_choices_do_not_invalidate_each_other() -> None:
     await _play_randomly(svc, g, rng, stop=lambda tb: any(
         (d := decision_for(tb.state, s)) and d.kind == PROGRESS_CARDS for s in tb.since)
         and len(tb.since) >= 2)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     owing = sorted(table.since)
     assert len(owing) >= 2
     v = table.version
@@ -276,7 +276,7 @@ async def test_progress_choices_do_not_invalidate_each_other() -> None:
     for s in owing:
         panel, ver = menus[s]
         uid = table.seats[s].user_id
-        reply = await svc.use(g, ver, uid, "x", CARDS, PROGRESS_CARDS, [])
+        reply = await svc.clicks.use(g, ver, uid, "x", CARDS, PROGRESS_CARDS, [])
         assert reply.outcome is not None
     await _close(svc)
 
@@ -287,7 +287,7 @@ async def test_full_game_with_a_computer_player_and_the_record_replays() -> None
     g = await _three(svc, seed=11, bots=1)
     await _play_randomly(svc, g, random.Random(11))
     await svc.idle()
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     assert table.game.status == "finished"
     last = sink.outcomes[-1]
     assert last.finished and last.record is not None
@@ -305,16 +305,16 @@ async def test_restart_mid_game_goes_on_where_it_was(tmp_path: Path) -> None:
     g = await _three(svc, seed=5, bots=1)
     rng = random.Random(5)
     await _play_randomly(svc, g, rng, stop=lambda tb: len(tb.moves) > 60)
-    before = (await svc.table(g)).state.to_json()
-    version = (await svc.table(g)).version
+    before = (await svc.tables.get(g)).state.to_json()
+    version = (await svc.tables.get(g)).version
     await _close(svc)
 
     svc2, sink2 = await _service(db)
-    assert await svc2.resume_all() == [g]
-    table = await svc2.table(g)
+    assert await svc2.sync.resume_all() == [g]
+    table = await svc2.tables.get(g)
     assert table.state.to_json() == before and table.version == version
     await _play_randomly(svc2, g, rng)
-    assert (await svc2.table(g)).game.status == "finished"
+    assert (await svc2.tables.get(g)).game.status == "finished"
     await _close(svc2)
 
 
@@ -327,12 +327,12 @@ async def test_an_action_committed_but_never_announced_is_posted_after_a_restart
     svc, _ = await _service(db)
     g = await _three(svc, seed=6)
     await _play_randomly(svc, g, random.Random(6), stop=lambda tb: len(tb.moves) > 10)
-    version = (await svc.table(g)).version
+    version = (await svc.tables.get(g)).version
     await svc.storage.set_panel_message(g, 1, version - 1)  # the last post never went out
     await _close(svc)
 
     svc2, sink2 = await _service(db)
-    assert await svc2.resume_all() == [g]
+    assert await svc2.sync.resume_all() == [g]
     await svc2.idle()
     assert [o.version for o in sink2.outcomes] == [version]
     assert "restarted" in sink2.outcomes[0].lines[0] and sink2.outcomes[0].panel is not None
@@ -340,7 +340,7 @@ async def test_an_action_committed_but_never_announced_is_posted_after_a_restart
     await _close(svc2)
 
     svc3, sink3 = await _service(db)
-    await svc3.resume_all()
+    await svc3.sync.resume_all()
     await svc3.idle()
     assert sink3.outcomes == []
     await _close(svc3)
@@ -355,14 +355,14 @@ async def test_the_events_of_unannounced_actions_reach_the_repost(tmp_path: Path
     g = await _three(svc, seed=6)
     await _play_randomly(svc, g, random.Random(6), stop=lambda tb: len(tb.moves) > 12)
     await svc.idle()
-    version = (await svc.table(g)).version
+    version = (await svc.tables.get(g)).version
     missed = [o for o in sink.outcomes if o.version > version - 3]
     assert [o.version for o in missed] == [version - 2, version - 1, version]
     await svc.storage.set_panel_message(g, 1, version - 3)
     await _close(svc)
 
     svc2, sink2 = await _service(db)
-    await svc2.resume_all()
+    await svc2.sync.resume_all()
     await svc2.idle()
     [repost] = sink2.outcomes
     assert "restarted" in repost.lines[0]
@@ -376,7 +376,7 @@ async def _until_undoable(svc: TableService, g: int) -> tuple[Any, int]:
     rng = random.Random(8)
     await _play_randomly(svc, g, rng, stop=lambda tb: svc.undo_seat(tb) is not None
                          and len(tb.moves) > 4)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     return table, table.seats[svc.undo_seat(table)].user_id
 
 
@@ -393,7 +393,7 @@ async def test_an_unannounced_undo_is_told_after_a_restart(tmp_path: Path) -> No
     await _close(svc)
 
     svc2, sink2 = await _service(db)
-    await svc2.resume_all()
+    await svc2.sync.resume_all()
     await svc2.idle()
     [repost] = sink2.outcomes
     assert len(repost.lines) == 2 and "took back" in repost.lines[1], repost.lines
@@ -413,7 +413,7 @@ async def test_a_step_taken_back_before_anyone_saw_it_is_not_told(tmp_path: Path
     await _close(svc)
 
     svc2, sink2 = await _service(db)
-    await svc2.resume_all()
+    await svc2.sync.resume_all()
     await svc2.idle()
     [repost] = sink2.outcomes
     assert len(repost.lines) == 1 and "restarted" in repost.lines[0], repost.lines
@@ -426,12 +426,12 @@ async def test_a_wrong_snapshot_is_rebuilt_from_the_log(tmp_path: Path) -> None:
     svc, _ = await _service(db)
     g = await _three(svc, seed=9)
     await _play_randomly(svc, g, random.Random(9), stop=lambda tb: len(tb.moves) > 20)
-    good = (await svc.table(g)).state.to_json()
+    good = (await svc.tables.get(g)).state.to_json()
     bad = dict(good, era_number=99)
     await svc.storage.replace_snapshot(g, bad)
     await _close(svc)
     svc2, _ = await _service(db)
-    assert (await svc2.table(g)).state.to_json() == good
+    assert (await svc2.tables.get(g)).state.to_json() == good
     assert (await svc2.storage.game(g)).state == good
     await _close(svc2)
 
@@ -443,7 +443,7 @@ async def test_announcements_never_show_a_hand() -> None:
     svc, sink = await _service()
     g = await _three(svc, seed=13)
     await _play_randomly(svc, g, random.Random(13))
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     assert table.game.status == "finished"
     checked = 0
     for o in sink.outcomes:
@@ -490,7 +490,7 @@ async def test_undo_restores_the_exact_state_and_survives_a_restart(tmp_path: Pa
     svc, sink = await _service(db)
     g = await _three(svc)
     await _to_first_turn(svc, g, random.Random(2))
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = next(iter(table.since))
     uid = table.seats[seat].user_id
     before = table.state.to_json()
@@ -517,7 +517,7 @@ async def test_undo_restores_the_exact_state_and_survives_a_restart(tmp_path: Pa
     moved = table.state.to_json()
     await _close(svc)
     svc2, _ = await _service(db)
-    table2 = await svc2.table(g)
+    table2 = await svc2.tables.get(g)
     assert table2.state.to_json() == moved
     assert table2.timeline.undo_allowed(seat), "the undo window is rebuilt from the log"
     await svc2.undo(g, uid, table2.version)
@@ -532,7 +532,7 @@ async def test_undo_is_refused_after_a_draw() -> None:
     svc, _ = await _service()
     g = await _three(svc)
     await _to_first_turn(svc, g, random.Random(2))
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = next(iter(table.since))
     uid = table.seats[seat].user_id
     await svc.act(g, uid, A.DrawCards(), table.version)
@@ -547,7 +547,7 @@ async def test_every_outcome_names_its_turn_and_steps_of_a_turn_share_it() -> No
     svc, sink = await _service()
     g = await _three(svc)
     await _to_first_turn(svc, g, random.Random(2))
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     seat = next(iter(table.since))
     uid = table.seats[seat].user_id
     await svc.idle()
@@ -565,13 +565,13 @@ async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
     import engine
 
     svc, sink = await _service()
-    o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
     assert t("lobby.opt1.on") in o.panel.text
     g = o.game_id
     await svc.join(g, BOB, "Bob")
     await svc.join(g, CY, "Cy")
     await svc.start(g, HOST)
-    table = await svc.table(g)
+    table = await svc.tables.get(g)
     assert table.state.options == {"protection_counts_cities": True}
     record = await svc.record(g)
     assert record["options"]["rules_version"] == engine.RULES_VERSION

@@ -63,7 +63,7 @@ async def test_a_person_who_walked_away_after_their_click_is_told_within_minutes
     assert len(told) == 1, told
     # a new turn message pings them (an edit would not), as if they had been away
     assert told[0].mention == [uid] or list(told[0].secret_panels) == [seat]
-    assert (await rig.svc.table(g)).clock[seat].nudged
+    assert (await rig.svc.tables.get(g)).clock[seat].nudged
     assert (await rig.svc.storage.deadlines(g))[seat].nudged
     # once per decision: nothing more until the half-time reminder
     n = len(rig.sink.outcomes)
@@ -93,14 +93,14 @@ async def test_someone_told_when_asked_gets_no_nudge() -> None:
     g = await _game(rig, pace="daily")
     seat, uid = await _owing_person(rig, g)
     await rig.run_for(NUDGE_S + 1)  # told now (the nudge)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     people = {s.user_id for s in table.seats}
     # everyone else is away: each decision of theirs that begins pings them when asked,
     # and a nudge never follows it
     counts: dict[int, int] = {}
     for _ in range(6):
         seat, uid = await _owing_person(rig, g)
-        legal = await rig.svc.legal(g, uid)
+        legal = await rig.svc.play.legal(g, uid)
         rig.clock.advance(3600)  # each person comes back an hour later, acts, leaves
         await rig.svc.act(g, uid, legal[0])
         await rig.settle()
@@ -109,7 +109,7 @@ async def test_someone_told_when_asked_gets_no_nudge() -> None:
         await rig.run_for(NUDGE_S + 1)
         counts[who] = counts.get(who, 0) + 1
         if who != uid:  # a new decision of someone away: told when asked, not again
-            row = (await rig.svc.table(g)).clock[nxt]
+            row = (await rig.svc.tables.get(g)).clock[nxt]
             assert row.nudged
             assert len(_told(rig.since(n), who, nxt)) == 0
     assert set(counts) <= people
@@ -126,13 +126,13 @@ async def test_a_nudge_survives_a_restart_and_is_not_sent_twice(tmp_path: Path) 
     await rig.run_for(60)
     await rig.close()  # down before the nudge was due
     rig = await Rig.open(db, start=T0 + 120)
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     n = len(rig.sink.outcomes)
     await rig.run_for(NUDGE_S)
     assert len(_told(rig.since(n), uid, seat)) == 1
     await rig.close()
     rig = await Rig.open(db, start=T0 + 2 * NUDGE_S)  # down again after it was sent
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     n = len(rig.sink.outcomes)
     await rig.run_for(HOUR)
     assert [o for o in _told(rig.since(n), uid, seat) if o.kind != "resume"] == []

@@ -81,7 +81,7 @@ class Rig:
 
 async def _game(rig: Rig, people: tuple[int, ...] = (HOST, BOB, CY), *, pace: str = "live",
                 bots: int = 0) -> int:
-    o = await rig.svc.create(1, 10, people[0], "Ann", seats=len(people) + bots, seed=7,
+    o = await rig.svc.lobby.create(1, 10, people[0], "Ann", seats=len(people) + bots, seed=7,
                              pace_name=pace)
     g = o.game_id
     for uid in people[1:]:
@@ -102,7 +102,7 @@ def _timeouts(outs: list[Outcome]) -> list[str]:
 
 
 async def _owing_person(rig: Rig, g: int) -> tuple[int, int]:
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     seat = min(s for s in table.since if not table.seats[s].is_ai)
     uid = table.seats[seat].user_id
     assert uid is not None
@@ -115,7 +115,7 @@ async def test_reminders_at_half_time_and_a_minute_before_then_the_computer_deci
     rig = await Rig.open()
     g = await _game(rig)
     seat, uid = await _owing_person(rig, g)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     start_version = table.version
     n = len(rig.sink.outcomes)
     assert f"<t:{int(T0 + LIVE)}:R>" in rig.sink.outcomes[-1].panel.text  # the turn message
@@ -149,14 +149,14 @@ async def test_acting_in_time_disarms_the_deadline_and_clears_strikes() -> None:
     rig = await Rig.open()
     g = await _game(rig)
     await rig.run_for(LIVE)  # the first person misses one deadline
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     struck = [s for s, r in table.clock.items() if r.strikes == 1]
     assert len(struck) == 1
     n = len(rig.sink.outcomes)
     rng = random.Random(1)
     while True:  # everyone answers at once until the struck seat has acted itself
         seat, uid = await _owing_person(rig, g)
-        await rig.svc.act(g, uid, rng.choice(await rig.svc.legal(g, uid)))
+        await rig.svc.act(g, uid, rng.choice(await rig.svc.play.legal(g, uid)))
         await rig.settle()
         if seat == struck[0]:
             break
@@ -169,7 +169,7 @@ async def test_acting_in_time_disarms_the_deadline_and_clears_strikes() -> None:
 async def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot() -> None:
     rig = await Rig.open()
     g = await _game(rig, (HOST, BOB, CY))
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     n = len(rig.sink.outcomes)
     rng = random.Random(3)
     # Bob and Cy play at once; Ann never answers
@@ -177,7 +177,7 @@ async def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot() -> No
         owing = sorted(s for s in table.since if not table.seats[s].is_ai and s != 0)
         if owing:
             uid = table.seats[owing[0]].user_id
-            await rig.svc.act(g, uid, rng.choice(await rig.svc.legal(g, uid)))
+            await rig.svc.act(g, uid, rng.choice(await rig.svc.play.legal(g, uid)))
             await rig.settle()
         else:
             await rig.run_for(LIVE)
@@ -193,7 +193,7 @@ async def test_three_missed_deadlines_in_a_row_put_the_seat_on_autopilot() -> No
     assert seats[0].timed_out and seats[0].forfeited  # stored: a restart keeps it
     assert 0 not in table.clock or table.clock[0].due_at is None
     # the computer plays on; the person comes back
-    await rig.svc.autopilot(g, HOST, None, False)
+    await rig.svc.seats.autopilot(g, HOST, None, False)
     await rig.settle()
     assert table.seats[0].autopilot is None
     assert not table.seats[0].timed_out and not table.seats[0].forfeited
@@ -207,7 +207,7 @@ async def test_simultaneous_decisions_have_their_own_deadlines() -> None:
     not wait for the absent one longer than the pace."""
     rig = await Rig.open()
     g = await _game(rig)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     rng = random.Random(5)
 
     def progress(tb) -> bool:
@@ -216,7 +216,7 @@ async def test_simultaneous_decisions_have_their_own_deadlines() -> None:
 
     while not progress(table):
         seat, uid = await _owing_person(rig, g)
-        await rig.svc.act(g, uid, rng.choice(await rig.svc.legal(g, uid)))
+        await rig.svc.act(g, uid, rng.choice(await rig.svc.play.legal(g, uid)))
         await rig.settle()
     owing = sorted(table.since)
     dues = {s: table.clock[s].due_at for s in owing}
@@ -225,7 +225,7 @@ async def test_simultaneous_decisions_have_their_own_deadlines() -> None:
     rig.clock.advance(30)
     for s in owing[:-1]:  # the others choose (no cards)
         uid = table.seats[s].user_id
-        await rig.svc.act(g, uid, [a for a in await rig.svc.legal(g, uid)][0])
+        await rig.svc.act(g, uid, [a for a in await rig.svc.play.legal(g, uid)][0])
     await rig.settle()
     assert sorted(table.since) == [absent]
     assert table.clock[absent].due_at == dues[absent]  # its own clock runs on
@@ -248,7 +248,7 @@ async def test_a_defenders_answer_has_its_own_deadline() -> None:
     for seed in range(10):
         rig = await Rig.open()
         g = await _game(rig)
-        table = await rig.svc.table(g)
+        table = await rig.svc.tables.get(g)
         rng = random.Random(seed)
         defender = None
         for _ in range(600):
@@ -260,7 +260,7 @@ async def test_a_defenders_answer_has_its_own_deadline() -> None:
                 defender = owing[0]
                 break
             uid = table.seats[min(table.since)].user_id
-            legal = await rig.svc.legal(g, uid)
+            legal = await rig.svc.play.legal(g, uid)
             attacks = [a for a in legal if type(a).__name__ in ("Attack", "CommitAttackCards")]
             if attacks:
                 rig.clock.advance(30)  # the attack comes later than the turn began
@@ -297,11 +297,11 @@ async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period
     rig = await Rig.open(db)
     g = await _game(rig)
     seat, uid = await _owing_person(rig, g)
-    version = (await rig.svc.table(g)).version
+    version = (await rig.svc.tables.get(g)).version
     await rig.close()
     # down for an hour: the live deadline (3 min) passed meanwhile
     rig = await Rig.open(db, start=T0 + 3600)
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     await rig.settle()
     notices = [o for o in rig.sink.outcomes if o.kind == "notice"]
     assert len(notices) == 1 and f"<@{uid}>" in notices[0].lines[0]
@@ -312,19 +312,19 @@ async def test_a_deadline_that_passed_while_down_fires_once_after_a_grace_period
     # restarted again during the grace period: the same moved deadline, no new notice
     await rig.close()
     rig = await Rig.open(db, start=T0 + 3600 + 10)
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     await rig.settle()
     assert [o for o in rig.sink.outcomes if o.kind == "notice"] == []
     await rig.run_for(grace)
     assert len(_timeouts(rig.sink.outcomes)) == 1
     assert _reminders(rig.sink.outcomes) == []  # passed during the downtime: not sent late
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     assert table.version > version
     assert table.clock[seat].strikes == 1
     # and once more: nothing fires twice
     await rig.close()
     rig = await Rig.open(db, start=T0 + 3600 + 20 + grace)
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     await rig.settle()
     assert _timeouts(rig.sink.outcomes) == []
     assert [o for o in rig.sink.outcomes if o.kind == "notice"] == []
@@ -342,7 +342,7 @@ async def test_clocks_are_rearmed_after_a_restart(tmp_path: Path) -> None:
     assert _reminders(rig.sink.outcomes) == [(uid, HALF)]
     await rig.close()
     rig = await Rig.open(db, start=T0 + 110)
-    await rig.svc.resume_all()
+    await rig.svc.sync.resume_all()
     await rig.run_for(15)
     assert _reminders(rig.sink.outcomes) == [(uid, LAST)]  # the half one is not repeated
     await rig.run_for(LIVE)
@@ -354,7 +354,7 @@ async def _cover(rig: Rig, g: int) -> tuple[int, int]:
     """Let the owing person's deadline pass: a computer covers their turn (it waits: the
     rig's ``ai_delay`` is long). Returns (seat, user)."""
     seat, uid = await _owing_person(rig, g)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     due = table.clock[seat].due_at
     assert due is not None
     rig.clock.set(due)
@@ -372,19 +372,19 @@ async def test_a_restart_while_the_computer_covers_a_turn_keeps_it_covered(
     db = str(tmp_path / "t.db")
     rig = await Rig.open(db, ai_delay=600)
     g = await _game(rig)
-    version = (await rig.svc.table(g)).version
+    version = (await rig.svc.tables.get(g)).version
     seat, uid = await _cover(rig, g)
     timeouts = _timeouts(rig.sink.outcomes)
     assert len(timeouts) == 1 and f"<@{uid}>" in timeouts[0]
     stored = {r.seat: r for r in await rig.svc.storage.deadlines(g)}
     assert stored[seat].covering is not None and stored[seat].strikes == 1
     assert stored[seat].due_at is None
-    assert (await rig.svc.table(g)).version == version, "the computer has not acted yet"
+    assert (await rig.svc.tables.get(g)).version == version, "the computer has not acted yet"
     await rig.close()
 
     rig = await Rig.open(db, start=T0 + LIVE + 30)
-    await rig.svc.resume_all()
-    table = await rig.svc.table(g)
+    await rig.svc.sync.resume_all()
+    table = await rig.svc.tables.get(g)
     assert seat in table.covering
     assert seat not in table.clock or table.clock[seat].due_at is None, "no fresh deadline"
     await rig.settle()
@@ -407,13 +407,13 @@ async def test_the_cover_ends_when_the_person_acts_in_another_process(tmp_path: 
     g = await _game(owner)
     seat, uid = await _cover(owner, g)
     other = await Rig.open(start=T0 + LIVE + 5, owner=False, store=owner.svc.storage)
-    mirror = await other.svc.table(g)
+    mirror = await other.svc.tables.get(g)
     assert seat in mirror.covering, "the other process knows the seat is covered"
-    await other.svc.act(g, uid, (await other.svc.legal(g, uid))[0])
+    await other.svc.act(g, uid, (await other.svc.play.legal(g, uid))[0])
     assert all(r.covering is None for r in await other.svc.storage.deadlines(g))
     owner.clock.set(T0 + LIVE + 5)
-    assert await owner.svc.refresh(g)
-    table = await owner.svc.table(g)
+    assert await owner.svc.sync.refresh(g)
+    table = await owner.svc.tables.get(g)
     assert not table.covering, "the person is back: the computer stops"
     assert table.clock[seat].strikes == 0, "the person decided: strikes end"
     if seat in table.since:  # their turn goes on, on their own clock
@@ -426,26 +426,26 @@ async def test_the_cover_ends_when_the_person_acts_in_another_process(tmp_path: 
 @pytest.mark.asyncio
 async def test_changing_the_pace_moves_the_deadlines() -> None:
     rig = await Rig.open()
-    o = await rig.svc.create(1, 10, HOST, "Ann", seats=3, seed=7, pace_name="live")
+    o = await rig.svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7, pace_name="live")
     g = o.game_id
     assert "live (3 minutes" in o.panel.text  # the lobby shows the pace
     with pytest.raises(TableError, match="Only the host"):
-        await rig.svc.set_pace(g, BOB, "daily")
-    lobby = await rig.svc.set_pace(g, BOB, "daily", can_manage=True)
+        await rig.svc.timeouts.set_pace(g, BOB, "daily")
+    lobby = await rig.svc.timeouts.set_pace(g, BOB, "daily", can_manage=True)
     assert "daily (24 hours" in lobby.panel.text
     await rig.svc.join(g, BOB, "Bob")
     await rig.svc.join(g, CY, "Cy")
     await rig.svc.start(g, HOST)
     await rig.settle()
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     seat, uid = await _owing_person(rig, g)
     assert table.clock[seat].due_at == T0 + 86400
     await rig.run_for(3600)
     with pytest.raises(TableError, match="already played at this pace"):
-        await rig.svc.set_pace(g, HOST, "daily")
+        await rig.svc.timeouts.set_pace(g, HOST, "daily")
     with pytest.raises(TableError, match="Unknown pace 'blitz'"):
-        await rig.svc.set_pace(g, HOST, "blitz")
-    changed = await rig.svc.set_pace(g, HOST, "live")
+        await rig.svc.timeouts.set_pace(g, HOST, "blitz")
+    changed = await rig.svc.timeouts.set_pace(g, HOST, "live")
     assert "changed the pace to live" in changed.lines[0]
     # a shorter pace than the time already spent: half of it from now
     assert table.clock[seat].due_at == T0 + 3600 + LIVE / 2
@@ -456,7 +456,7 @@ async def test_changing_the_pace_moves_the_deadlines() -> None:
     await rig.run_for(LIVE / 2)
     assert len(_timeouts(rig.since(n))) == 1
     # no time limit: nothing is armed any more
-    await rig.svc.set_pace(g, HOST, "none")
+    await rig.svc.timeouts.set_pace(g, HOST, "none")
     assert not any(r.due_at for r in table.clock.values()) and len(rig.sched) == 0
     n = len(rig.sink.outcomes)
     await rig.run_for(10 * 86400)
@@ -470,14 +470,14 @@ async def test_muted_reminders_are_not_sent_but_the_deadline_holds(tmp_path: Pat
     rig = await Rig.open(db)
     g = await _game(rig)
     seat, uid = await _owing_person(rig, g)
-    assert "off" in await rig.svc.set_reminders(uid, False)
+    assert "off" in await rig.svc.clocks.set_reminders(uid, False)
     await rig.run_for(LIVE)
     assert _reminders(rig.sink.outcomes) == [] and len(_timeouts(rig.sink.outcomes)) == 1
     await rig.close()
     rig = await Rig.open(db, start=T0 + LIVE + 1)  # stored per person
-    assert not await rig.svc.wants_reminders(uid)
-    assert await rig.svc.wants_reminders(BOB)
-    await rig.svc.set_reminders(uid, True)
+    assert not await rig.svc.clocks.wants_reminders(uid)
+    assert await rig.svc.clocks.wants_reminders(BOB)
+    await rig.svc.clocks.set_reminders(uid, True)
     assert await rig.svc.storage.reminders_on(uid)
     await rig.close()
 
@@ -486,7 +486,7 @@ async def test_muted_reminders_are_not_sent_but_the_deadline_holds(tmp_path: Pat
 async def test_without_a_scheduler_there_are_no_clocks() -> None:
     store = await SqliteStorage.open(":memory:")
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
-    o = await svc.create(1, 10, HOST, "Ann", seats=3, pace_name="live")
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, pace_name="live")
     assert "Pace" not in o.panel.text
     await svc.join(o.game_id, BOB, "Bob")
     await svc.join(o.game_id, CY, "Cy")
@@ -502,27 +502,27 @@ async def test_without_a_scheduler_there_are_no_clocks() -> None:
 async def test_leaving_mid_game_asks_first_then_a_computer_plays_the_hidden_hand() -> None:
     rig = await Rig.open()
     g = await _game(rig)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     with pytest.raises(TableError, match="has already started.*replace"):
         await rig.svc.join(g, EVE, "Eve")
     with pytest.raises(TableError, match="not playing"):
-        await rig.svc.leave_panel(g, EVE)
-    panel, _ = await rig.svc.leave_panel(g, BOB)
+        await rig.svc.seats.leave_panel(g, EVE)
+    panel, _ = await rig.svc.seats.leave_panel(g, BOB)
     assert "Leave game" in panel.text and panel.controls()[0].op == QUIT
     assert t("leave.rated") in panel.text  # three people: a rated game
     assert table.seats[1].autopilot is None  # asking changes nothing
     n = len(rig.sink.outcomes)
-    reply = await rig.svc.use(g, 0, BOB, "Bob", QUIT, "")
+    reply = await rig.svc.clicks.use(g, 0, BOB, "Bob", QUIT, "")
     assert "You left" in reply.text
     await rig.settle()
     assert table.seats[1].left and table.seats[1].autopilot == "normal"
     assert any("<@101> (Blue) left the game" in line for o in rig.since(n) for line in o.lines)
     with pytest.raises(TableError, match="You left"):
-        await rig.svc.leave_panel(g, BOB)
+        await rig.svc.seats.leave_panel(g, BOB)
     with pytest.raises(TableError, match="You left"):
         await rig.svc.menu(g, BOB, "hand")
     with pytest.raises(TableError, match="left game"):
-        await rig.svc.autopilot(g, BOB, None, False)
+        await rig.svc.seats.autopilot(g, BOB, None, False)
     assert 1 not in table.clock or table.clock[1].due_at is None
     # the rest of the game: Blue's hand goes to nobody
     rng = random.Random(2)
@@ -532,7 +532,7 @@ async def test_leaving_mid_game_asks_first_then_a_computer_plays_the_hidden_hand
             await rig.run_for(1)
             continue
         uid = table.seats[owing[0]].user_id
-        await rig.svc.act(g, uid, rng.choice(await rig.svc.legal(g, uid)))
+        await rig.svc.act(g, uid, rng.choice(await rig.svc.play.legal(g, uid)))
         await rig.settle()
     assert all(1 not in o.hand_views and 1 not in o.secret_panels for o in rig.since(n))
     assert rig.sink.outcomes[-1].finished
@@ -543,12 +543,12 @@ async def test_leaving_mid_game_asks_first_then_a_computer_plays_the_hidden_hand
 async def test_the_host_gives_a_seat_to_another_person() -> None:
     rig = await Rig.open()
     g = await _game(rig)
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     seat, uid = await _owing_person(rig, g)
     version = table.version
     await rig.run_for(LIVE / 2)
     n = len(rig.sink.outcomes)
-    o = await rig.svc.replace(g, HOST, uid, NEW, "Newt")
+    o = await rig.svc.seats.replace(g, HOST, uid, NEW, "Newt")
     await rig.settle()
     assert table.seats[seat].user_id == NEW and table.seats[seat].name == "Newt"
     assert list(o.hand_views) == [seat]  # the hand goes to the new player by DM
@@ -560,8 +560,8 @@ async def test_the_host_gives_a_seat_to_another_person() -> None:
     assert table.clock[seat].due_at == rig.clock.now() + LIVE
     assert table.clock[seat].strikes == 0
     with pytest.raises(TableError, match="not playing"):
-        await rig.svc.act(g, uid, (await rig.svc.legal(g, NEW))[0])
-    await rig.svc.act(g, NEW, (await rig.svc.legal(g, NEW))[0])
+        await rig.svc.act(g, uid, (await rig.svc.play.legal(g, NEW))[0])
+    await rig.svc.act(g, NEW, (await rig.svc.play.legal(g, NEW))[0])
     assert _timeouts(rig.since(n)) == []
     await rig.close()
 
@@ -569,15 +569,15 @@ async def test_the_host_gives_a_seat_to_another_person() -> None:
 @pytest.mark.asyncio
 async def test_bad_replacements_are_refused_and_change_nothing() -> None:
     rig = await Rig.open()
-    o = await rig.svc.create(1, 10, HOST, "Ann", seats=3, seed=7, pace_name="live")
+    o = await rig.svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7, pace_name="live")
     g = o.game_id
     await rig.svc.join(g, BOB, "Bob")
     with pytest.raises(TableError, match="has not started yet"):
-        await rig.svc.replace(g, HOST, BOB, NEW, "Newt")
+        await rig.svc.seats.replace(g, HOST, BOB, NEW, "Newt")
     await rig.svc.join(g, CY, "Cy")
     await rig.svc.start(g, HOST)
     await rig.settle()
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     before = (table.version, list(table.seats), dict(table.clock))
     cases = [
         (dict(user_id=BOB, old_user=CY, new_user=NEW), "Only the host"),
@@ -588,14 +588,14 @@ async def test_bad_replacements_are_refused_and_change_nothing() -> None:
     ]
     for kwargs, message in cases:
         with pytest.raises(TableError, match=message):
-            await rig.svc.replace(g, new_name="x", **kwargs)
+            await rig.svc.seats.replace(g, new_name="x", **kwargs)
     assert (table.version, list(table.seats), dict(table.clock)) == before
     assert await rig.svc.storage.seats(g) == table.seats
     # a channel manager may do it
-    await rig.svc.replace(g, BOB, CY, NEW, "Newt", can_manage=True)
+    await rig.svc.seats.replace(g, BOB, CY, NEW, "Newt", can_manage=True)
     assert table.seats[2].user_id == NEW
     with pytest.raises(TableError, match="Unknown pace"):
-        await rig.svc.create(1, 11, HOST, "Ann", pace_name="blitz")
+        await rig.svc.lobby.create(1, 11, HOST, "Ann", pace_name="blitz")
     await rig.close()
 
 
@@ -604,7 +604,7 @@ async def test_cancelling_disarms_the_game() -> None:
     rig = await Rig.open()
     g = await _game(rig)
     assert len(rig.sched) >= 1
-    await rig.svc.cancel(g, HOST)
+    await rig.svc.lobby.cancel(g, HOST)
     assert len(rig.sched) == 0 and await rig.svc.storage.deadlines(g) == []
     n = len(rig.sink.outcomes)
     await rig.run_for(10 * LIVE)
@@ -621,32 +621,32 @@ async def test_the_host_role_passes_when_the_host_leaves_or_is_replaced(
     db = str(tmp_path / "t.db")
     rig = await Rig.open(db)
     g = await _game(rig, (HOST, BOB, CY))
-    table = await rig.svc.table(g)
+    table = await rig.svc.tables.get(g)
     n = len(rig.sink.outcomes)
-    await rig.svc.leave_game(g, HOST)
+    await rig.svc.seats.leave_game(g, HOST)
     await rig.settle()
     assert table.game.host_id == BOB and (await rig.svc.storage.game(g)).host_id == BOB
     assert any(f"<@{BOB}> is now the host of game #{g}" in line
                for o in rig.since(n) for line in o.lines)
     with pytest.raises(TableError, match=rf"host \(<@{BOB}>\) can give it"):
-        await rig.svc.autopilot(g, CY, HOST, False, can_manage=True)
+        await rig.svc.seats.autopilot(g, CY, HOST, False, can_manage=True)
     with pytest.raises(TableError, match=rf"Only the host \(<@{BOB}>\)"):
-        await rig.svc.set_pace(g, CY, "daily")
-    await rig.svc.set_pace(g, BOB, "daily")  # the new host may
+        await rig.svc.timeouts.set_pace(g, CY, "daily")
+    await rig.svc.timeouts.set_pace(g, BOB, "daily")  # the new host may
     # the new host's seat is given to someone else (by a channel manager)
     n = len(rig.sink.outcomes)
-    await rig.svc.replace(g, CY, BOB, NEW, "Newt", can_manage=True)
+    await rig.svc.seats.replace(g, CY, BOB, NEW, "Newt", can_manage=True)
     await rig.settle()
     assert table.game.host_id == NEW
     assert any(f"<@{NEW}> is now the host" in line for o in rig.since(n) for line in o.lines)
     # a replacement of someone who is not the host passes nothing
-    await rig.svc.replace(g, NEW, CY, EVE, "Eve")
+    await rig.svc.seats.replace(g, NEW, CY, EVE, "Eve")
     assert table.game.host_id == NEW
     await rig.close()
     rig = await Rig.open(db, start=T0 + 10)
-    await rig.svc.resume_all()
-    assert (await rig.svc.table(g)).game.host_id == NEW
-    await rig.svc.set_pace(g, NEW, "relaxed")
+    await rig.svc.sync.resume_all()
+    assert (await rig.svc.tables.get(g)).game.host_id == NEW
+    await rig.svc.timeouts.set_pace(g, NEW, "relaxed")
     await rig.close()
 
 
@@ -690,7 +690,7 @@ async def test_a_persons_language_outlives_a_restart_and_crosses_processes(
         rig = await Rig.open(db, start=T0 + 10)
         i18n.store_locales_in(rig.svc.storage)
         assert i18n.user_locale(uid, "en") == "en"
-        await rig.svc.resume_all()
+        await rig.svc.sync.resume_all()
         assert i18n.user_locale(uid, "en") == "pl"
         i18n._USER_LOCALES.clear()  # the reminder itself reads it too
         await rig.run_for(LIVE / 2)
@@ -700,8 +700,8 @@ async def test_a_persons_language_outlives_a_restart_and_crosses_processes(
         # someone acts there: the owner catches up and writes the next DMs in English
         other = await Rig.open(start=T0 + 100, owner=False, store=rig.svc.storage)
         await other.svc.storage.set_user_locale(uid, "en-GB")
-        await other.svc.act(g, uid, (await other.svc.legal(g, uid))[0])
-        assert await rig.svc.refresh(g)
+        await other.svc.act(g, uid, (await other.svc.play.legal(g, uid))[0])
+        assert await rig.svc.sync.refresh(g)
         assert i18n.user_locale(uid, "pl") == "en"
         await other.close(storage=False)
         await rig.close()

@@ -131,7 +131,7 @@ HOST, BOB, CY = 100, 101, 102
 async def _game() -> tuple[TableService, int]:
     store = await SqliteStorage.open(":memory:")
     svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 7)
-    o = await svc.create(1, 10, HOST, "Ann", seats=3, seed=7)
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7)
     for uid, name in ((BOB, "Bob"), (CY, "Cy")):
         await svc.join(o.game_id, uid, name)
     await svc.start(o.game_id, HOST)
@@ -142,12 +142,12 @@ async def _to_first_turn(svc: TableService, g: int) -> None:
     rng = random.Random(2)
     while True:
         await svc.idle()
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         if table.state.phase == "actions":
             return
         seat = rng.choice(sorted(table.since))
         uid = table.seats[seat].user_id
-        await svc.act(g, uid, rng.choice(await svc.legal(g, uid)), table.version)
+        await svc.act(g, uid, rng.choice(await svc.play.legal(g, uid)), table.version)
 
 
 def _english_words() -> set[str]:
@@ -177,7 +177,7 @@ async def test_refusals_through_the_table_service_are_polish_for_a_polish_player
     svc, g = await _game()
     english = _english_words()
     try:
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         seat = next(iter(table.since))
         uid = table.seats[seat].user_id
         sea = next(h for h in range(len(table.state.owner)) if table.state.terrain[h] is None)
@@ -185,7 +185,7 @@ async def test_refusals_through_the_table_service_are_polish_for_a_polish_player
         seen = [await _refusal(svc.act(g, uid, A.PlaceStartToken(sea), table.version)),
                 await _refusal(svc.act(g, uid, A.DrawCards(), table.version))]
         await _to_first_turn(svc, g)
-        table = await svc.table(g)
+        table = await svc.tables.get(g)
         seat = next(iter(table.since))
         uid = table.seats[seat].user_id
         state = table.state

@@ -44,7 +44,7 @@ async def make(path: str) -> None:
     await store_game(store, [100, 101, None], 70, channel=11)
     await ledger.sync(store)
     # a lobby with a computer seat
-    lobby = await svc.create(1, 12, 100, "Ann", seats=3, seed=3)
+    lobby = await svc.lobby.create(1, 12, 100, "Ann", seats=3, seed=3)
     await svc.add_ai(lobby.game_id, 100, "random")
     await svc.idle()
     await svc.close()
