@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 import discord
 from discord import app_commands
 
-from bot.client.commands.answers import Answer, Attachment
+from bot.client.commands.answers import Answer
 from bot.client.commands.base import CommandCog
 from bot.client.translator import ls
 from bot.publish.components import make_view
@@ -25,6 +25,7 @@ from bot.publish.text_fit import fit
 from bot.table.lessons import Shown
 from games import registry
 from games.controls import Panel
+from games.port import File
 from lang import i18n
 from lang.messages import t
 
@@ -55,17 +56,17 @@ class LearnCommands(CommandCog):
                           (shown.lesson_id, shown.step))
         await self._answer(interaction, work)
 
-    async def _picture(self, panel: Panel, game: str) -> Attachment | None:
+    async def _picture(self, panel: Panel, game: str) -> File | None:
         """The page's board, drawn by its game in the rendering workers."""
         if panel.image is None or panel.image_view is None:
             return None
         png, alt = await self._run_cpu(registry.game(game).media.picture, panel.image,
                                        panel.image_view, i18n.current(), panel.focus,
                                        panel.highlight, panel.marks, panel.alt)
-        return Attachment(f"{panel.image}.png", png, alt or "") if png else None
+        return File(f"{panel.image}.png", png, alt or "") if png else None
 
     async def _in_thread(self, interaction: discord.Interaction[Any], shown: Shown,
-                         picture: Attachment | None) -> tuple[int, int] | None:
+                         picture: File | None) -> tuple[int, int] | None:
         """Post the page in the lesson's private thread (the one it had, if it can still
         be written to, else a new one in this channel with the person added); the
         thread's and the message's ids, or None where no thread can be made."""
