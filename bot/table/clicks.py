@@ -109,7 +109,10 @@ class Clicks:
         return Reply(outcome=await self.lobby.leave(c.game_id, c.user_id))
 
     async def _add_ai(self, c: Click) -> Reply:
-        return Reply(outcome=await self.lobby.add_ai(c.game_id, c.user_id))
+        """The lobby's "add a computer": the level chosen in its menu (an older lobby's
+        button chooses none: the level the table gets by default)."""
+        level = c.values[0] if c.values else (c.arg or None)
+        return Reply(outcome=await self.lobby.add_ai(c.game_id, c.user_id, level))
 
     async def _start(self, c: Click) -> Reply:
         return Reply(outcome=await self.lobby.start(c.game_id, c.user_id))

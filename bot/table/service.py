@@ -78,6 +78,7 @@ from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.timeouts import Timeouts
+from bot.table.tips import TipsOfFirstGames
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
@@ -121,9 +122,11 @@ class TableService:
         #: who is at which table (recent clicks) and who muted their pings
         self.presence = Presence(scheduler.clock if scheduler is not None else None,
                                  at_table_s)
-        self.tables = Tables(self.storage, self.clocks, self.presence)
+        #: the tips of people's first games (what each has had, the tip of each turn)
+        self.tips = TipsOfFirstGames(self.storage)
+        self.tables = Tables(self.storage, self.clocks, self.presence, self.tips)
         self.announcer = Announcer(sink, owns)
-        self.outcomes = Outcomes(self.clocks, self.presence)
+        self.outcomes = Outcomes(self.clocks, self.presence, self.tips)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,
                                 self.announcer, owns)
@@ -131,7 +134,7 @@ class TableService:
                                    owns, self.offloader, delay=ai_delay, budget_s=ai_budget_s)
         # the use cases: each reads the parts through one bundle and owns no state
         parts = Parts(self.storage, self.tables, self.commits, self.catch_up, self.outcomes,
-                      self.announcer, self.clocks, self.computers, owns)
+                      self.announcer, self.clocks, self.computers, owns, self.tips)
         self.lobby = Lobby(parts, seed=seed_source or new_seed)
         self.play = Play(parts)
         self.seats = Seats(parts)
@@ -290,4 +293,5 @@ class TableService:
 
     async def close(self) -> None:
         self.announcer.stop()
-        await asyncio.gather(self.computers.close(), self.announcer.close())
+        await asyncio.gather(self.computers.close(), self.announcer.close(),
+                             self.tips.close())

@@ -120,6 +120,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"colour.{i}" for i in range(len(CONTENT.colours))}
     keys |= {f"card.{k}.{part}" for k in CONTENT.card_types for part in ("name", "text")}
     keys |= {f"level.{lv}" for lv in players.levels()}
+    keys |= {f"level.{lv}.about" for lv in players.levels()}
     keys |= {f"event.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"hint.why.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"hint.reason.{k}" for k in REASON_KEYS}

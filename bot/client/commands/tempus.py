@@ -3,7 +3,7 @@ asks the table service; results are announced in the channel by the publisher, r
 are private.
 
 The cog is assembled from one mixin per part of the command (Discord shows them all as
-``/tempus ...``): :mod:`~bot.client.commands.lobby` (new, join, leave, start, remind),
+``/tempus ...``): :mod:`~bot.client.commands.lobby` (new, join, leave, start, remind, tips),
 :mod:`~bot.client.commands.tempus_moves` (play, move, grow, attack, city, place),
 :mod:`~bot.client.commands.look` (hand, help, hint, board, status), the ``table`` group
 of :mod:`~bot.client.commands.table` (addbot, removebot, replace, autopilot, pace,

@@ -210,3 +210,27 @@ async def test_the_lesson_in_polish(tmp_path: Path) -> None:
         assert "Poruszanie" in lesson_message(fake, thread.id).content
         no_attention(fake)
         fake.check()
+
+
+@pytest.mark.asyncio
+async def test_the_lobby_offers_the_levels_and_the_lesson(tmp_path: Path) -> None:
+    """A newcomer's lobby: "add a computer" is a menu of the levels, each explained, easy
+    first; the lobby names who could take the lesson (no ping); ``/tempus tips`` switches
+    the tips of the first games off."""
+    async with running() as fake, bot_running(fake, tmp_path / "t.db") as bot:
+        ch = fake.channel_ids[0]
+        await fake.slash(LEARNER, ch, "new", seats=3)
+        assert bot.service is not None
+        await bot.service.idle()
+        lobby = [m for m in fake.channel_messages(ch) if m.components][-1]
+        assert "/tempus learn" in lobby.content
+        (menu,) = [c for c in lobby.controls() if c.get("type") == 3]
+        assert [o["value"] for o in menu["options"]][0] == "easy"
+        assert all(o.get("description") for o in menu["options"])
+        inter = await fake.click(LEARNER, lobby, menu["custom_id"], ["hard"])
+        await fake.wait_for(lambda: "Computer 1, hard" in fake.messages[lobby.id].content, 30)
+        assert inter.acked.is_set()
+        r = await fake.slash(LEARNER, ch, "tips", state="off")
+        assert "Tips are off" in r.text()
+        no_attention(fake)
+        fake.check()
