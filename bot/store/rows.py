@@ -265,8 +265,8 @@ class DeadlineRow:
     reminded: int = 0
     #: deadlines missed in a row (reset when the person decides themselves)
     strikes: int = 0
-    #: the turn (bot.table.model.key_text) in which a computer decides for the seat because
-    #: its time ran out (None: not covered); such a row has no deadline
+    #: the turn (the game's Rules.turn_key, Table.turn) in which a computer decides for the
+    #: seat because its time ran out (None: not covered); such a row has no deadline
     covering: str | None = None
     #: the person was told of this decision as an away player is (at once, or by a
     #: nudge when they had not acted a few minutes later: bot.timing.nudges)

@@ -25,8 +25,8 @@ from bot.timing.pace import LAST, Pace, reminder_stage
 Rows = dict[int, DeadlineRow]
 
 
-#: seats a computer covers after a missed deadline -> the turn covered (key_text); a plain
-#: collection of seats: covered, turn not recorded
+#: seats a computer covers after a missed deadline -> the turn covered (the game's
+#: Rules.turn_key); a plain collection of seats: covered, turn not recorded
 Covering = Mapping[int, str] | Collection[int]
 
 
