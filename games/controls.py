@@ -38,6 +38,9 @@ class Op(StrEnum):
     REMATCH = "rematch"  # the button on a result: a new lobby (bot.table.rematch)
     RECAP = "recap"  # "What happened?": a recap for whoever clicks, privately
     MUTE = "mute"  # no pings for the clicking person in the game's current turn
+    LESSON = "lesson"  # a lesson's page: arg is the game's choice (games.port.Lessons)
+    LESSON_LEAVE = "lesson_leave"  # leave the lesson (it can be resumed)
+    LESSON_TABLE = "lesson_table"  # after the lesson: open a real table with computers
     BOARD = "board"  # the clicker's link to the game's live page, privately
 
     @classmethod
@@ -59,6 +62,12 @@ class Op(StrEnum):
         return self in _ANSWERED_PRIVATELY
 
     @property
+    def of_lesson(self) -> bool:
+        """Whether it is a control of a lesson's page: its custom id's game number is the
+        lesson's, and the click's answer is the next page, in place of the clicked one."""
+        return self in LESSON_OPS
+
+    @property
     def decides(self) -> bool:
         """Whether using it makes (or takes back) a decision of the game. Used from a
         private menu, that menu then says itself what happened: it must not also be
@@ -68,6 +77,9 @@ class Op(StrEnum):
 
 _ANSWERED_PRIVATELY = frozenset({Op.MENU, Op.HELP, Op.RECAP, Op.MUTE, Op.BOARD})
 _DECIDING = frozenset({Op.ACT, Op.CARDS, Op.QUIT, Op.UNDO})
+#: the ops of a lesson's page (bot.table.lessons): a lesson is no game's table, and each
+#: of them answers by replacing the page clicked with the next one
+LESSON_OPS = frozenset({Op.LESSON, Op.LESSON_LEAVE, Op.LESSON_TABLE})
 
 # the ops by their old names, as the Discord layer, the console and the panels import them
 ACT, CARDS, MENU, UNDO, HELP, QUIT = Op.ACT, Op.CARDS, Op.MENU, Op.UNDO, Op.HELP, Op.QUIT

@@ -255,6 +255,8 @@ class Game:
     records: Records
     #: pictures, the looking commands' texts and results (the front ends and publishing)
     media: Media
+    #: the lesson for newcomers and the tips of their first games (None: the game has none)
+    lessons: Lessons | None = None
     #: the game's live page (bot/web): its board as vector graphics, its panels as data,
     #: a seat's choices in the page's terms (None: the game has no page)
     web: Web | None = None
@@ -666,4 +668,59 @@ class Web(Protocol):
     def actions(self, data: Mapping[str, Any]) -> list[Any]:
         """The actions a page asks for (a choice's steps, or a choice of cards); ValueError
         for anything malformed. Whether they are legal is for the rules to say."""
+        ...
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    """One page of a lesson as its learner sees it: the page's number (where the lesson
+    is now: all a host keeps of it), its words, picture and controls, and whether it is
+    the lesson's end."""
+
+    step: int
+    #: the coach's words, the board (``image``, ``image_view``, ``highlight``) and the
+    #: choices (:data:`games.controls.Op.LESSON` buttons, whose argument the game reads)
+    panel: Panel
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Tip:
+    """A short tip for a person new to the game about the decision they owe: ``kind``
+    names which kind of decision it is about (a host shows each kind once)."""
+
+    kind: str
+    text: str
+
+
+class Lessons(Protocol):
+    """A game's lesson for one person (a short scripted game in which the learner makes
+    every move the coach asks for), and the tips of a person's first games.
+
+    The lesson is pages numbered from 0 to :attr:`pages` - 1 (the last says what was
+    learnt); a host stores the number a person is at and hands it back with each click on
+    the page's controls, so a lesson outlives a restart. Pages are worded in the language
+    current when called."""
+
+    @property
+    def pages(self) -> int: ...
+
+    def page(self, step: int) -> LessonPage:
+        """Page ``step`` (the first page of a new lesson is 0)."""
+        ...
+
+    def answer(self, step: int, choice: str) -> LessonPage:
+        """The page after the learner used the control with argument ``choice`` on page
+        ``step``: the next one, the same one with a word on what was chosen instead, an
+        earlier one (back), a later one (skip)."""
+        ...
+
+    def tip(self, state: Any, seat: int) -> Tip | None:
+        """A tip on the decision ``seat`` owes in ``state`` (None: it owes none, or the
+        game has no tip for it)."""
+        ...
+
+    def newcomer_level(self) -> str:
+        """The computer level a table of newcomers gets unless they choose another (one of
+        the game's :meth:`Computers.levels`)."""
         ...

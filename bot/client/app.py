@@ -351,6 +351,9 @@ class TempusBot(commands.AutoShardedBot):
         in_place = msg is not None and (msg.flags.ephemeral or interaction.guild_id is None)
         # the op says how it is acknowledged (None: an unknown op, which the table refuses)
         op = Op.named(cid.op)
+        if op is not None and op.of_lesson:
+            await self._lesson_click(interaction, cid, values, received)
+            return
         private = op is not None and op.answers_privately
         if private and not in_place:
             def ack() -> Any:
@@ -398,6 +401,52 @@ class TempusBot(commands.AutoShardedBot):
                 interaction, lambda: interaction.edit_original_response(
                     content=text, view=None, attachments=[]),
                 text, received, f"the answer to a click in game {cid.game}")
+
+    async def _lesson_click(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                            values: list[str] | None, received: float) -> None:
+        """A click on a lesson's page (its private thread's message, or a private reply):
+        the next page replaces the one clicked, for the clicker alone to see; nothing is
+        announced and nobody is pinged (bot/table/lessons.py)."""
+        if not await replies.acknowledge(interaction, interaction.response.defer, received):
+            log.warning("lesson %s: could not acknowledge a click in time", cid.game)
+            return
+        assert self.service is not None
+        user = interaction.user
+        try:
+            reply = await self.service.clicks.use(cid.game, cid.version, user.id,
+                                                  user.display_name, cid.op, cid.arg, values)
+        except TableError as exc:
+            await self._followup(interaction, str(exc), received)
+            return
+        except Exception:
+            log.exception("lesson %s: click %s by %s failed", cid.game, cid.op, user.id)
+            await self._followup(interaction, t("error.internal"), received)
+            return
+        page = reply.page
+        if page is None:
+            return
+        await replies.deliver(
+            interaction, lambda: self.show_page(interaction, page, cid.game, reply.version,
+                                                reply.page_game),
+            t("reply.menu_lost"), received, f"a page of lesson {cid.game}")
+
+    async def page_files(self, panel: Panel, game: str) -> list[discord.File]:
+        """A lesson page's picture, drawn by its game (none if it could not be)."""
+        if panel.image is None:
+            return []
+        picture = await panel_file(self.offloader, panel, i18n.current(),
+                                   registry.game(game).media)
+        return [picture] if picture is not None else []
+
+    async def show_page(self, interaction: discord.Interaction[Any], panel: Panel,
+                        lesson_id: int, version: int, game: str) -> None:
+        """A lesson's page in place of the message clicked (the original response of a
+        deferred update), its controls made for the lesson's number and the page's."""
+        files = await self.page_files(panel, game)
+        await interaction.edit_original_response(
+            content=fit(panel.text.splitlines()), attachments=files,
+            view=make_view(panel, lesson_id, version),
+            allowed_mentions=discord.AllowedMentions.none())
 
     async def _followup(self, interaction: discord.Interaction[Any], text: str,
                         received: float) -> None:

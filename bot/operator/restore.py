@@ -164,7 +164,8 @@ async def apply(store: SqliteStorage, e: journal_.Entry, out: Outcome) -> None:
             out.problems.append(f"{e.where}: {e.op} of game {gid}, which is missing")
             return
         await getattr(store, e.op)(gid, **args)
-    elif e.op in ("set_reminders", "set_user_locale"):
+    elif e.op in ("set_reminders", "set_user_locale", "start_lesson", "set_lesson_step",
+                  "set_lesson_place", "set_tips", "see_tip"):
         await getattr(store, e.op)(**args)
     else:
         out.problems.append(f"{e.where}: unknown change {e.op!r}")

@@ -30,6 +30,7 @@ from bot.store.protocol import (
     GameReads,
     GameWrites,
     HistoryStore,
+    LessonStore,
     PeopleStore,
     PostStore,
     SharedStore,
@@ -47,17 +48,20 @@ from bot.store.rows import (
     GameRef,
     GameRow,
     GameStatus,
+    LessonRow,
     MenuRow,
     RatingRow,
     ResultRow,
     SeatRow,
+    Tips,
 )
 
 __all__ = [
     "ACTIVE", "BUSY", "CANCELLED", "CORRUPT", "FINISHED", "FULL", "GONE", "IO", "LOBBY",
     "OFFLINE", "OPEN_STATUSES", "READONLY", "ActionRow", "ChannelBusy", "ClockStore",
     "DeadlineRow", "Deadlines", "GameReads", "GameRef", "GameRow", "GameStatus",
-    "GameUnreadable", "GameWrites", "HistoryStore", "MenuRow", "PeopleStore", "PostStore",
-    "RatingRow", "ResultRow", "SeatRow", "SharedStore", "Storage", "StorageError",
-    "StorageUnavailable", "StoreInUse", "VersionConflict", "open_storage",
+    "GameUnreadable", "GameWrites", "HistoryStore", "LessonRow", "LessonStore", "MenuRow",
+    "PeopleStore", "PostStore", "RatingRow", "ResultRow", "SeatRow", "SharedStore",
+    "Storage", "StorageError", "StorageUnavailable", "StoreInUse", "Tips",
+    "VersionConflict", "open_storage",
 ]

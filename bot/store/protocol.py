@@ -19,10 +19,12 @@ from bot.store.rows import (
     Deadlines,
     GameRef,
     GameRow,
+    LessonRow,
     MenuRow,
     RatingRow,
     ResultRow,
     SeatRow,
+    Tips,
 )
 
 
@@ -103,6 +105,25 @@ class PeopleStore(Protocol):
     async def set_turn_mute(self, game_id: int, user_id: int, turn_key: str) -> None: ...
 
 
+class LessonStore(Protocol):
+    """A person's way into the game: their lesson (``/tempus learn``, bot/table/lessons.py),
+    the tips of their first games and how many games they have finished, which makes them
+    a newcomer or not (bot/table/tips.py, the lobby). Each keyed by the person, so that
+    the journal's entries apply again whatever number a lesson row got."""
+
+    async def lesson(self, user_id: int) -> LessonRow | None: ...
+    async def lesson_by_id(self, lesson_id: int) -> LessonRow | None: ...
+    async def start_lesson(self, user_id: int, game: str, guild_id: int | None,
+                           channel_id: int | None) -> LessonRow: ...
+    async def set_lesson_step(self, user_id: int, was: int, step: int, status: str) -> bool: ...
+    async def set_lesson_place(self, user_id: int, thread_id: int | None,
+                               message_id: int | None) -> None: ...
+    async def tips(self, user_ids: Sequence[int]) -> dict[int, Tips]: ...
+    async def set_tips(self, user_id: int, on: bool) -> None: ...
+    async def see_tip(self, user_id: int, kind: str) -> None: ...
+    async def finished_games(self, user_ids: Sequence[int]) -> dict[int, int]: ...
+
+
 class PostStore(Protocol):
     """What the bot posted where, so that it edits instead of posting again after a
     restart: the turn message, the thread, the private menus and hand messages in DMs
@@ -142,7 +163,8 @@ class HistoryStore(GameReads, Protocol):
     async def clear_history(self) -> None: ...
 
 
-class Storage(GameWrites, ClockStore, PeopleStore, PostStore, HistoryStore, Protocol):
+class Storage(GameWrites, ClockStore, PeopleStore, LessonStore, PostStore, HistoryStore,
+              Protocol):
     """All of the storage (both backends are one): what start-up opens and closes and hands
     out, and the table service, which uses every group."""
 

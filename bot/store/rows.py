@@ -297,5 +297,40 @@ class MenuRow:
         return cls(*row)
 
 
+@dataclass(frozen=True)
+class LessonRow:
+    """A person's lesson (table ``lessons``, SQLite's migration 12): the page of the game's
+    lesson they are at, whether they are in it (``running``), have ``left`` it or have
+    reached its end (``finished``), whether they ever reached its end, the server and
+    channel it was asked for in, and its private thread and message (no thread: shown in
+    a private reply)."""
+
+    id: int
+    user_id: int
+    game: str
+    step: int
+    status: str
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    message_id: int | None
+    #: the end was reached once (kept when the lesson is gone through again)
+    finished: bool
+
+    @classmethod
+    def from_row(cls, row: Row) -> LessonRow:
+        return cls(int(row[0]), int(row[1]), str(row[2]), int(row[3]), str(row[4]), row[5],
+                   row[6], row[7], row[8], bool(row[9]))
+
+
+@dataclass(frozen=True)
+class Tips:
+    """A person's tips for their first games: shown or not, the kinds of decision whose
+    tip they have had."""
+
+    on: bool = True
+    seen: frozenset[str] = frozenset()
+
+
 #: a game's complete set of turn-clock rows, written with a change (None: leave them)
 Deadlines = Sequence[DeadlineRow] | None

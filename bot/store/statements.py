@@ -210,6 +210,39 @@ PUT_PRIVATE_MENU = Sql(
     "content = excluded.content, locale = excluded.locale")
 DROP_PRIVATE_MENU = Sql("DELETE FROM private_menus WHERE message_id = :message_id")
 
+# ------------------------------------------------------------------------- lessons
+LESSON_COLUMNS = ("id, user_id, game, step, status, guild_id, channel_id, thread_id, "
+                  "message_id, finished_at IS NOT NULL")
+LESSON_OF_USER = Sql(f"SELECT {LESSON_COLUMNS} FROM lessons WHERE user_id = :user_id")
+LESSON = Sql(f"SELECT {LESSON_COLUMNS} FROM lessons WHERE id = :lesson_id")
+# a lesson asked for again goes on where it was (its page is kept), from here
+START_LESSON = Sql(
+    "INSERT INTO lessons (user_id, game, guild_id, channel_id, started_at) "
+    "VALUES (:user_id, :game, :guild_id, :channel_id, now()) "
+    "ON CONFLICT (user_id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "channel_id = excluded.channel_id, "
+    "status = CASE WHEN lessons.status = 'left' THEN 'running' ELSE lessons.status END "
+    f"RETURNING {LESSON_COLUMNS}")
+# only from the page it was read at: two clicks on one page move the lesson on once
+SET_LESSON_STEP = Sql(
+    "UPDATE lessons SET step = :step, status = :status, finished_at = CASE "
+    "WHEN CAST(:finished AS BOOLEAN) THEN COALESCE(finished_at, now()) "
+    "ELSE finished_at END WHERE user_id = :user_id AND step = :was")
+SET_LESSON_PLACE = Sql("UPDATE lessons SET thread_id = :thread_id, message_id = :message_id "
+                       "WHERE user_id = :user_id")
+_lite, _pg = _in_list("user_id", "user_ids", "bigint")
+_TIPS = "SELECT user_id, tips, tips_seen FROM user_settings WHERE {}"
+TIPS = Sql(sqlite=_TIPS.format(_lite), postgresql=_TIPS.format(_pg))
+SET_TIPS = Sql("INSERT INTO user_settings (user_id, tips) VALUES (:user_id, :on) "
+               "ON CONFLICT (user_id) DO UPDATE SET tips = excluded.tips")
+SEE_TIP = Sql("INSERT INTO user_settings (user_id, tips_seen) VALUES (:user_id, :kind) "
+              "ON CONFLICT (user_id) DO UPDATE SET tips_seen = CASE "
+              "WHEN user_settings.tips_seen = '' THEN excluded.tips_seen "
+              "ELSE user_settings.tips_seen || ',' || excluded.tips_seen END")
+_FINISHED = ("SELECT user_id, COUNT(DISTINCT game_id) FROM results WHERE {} "
+             "GROUP BY user_id")
+FINISHED_GAMES = Sql(sqlite=_FINISHED.format(_lite), postgresql=_FINISHED.format(_pg))
+
 # ------------------------------------------------------------------------- hand messages
 HAND_MESSAGE = Sql("SELECT channel_id, message_id FROM hand_messages "
                    "WHERE game_id = :game_id AND user_id = :user_id")

@@ -30,11 +30,13 @@ from bot.store.rows import (
     Deadlines,
     GameRef,
     GameRow,
+    LessonRow,
     MenuRow,
     RatingRow,
     ResultRow,
     Row,
     SeatRow,
+    Tips,
     time_text,
 )
 from bot.store.statements import Json, Sql
@@ -408,6 +410,70 @@ class SqlStorage:
         await self._write_one(q.SET_USER_LOCALE, self._entry("set_user_locale", None,
                                                              user_id=user_id, locale=locale),
                               user_id=user_id, locale=locale)
+
+    # ------------------------------------------------------------------ lessons and tips
+    async def lesson(self, user_id: int) -> LessonRow | None:
+        rows = await self._read(q.LESSON_OF_USER, user_id=user_id)
+        return LessonRow.from_row(rows[0]) if rows else None
+
+    async def lesson_by_id(self, lesson_id: int) -> LessonRow | None:
+        rows = await self._read(q.LESSON, lesson_id=lesson_id)
+        return LessonRow.from_row(rows[0]) if rows else None
+
+    async def start_lesson(self, user_id: int, game: str, guild_id: int | None,
+                           channel_id: int | None) -> LessonRow:
+        """The person's lesson, new at its first page or, asked for again, where it was
+        (a left one running again)."""
+        async def body(con: Connection) -> Row:
+            (row,) = await con.fetch(q.START_LESSON, user_id=user_id, game=game,
+                                     guild_id=guild_id, channel_id=channel_id)
+            return row
+        return LessonRow.from_row(await self._write(body, self._entry(
+            "start_lesson", None, user_id=user_id, game=game, guild_id=guild_id,
+            channel_id=channel_id)))
+
+    async def set_lesson_step(self, user_id: int, was: int, step: int, status: str) -> bool:
+        """The lesson moved from page ``was`` to ``step`` (``status``: running, left or
+        finished; finished notes that its end was reached); False if it was no longer at
+        ``was`` (another click moved it first)."""
+        return await self._write_one(
+            q.SET_LESSON_STEP, self._entry("set_lesson_step", None, user_id=user_id, was=was,
+                                           step=step, status=status),
+            user_id=user_id, was=was, step=step, status=status,
+            finished=status == "finished") == 1
+
+    async def set_lesson_place(self, user_id: int, thread_id: int | None,
+                               message_id: int | None) -> None:
+        await self._write_one(q.SET_LESSON_PLACE, self._entry(
+            "set_lesson_place", None, user_id=user_id, thread_id=thread_id,
+            message_id=message_id), user_id=user_id, thread_id=thread_id,
+            message_id=message_id)
+
+    async def tips(self, user_ids: Sequence[int]) -> dict[int, Tips]:
+        """Each of ``user_ids``'s tips (the default for a person without settings)."""
+        ids = sorted(set(user_ids))
+        found = {r[0]: Tips(bool(r[1]), frozenset(k for k in r[2].split(",") if k))
+                 for r in (await self._read(q.TIPS, user_ids=ids) if ids else [])}
+        return {u: found.get(u, Tips()) for u in ids}
+
+    async def set_tips(self, user_id: int, on: bool) -> None:
+        await self._write_one(q.SET_TIPS, self._entry("set_tips", None, user_id=user_id,
+                                                      on=bool(on)),
+                              user_id=user_id, on=bool(on))
+
+    async def see_tip(self, user_id: int, kind: str) -> None:
+        """The person has had the tip of ``kind`` (a decision's kind)."""
+        await self._write_one(q.SEE_TIP, self._entry("see_tip", None, user_id=user_id,
+                                                     kind=kind),
+                              user_id=user_id, kind=kind)
+
+    async def finished_games(self, user_ids: Sequence[int]) -> dict[int, int]:
+        """How many finished games each of ``user_ids`` played, on any server (the
+        history's results); people with none are left out."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        return {r[0]: int(r[1]) for r in await self._read(q.FINISHED_GAMES, user_ids=ids)}
 
     # ------------------------------------------------------------------ private menus
     async def private_menus(self, game_id: int | None = None) -> list[MenuRow]:

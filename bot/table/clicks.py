@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.table.lessons import Lessons
 from bot.table.lobby import Lobby
 from bot.table.model import Reply, TableError
 from bot.table.play import Play
@@ -20,6 +21,7 @@ from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from games.controls import Op, Panel, shown
+from lang import i18n
 from lang.messages import t
 
 
@@ -45,7 +47,7 @@ BoardLink = Callable[[int, int], Awaitable[str]]
 class Clicks:
     def __init__(self, tables: Tables, lobby: Lobby, play: Play, seats: Seats, sync: Sync,
                  owns: Callable[[int | None], bool], recaps: Recaps,
-                 presence: Presence | None = None) -> None:
+                 presence: Presence | None = None, lessons: Lessons | None = None) -> None:
         self.tables = tables
         self.presence = presence or Presence()
         self.owns = owns
@@ -56,6 +58,7 @@ class Clicks:
         self.recaps = recaps
         #: the live pages' links (set when they are on, bot/web)
         self.board_link: BoardLink | None = None
+        self.lessons = lessons
         self.handlers: dict[Op, Handler] = {
             Op.JOIN: self._join,
             Op.LEAVE: self._leave,
@@ -72,6 +75,9 @@ class Clicks:
             Op.CARDS: self._cards,
             Op.MUTE: self._mute,
             Op.BOARD: self._board,
+            Op.LESSON: self._lesson,
+            Op.LESSON_LEAVE: self._lesson_leave,
+            Op.LESSON_TABLE: self._lesson_table,
         }
 
     async def use(self, game_id: int, version: int, user_id: int, name: str, op: str,
@@ -80,15 +86,17 @@ class Clicks:
         """One use of a control. A click refused as stale is tried once more if the game
         had changed in another process (this process's copy was behind); a game of another
         process is brought up to date before its menus are shown."""
-        cached = self.tables.cached(game_id)
-        if cached is not None and not self.owns(cached.game.guild_id) \
-                and not await self.sync.refresh(game_id):
-            await self.sync.clock_of_foreign_game(cached)
         try:
             handler = self.handlers[Op(op)]
         except ValueError:
             raise TableError("error.bad_choice", reason=shown(op)) from None
         click = Click(game_id, version, user_id, name, arg, values, can_manage)
+        if Op(op).of_lesson:  # its number is a lesson's, not a game's: no table is used
+            return await handler(click)
+        cached = self.tables.cached(game_id)
+        if cached is not None and not self.owns(cached.game.guild_id) \
+                and not await self.sync.refresh(game_id):
+            await self.sync.clock_of_foreign_game(cached)
         # whoever uses a game's controls is at its table for a while: no pings meanwhile
         self.presence.seen(game_id, user_id)
         try:
@@ -106,7 +114,10 @@ class Clicks:
         return Reply(outcome=await self.lobby.leave(c.game_id, c.user_id))
 
     async def _add_ai(self, c: Click) -> Reply:
-        return Reply(outcome=await self.lobby.add_ai(c.game_id, c.user_id))
+        """The lobby's "add a computer": the level chosen in its menu (an older lobby's
+        button chooses none: the level the table gets by default)."""
+        level = c.values[0] if c.values else (c.arg or None)
+        return Reply(outcome=await self.lobby.add_ai(c.game_id, c.user_id, level))
 
     async def _start(self, c: Click) -> Reply:
         return Reply(outcome=await self.lobby.start(c.game_id, c.user_id))
@@ -117,6 +128,36 @@ class Clicks:
 
     async def _rematch(self, c: Click) -> Reply:
         return await self.lobby.rematch(c.game_id, c.user_id, c.name)
+
+    # ------------------------------------------------------------------ a lesson
+    def _lessons(self) -> Lessons:
+        if self.lessons is None:
+            raise TableError("lesson.none")
+        return self.lessons
+
+    async def _lesson(self, c: Click) -> Reply:
+        return await self._lessons().click(c.game_id, c.version, c.user_id, c.arg)
+
+    async def _lesson_leave(self, c: Click) -> Reply:
+        return await self._lessons().leave(c.game_id, c.user_id)
+
+    async def _lesson_table(self, c: Click) -> Reply:
+        """After the lesson: a real table in the channel it was asked for in, the learner
+        and two computers of the level for newcomers, ready to start."""
+        lessons = self._lessons()
+        row = await lessons.owned(c.game_id, c.user_id)
+        if row.channel_id is None:
+            raise TableError("lesson.no_channel")
+        outcome = await self.lobby.create(row.guild_id, row.channel_id, c.user_id, c.name,
+                                          seats=3, extra={"locale": i18n.current()})
+        table = await self.tables.get(outcome.game_id)
+        level = table.port.lessons.newcomer_level() if table.port.lessons else None
+        for _ in range(2):
+            outcome = await self.lobby.add_ai(outcome.game_id, c.user_id, level)
+        reply = await lessons.end_page(row, t("lesson.table_opened", game=outcome.game_id,
+                                              channel=row.channel_id))
+        reply.outcome = outcome
+        return reply
 
     # ------------------------------------------------------------------ a running game
     async def _quit(self, c: Click) -> Reply:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, VersionConflict
-from bot.table import rematch
+from bot.table import newcomers, rematch
 from bot.table.clocks import check_pace
 from bot.table.commit import Change, lobby_change
 from bot.table.model import (
@@ -97,6 +97,7 @@ class Lobby(UseCase):
             await self.storage.set_thread(game.id, channel_id)
             game.thread_id = channel_id
         table = await self.tables.get(game.id)
+        await newcomers.know(self.storage, table)
         with public(table):
             outcome = self.outcomes.lobby(table, t("lobby.created", game=game.id))
         self.announcer.enqueue(outcome)
@@ -110,6 +111,8 @@ class Lobby(UseCase):
             with public(table):
                 return self.outcomes.lobby(table, t(key, **kwargs))
 
+        # who is new to the game, as of now (a lesson finished since, a game ended)
+        await newcomers.know(self.storage, table)
         outcome = await self.commits.commit(table, lobby_change(write), told)
         self.announcer.enqueue(outcome)
         return outcome
@@ -130,6 +133,7 @@ class Lobby(UseCase):
             kept = rematch.join_refusal(table.id, table.game.options, table.seats, user_id)
             if kept is not None:
                 raise TableError(kept[0], **kept[1])
+            await newcomers.know(self.storage, table, also=[user_id])
             return await self._change(
                 table, lambda: self.storage.add_seat(table.id, table.version, user_id, None,
                                                      name),
@@ -150,9 +154,13 @@ class Lobby(UseCase):
                 "lobby.left", name=name, game=table.id)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Outcome:
+        """A computer seat of ``level``; without one, the level the lobby suggests (for a
+        table of newcomers, the game's level for newcomers)."""
         table = await self.tables.get(game_id)
         players = table.port.computers
-        level = level or players.default_level()
+        if level is None:
+            await newcomers.know(self.storage, table)
+            level = newcomers.suggested_level(table)
         if level not in players.levels():
             raise TableError("error.unknown_level", level=level,
                              levels=", ".join(players.levels()))
@@ -190,6 +198,10 @@ class Lobby(UseCase):
             rules = table.port.rules
             if len(table.seats) < rules.min_players:
                 raise TableError("error.too_few", min=rules.min_players, have=len(table.seats))
+            # who is in their first games: the first turn message may carry their tip
+            await newcomers.know(self.storage, table)
+            if self.tips is not None:
+                await self.tips.know(table)
             options = dict(table.game.options)
             options.setdefault("seed", self.seed())
             # the game's first position, by the current rules, its seed committed to

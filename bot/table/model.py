@@ -252,6 +252,24 @@ class Reply:
     menu: Panel | None = None
     outcome: Outcome | None = None
     version: int = 0  # the version the menu's controls are made at
+    #: a lesson's page, shown in place of the page clicked (its controls made at
+    #: ``version``, the page's number), drawn by the game named ``page_game``
+    page: Panel | None = None
+    page_game: str = ""
+
+
+@dataclass(frozen=True)
+class Experience:
+    """How new to the game a person is: the games they finished (on any server, from the
+    history) and whether they reached the end of the lesson."""
+
+    finished: int = 0
+    learnt: bool = False
+
+    @property
+    def newcomer(self) -> bool:
+        """Never finished a game (the lesson is no game)."""
+        return self.finished == 0
 
 
 @dataclass
@@ -278,6 +296,9 @@ class Table:
     #: table was loaded, in order: (seat, action, its events), or (seat, action, None) for
     #: an undo of an announced step; the repost after a restart tells them
     unannounced: list[tuple[int, Any, list[Any] | None]] = field(default_factory=list)
+    #: what the table knows of its people's experience (bot.table.newcomers), by user id:
+    #: read when the lobby changes and when the game is loaded
+    people: dict[int, Experience] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.timeline is None:

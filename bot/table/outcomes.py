@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.store import ACTIVE
-from bot.table import rematch
+from bot.table import newcomers, rematch
 from bot.table.clocks import Clocks
 from bot.table.forced import forced_action
 from bot.table.model import (
@@ -26,6 +26,7 @@ from bot.table.model import (
     undo_seat,
 )
 from bot.table.presence import Presence
+from bot.table.tips import TipsOfFirstGames
 from games.controls import (
     ADDBOT,
     BOARD,
@@ -34,19 +35,26 @@ from games.controls import (
     LEAVE,
     START,
     Button,
+    Option,
     Panel,
+    Row,
+    Select,
     button_rows,
+    clip,
     with_button,
 )
-from lang.messages import t
+from lang.messages import join_names, t
 
 
 class Outcomes:
     """Builds announcements; the caller decides when they go out (bot.table.announce)."""
 
-    def __init__(self, clocks: Clocks, presence: Presence | None = None) -> None:
+    def __init__(self, clocks: Clocks, presence: Presence | None = None,
+                 tips: TipsOfFirstGames | None = None) -> None:
         self.clocks = clocks
         self.presence = presence or Presence()
+        #: the tips of people's first games, under the turn message's prompt
+        self.tips = tips
         #: turn messages carry the "🗺️ Board" button (the live pages are on, bot/web)
         self.board_button = False
 
@@ -198,9 +206,11 @@ class Outcomes:
             if self.could_ping(table, deciding):
                 panel = show.with_mute(panel)
         due = self.clocks.due_line(table)
-        if due and table.game.status == ACTIVE:  # above the prompt, which stays last
+        tips = (self.tips.lines(table, deciding)
+                if self.tips is not None and table.game.status == ACTIVE else [])
+        if (due or tips) and table.game.status == ACTIVE:  # above the prompt, which stays last
             head, _, prompt = panel.text.rpartition("\n")
-            panel.text = "\n".join(x for x in (head, due, prompt) if x)
+            panel.text = "\n".join(x for x in (head, due, *tips, prompt) if x)
         return panel
 
     def notice(self, table: Table, line: str, mention: list[int]) -> Outcome:
@@ -266,9 +276,27 @@ class Outcomes:
         leavers = any(s.user_id is not None and s.user_id != table.game.host_id
                       for s in table.seats)
         lines.append(t("lobby.hint_full") if full else t("lobby.hint", min=rules.min_players))
+        new = newcomers.to_teach(table)
+        if new:  # named, not mentioned: a suggestion pings nobody
+            lines.append(t("lobby.learn", names=join_names(new), n=len(new)))
         buttons = [*(() if full else (Button(t("btn.join"), JOIN, style="primary"),)),
                    *((Button(t("btn.leave"), LEAVE),) if leavers else ()),
-                   *(() if full else (Button(t("btn.addbot"), ADDBOT),)),
                    *((Button(t("btn.start"), START, style="success"),) if enough else ()),
                    Button(t("btn.cancel"), CANCEL, style="danger")]
-        return Panel("\n".join(lines), button_rows(buttons))
+        rows: list[Row] = button_rows(buttons)
+        if not full:
+            rows.insert(0, self.levels_select(table))
+        return Panel("\n".join(lines), rows)
+
+    @staticmethod
+    def levels_select(table: Table) -> Select:
+        """"Add a computer": each level the game offers, said what it is for, the one the
+        table gets unless it chooses (for a table of newcomers, theirs) first."""
+        computers = table.port.computers
+        suggested = newcomers.suggested_level(table)
+        levels = [suggested, *(lv for lv in computers.levels() if lv != suggested)]
+        options = tuple(
+            Option(clip(t("lobby.level_suggested" if lv == suggested else "lobby.level",
+                          level=t(f"level.{lv}"))), lv, clip(t(f"level.{lv}.about")))
+            for lv in levels)
+        return Select(t("btn.addbot"), ADDBOT, "", options)

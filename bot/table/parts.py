@@ -18,6 +18,7 @@ from bot.table.commit import Commits
 from bot.table.computers import Computers
 from bot.table.outcomes import Outcomes
 from bot.table.tables import Tables
+from bot.table.tips import TipsOfFirstGames
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +33,8 @@ class Parts:
     computers: Computers
     #: does this process own the game of that server (bot.table.model.Ownership)
     owns: Callable[[int | None], bool]
+    #: the tips of people's first games (None: none are shown)
+    tips: TipsOfFirstGames | None = None
 
 
 class UseCase:
@@ -75,3 +78,7 @@ class UseCase:
 
     def owns(self, guild_id: int | None) -> bool:
         return self.parts.owns(guild_id)
+
+    @property
+    def tips(self) -> TipsOfFirstGames | None:
+        return self.parts.tips

@@ -31,7 +31,8 @@ wired once in its constructor (each part gets what it uses, nothing else):
 
 The use cases call those parts, never each other: :mod:`~bot.table.lobby` (and the rematch
 rules, :mod:`~bot.table.rematch`), :mod:`~bot.table.play`, :mod:`~bot.table.seats`,
-:mod:`~bot.table.timeouts`, :mod:`~bot.table.sync`; :mod:`~bot.table.clicks` dispatches a
+:mod:`~bot.table.timeouts`, :mod:`~bot.table.sync`, :mod:`~bot.table.lessons` (a person's
+lesson, which is no table); :mod:`~bot.table.clicks` dispatches a
 click to them through a table of handlers. :mod:`bot.table.model` holds the data they share.
 """
 
@@ -51,6 +52,7 @@ from bot.table.clicks import Clicks
 from bot.table.clocks import Clocks
 from bot.table.commit import Commits
 from bot.table.computers import Computers
+from bot.table.lessons import Lessons
 from bot.table.lobby import Lobby, new_seed
 from bot.table.model import (
     Outcome,
@@ -76,6 +78,7 @@ from bot.table.seats import Seats
 from bot.table.sync import Sync
 from bot.table.tables import Tables
 from bot.table.timeouts import Timeouts
+from bot.table.tips import TipsOfFirstGames
 from bot.timing.presence import AT_TABLE_S
 from bot.timing.scheduler import Scheduler
 from bot.timing.turn_clock import TurnClock
@@ -119,9 +122,11 @@ class TableService:
         #: who is at which table (recent clicks) and who muted their pings
         self.presence = Presence(scheduler.clock if scheduler is not None else None,
                                  at_table_s)
-        self.tables = Tables(self.storage, self.clocks, self.presence)
+        #: the tips of people's first games (what each has had, the tip of each turn)
+        self.tips = TipsOfFirstGames(self.storage)
+        self.tables = Tables(self.storage, self.clocks, self.presence, self.tips)
         self.announcer = Announcer(sink, owns)
-        self.outcomes = Outcomes(self.clocks, self.presence)
+        self.outcomes = Outcomes(self.clocks, self.presence, self.tips)
         self.commits = Commits(self.storage, self.clocks, self.outcomes)
         self.catch_up = CatchUp(self.storage, self.tables, self.clocks, self.outcomes,
                                 self.announcer, owns)
@@ -129,15 +134,17 @@ class TableService:
                                    owns, self.offloader, delay=ai_delay, budget_s=ai_budget_s)
         # the use cases: each reads the parts through one bundle and owns no state
         parts = Parts(self.storage, self.tables, self.commits, self.catch_up, self.outcomes,
-                      self.announcer, self.clocks, self.computers, owns)
+                      self.announcer, self.clocks, self.computers, owns, self.tips)
         self.lobby = Lobby(parts, seed=seed_source or new_seed)
         self.play = Play(parts)
         self.seats = Seats(parts)
         self.timeouts = Timeouts(parts)
         self.sync = Sync(parts)
         self.recaps = Recaps(parts, self.offloader)
+        #: /tempus learn: each person's lesson (no table of its own)
+        self.lessons = Lessons(parts)
         self.clicks = Clicks(self.tables, self.lobby, self.play, self.seats, self.sync, owns,
-                             self.recaps, self.presence)
+                             self.recaps, self.presence, self.lessons)
         if turnclock is not None:
             # the scheduler calls back into the use case that decides what happens (the
             # clock sits below the table service and knows nothing of it: a callback)
@@ -286,4 +293,5 @@ class TableService:
 
     async def close(self) -> None:
         self.announcer.stop()
-        await asyncio.gather(self.computers.close(), self.announcer.close())
+        await asyncio.gather(self.computers.close(), self.announcer.close(),
+                             self.tips.close())

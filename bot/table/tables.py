@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterator
 
 from bot.runtime.keyed_lock import KeyedLocks
 from bot.store import ACTIVE, FINISHED, LOBBY, GameRow, GameUnreadable, Storage
+from bot.table import newcomers
 from bot.table.clocks import Clocks, covered_in
 from bot.table.model import (
     SetAside,
@@ -24,6 +25,7 @@ from bot.table.model import (
     replay_move,
 )
 from bot.table.presence import Presence
+from bot.table.tips import TipsOfFirstGames
 from games.port import Refused
 from games.registry import UnknownGame
 
@@ -32,9 +34,12 @@ log = logging.getLogger(__name__)
 
 class Tables:
     def __init__(self, storage: Storage, clocks: Clocks,
-                 presence: Presence | None = None) -> None:
+                 presence: Presence | None = None,
+                 tips: TipsOfFirstGames | None = None) -> None:
         self.storage = storage
         self.clocks = clocks
+        #: the tips of people's first games: a loaded game's people's are read
+        self.tips = tips
         #: who muted which turn: a loaded game's stored mutes are put back there
         self.presence = presence
         #: the games loaded in this process, by id
@@ -107,6 +112,8 @@ class Tables:
                 if now - table.touched >= idle_s and not busy(table)]
         for gid in gone:
             del self._tables[gid]
+            if self.tips is not None:
+                self.tips.forget(gid)
         return len(gone)
 
     async def _set_aside(self, game_id: int, exc: Exception) -> None:
@@ -127,8 +134,12 @@ class Tables:
         """Build the table from the log; repair the snapshot if it differs from the replay."""
         seats = await self.storage.seats(game.id)
         table = Table(game, seats)
+        if game.status in (LOBBY, ACTIVE):  # who is new to the game: the lobby, the tips
+            await newcomers.know(self.storage, table)
         if game.status == LOBBY:
             return table
+        if self.tips is not None and game.status == ACTIVE:
+            await self.tips.know(table)
         rules = table.port.rules
         state = rules.first_state(game.options, len(seats))
         rows = await self.storage.actions(game.id)

@@ -4,6 +4,7 @@ texts, help, hints, recaps, result posts, its live page)."""
 
 from games.port import Game
 from games.tempus.computers import TempusComputers
+from games.tempus.lesson import TempusLessons
 from games.tempus.media import TempusMedia
 from games.tempus.presentation import TempusPresentation
 from games.tempus.records import TempusRecords
@@ -11,4 +12,4 @@ from games.tempus.rules import TempusRules
 from games.tempus.web import TempusWeb
 
 GAME = Game("tempus", TempusRules(), TempusPresentation(), TempusComputers(),
-            TempusRecords(), TempusMedia(), TempusWeb())
+            TempusRecords(), TempusMedia(), TempusLessons(), TempusWeb())

@@ -34,11 +34,14 @@ def picture(kind: str, view: dict[str, Any], lang: str, focus: tuple[int, ...] =
             highlight: tuple[int, ...] = (), marks: tuple[tuple[int, ...], ...] = (),
             alt: list[str] | None = None) -> tuple[bytes | None, str | None]:
     """A private picture and its description (``kind`` as ``Panel.image``): the asker's
-    hand, a map detail with the legal targets outlined, a tile preview, or a recap's board
-    with its changes marked (``alt``: what the marks are). (None, None) when it could not
-    be drawn."""
+    hand, a map detail with the legal targets outlined, a tile preview, a recap's board
+    with its changes marked, or a board with hexes outlined for what ``alt`` says (a
+    lesson's page). ``alt``: what the marks are. (None, None) when it could not be
+    drawn."""
     if kind == "recap":
         return images.recap_png_and_alt(view, marks, alt, lang)
+    if kind == "board" and alt:
+        return images.board_png_and_alt(view, highlight, None, False, lang, alt)
     if kind == "hand":
         png = images.hand_png(view, lang)
     elif kind == "crop":

@@ -37,6 +37,9 @@ distribution (``p50``, ``p90``, ``max``) and how many were noticed only on retur
 
 Buckets run ten times faster than Discord's (5 writes per 0.5 s) unless ``--real-buckets``;
 the bot paces itself to the same period.
+
+The lesson (``/tempus learn``) is counted by its own bench, ``python -m
+tests.bot.bench_lesson``: the same counts (posts, edits, pings, DMs) for the whole lesson.
 """
 
 from __future__ import annotations

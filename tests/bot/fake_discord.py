@@ -226,6 +226,8 @@ class Thread:
     message_count: int = 0
     #: whether the bot is a member of the thread (it is of those it started)
     bot_member: bool = True
+    #: the people the bot added to the thread (Add Thread Member): who sees a private one
+    members: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -1041,6 +1043,8 @@ class FakeDiscord:
                 return await self._start_thread(request, int(cid), int(mid))
             case ("POST", ["channels", cid, "threads"]):
                 return await self._start_thread(request, int(cid), None)
+            case ("PUT", ["channels", cid, "thread-members", uid]):
+                return self._add_thread_member(int(cid), int(uid))
             case ("POST", ["interactions", iid, token, "callback"]):
                 return await self._callback(request, int(iid), token)
             case ("POST", ["webhooks", _, token]):
@@ -1164,6 +1168,19 @@ class FakeDiscord:
             await self._dispatch("MESSAGE_UPDATE", message_json(self, source))
         await self._changed()
         return _json(data, 201)
+
+    def _add_thread_member(self, cid: int, uid: int) -> web.Response:
+        """Add Thread Member (developers/resources/channel): the bot, a member of the
+        thread, adds a person (no message, no mention). 204 No Content."""
+        t = self.threads.get(cid)
+        if t is None or cid in self.deleted_channels:
+            return _error(10003, "Unknown Channel", 404)
+        if t.archived:
+            return _error(50083, "Thread is archived", 400)
+        if not t.bot_member:
+            return _error(50001, "Missing Access", 403)
+        t.members.add(uid)
+        return web.Response(status=204)
 
     def _writable(self, cid: int) -> web.Response | None:
         """Why a message cannot be posted in ``cid`` (None if it can)."""

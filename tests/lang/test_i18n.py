@@ -25,6 +25,7 @@ from engine.state import ACTIONS, OVER, PROGRESS, TILES, TOKENS
 from games.tempus import computer_levels as players
 from games.tempus.event_text import RENDER
 from games.tempus.hint import REASON_KEYS
+from games.tempus.lesson.script import CHAPTERS
 from games.tempus.panels import HAND_KINDS
 from games.tempus.records import OPENING_KINDS
 from games.tempus.web.choices import CARD_ACTIONS as WEB_CARD_ACTIONS
@@ -34,7 +35,8 @@ from lang.messages import RULE_TOPICS, t, t_in
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the code that asks the catalogues for words
-CODE = [*sorted((ROOT / "bot").rglob("*.py")), *sorted((ROOT / "lang").glob("*.py"))]
+CODE = [*sorted((ROOT / "bot").rglob("*.py")), *sorted((ROOT / "games").rglob("*.py")),
+        *sorted((ROOT / "lang").glob("*.py"))]
 LANGS = i18n.languages()
 OTHER = LANGS[1:]
 
@@ -115,6 +117,15 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"ph.cards.{k}" for k in HAND_KINDS}
     keys |= {f"decision.{k}" for k in G.HANDLERS}
     keys |= {f"decision.{k}_none" for k in (G.MOVING, G.GROWING)}
+    known = set(i18n.message_keys())
+    # a tip for the decisions that have one (the code asks whether the catalogue has it)
+    keys |= {f"tip.{k}" for k in G.HANDLERS} & known
+    # the lesson's chapters and steps (every page and hint is worded by its own tests)
+    keys |= {f"lesson.chapter.{c.key}" for c in CHAPTERS}
+    keys |= {f"lesson.learnt.{c.key}" for c in CHAPTERS}
+    keys |= {f"lesson.chapter.{c.key}.intro" for c in CHAPTERS} & known
+    keys |= {f"lesson.step.{s.key}" for c in CHAPTERS for s in c.steps}
+    keys |= {f"lesson.step.{s.key}.hint" for c in CHAPTERS for s in c.steps} & known
     keys |= {f"table_option.{k}" for k in TABLE_OPTIONS}
     keys |= {f"terrain.{x}" for x in CONTENT.terrain_names}
     keys |= {f"city_as.{x}" for x in CONTENT.terrain_names}
@@ -122,6 +133,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"colour.{i}" for i in range(len(CONTENT.colours))}
     keys |= {f"card.{k}.{part}" for k in CONTENT.card_types for part in ("name", "text")}
     keys |= {f"level.{lv}" for lv in players.levels()}
+    keys |= {f"level.{lv}.about" for lv in players.levels()}
     keys |= {f"event.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"hint.why.card.{k}" for k in ("TRA", "HEA", "REL", "SAN")}
     keys |= {f"hint.reason.{k}" for k in REASON_KEYS}

@@ -4,15 +4,16 @@ cog loaded as an extension (:data:`EXTENSIONS`, in ``TempusBot.setup_hook``).
 ::
 
     /tempus                 the game in this channel (bot.client.commands.tempus)
-      new join leave start remind             lobby.py
+      new join leave start remind tips        lobby.py
       play move grow attack city place        tempus_moves.py
       hand help hint board status             look.py
       table addbot|removebot|replace|autopilot|pace|cancel     table.py (a group)
+      learn                                   learn.py
     /tempus-records         beyond the game in progress (records.py)
       history show stats
 
 Discord allows 25 subcommands or groups in a command and 25 subcommands in a group, one
-level of groups (developers/interactions/application-commands): ``/tempus`` holds 17 of
+level of groups (developers/interactions/application-commands): ``/tempus`` holds 19 of
 25, ``table`` 6 and ``/tempus-records`` 3.
 
 Adding a command: write it as a method of the mixin of its part (or of ``RecordsCog``)

@@ -360,9 +360,23 @@ async def stats_answer(service: TableService, asker: Asker, user_id: int | None 
             lines.append(t("stats.unrated"))
         else:
             lines.append(t("stats.rating", rated=st.skill.games, **_skill(st.skill)))
+    lines.append(await lesson_line(service, who))
     if with_leaderboard:
         lines += ["", *(await leaderboard_answer(service, asker)).text.splitlines()]
     return Answer(_fit(lines))
+
+
+async def lesson_line(service: TableService, user_id: int) -> str:
+    """Whether the person went through the lesson (``/tempus learn``): to its end, part of
+    the way (the step they are at), or not yet."""
+    row = await service.lessons.of_user(user_id)
+    if row is None:
+        return t("stats.lesson.none")
+    if row.finished:
+        return t("stats.lesson.done")
+    lessons = registry.game(row.game).lessons
+    steps = lessons.pages - 1 if lessons is not None else row.step + 1
+    return t("stats.lesson.at", n=min(row.step + 1, steps), steps=steps)
 
 
 async def leaderboard_answer(service: TableService, asker: Asker, limit: int = 10) -> Answer:

@@ -1,4 +1,5 @@
-"""Taking part in ``/tempus``: open a table, join, leave, start; your turn reminders.
+"""Taking part in ``/tempus``: open a table, join, leave, start; your turn reminders and
+the tips of your first games.
 
 The host's and channel managers' tools (computer players, seats, pace, cancelling) are
 the ``/tempus table`` group (:mod:`bot.client.commands.table`).
@@ -93,4 +94,14 @@ class LobbyCommands(CommandCog):
     async def remind(self, interaction: discord.Interaction[Any], state: str) -> None:
         async def work() -> str:
             return await self.service.clocks.set_reminders(interaction.user.id, state == "on")
+        await self._run(interaction, work)
+
+    @app_commands.command(name=ls("cmd.tips.name"), description=ls("cmd.tips"))
+    @app_commands.rename(state=ls("cmd.tips.state.name"))
+    @app_commands.describe(state=ls("cmd.tips.state"))
+    @app_commands.choices(state=[Choice(name=ls("cmd.tips.state.on"), value="on"),
+                                 Choice(name=ls("cmd.tips.state.off"), value="off")])
+    async def tips(self, interaction: discord.Interaction[Any], state: str) -> None:
+        async def work() -> str:
+            return await self.service.tips.switch(interaction.user.id, state == "on")
         await self._run(interaction, work)

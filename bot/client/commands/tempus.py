@@ -3,11 +3,12 @@ asks the table service; results are announced in the channel by the publisher, r
 are private.
 
 The cog is assembled from one mixin per part of the command (Discord shows them all as
-``/tempus ...``): :mod:`~bot.client.commands.lobby` (new, join, leave, start, remind),
+``/tempus ...``): :mod:`~bot.client.commands.lobby` (new, join, leave, start, remind, tips),
 :mod:`~bot.client.commands.tempus_moves` (play, move, grow, attack, city, place),
-:mod:`~bot.client.commands.look` (hand, help, hint, board, status) and the ``table`` group
+:mod:`~bot.client.commands.look` (hand, help, hint, board, status), the ``table`` group
 of :mod:`~bot.client.commands.table` (addbot, removebot, replace, autopilot, pace,
-cancel). A loaded extension (:func:`setup`).
+cancel) and :mod:`~bot.client.commands.learn` (learn: the lesson). A loaded extension
+(:func:`setup`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.commands.learn import LearnCommands
 from bot.client.commands.lobby import LobbyCommands
 from bot.client.commands.look import LookCommands
 from bot.client.commands.table import TableCommands
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 
 # (the parts in reverse order: discord.py lists the last base class's commands first)
 @app_commands.guild_only()  # a game needs a server channel: not offered in DMs
-class TempusCog(TableCommands, LookCommands, PlayCommands, LobbyCommands, commands.GroupCog,
+class TempusCog(LearnCommands, TableCommands, LookCommands, PlayCommands, LobbyCommands,
+                commands.GroupCog,
                 group_name=ls("cmd.group.name"), group_description=ls("cmd.group")):
     """``/tempus``."""
 

@@ -990,3 +990,41 @@ async def test_a_persons_muted_turn_is_kept_per_game(backend: Backend) -> None:
     assert await store.turn_mutes(g.id) == {100: "4:actions:1", big: "3:actions:0"}
     assert await store.turn_mutes(other.id) == {100: "1:tokens:2"}
     assert (await store.game(g.id)).version == g.version, "a mute is no game change"
+
+
+@pytest.mark.asyncio
+async def test_lessons_tips_and_finished_games_per_person(backend: Backend) -> None:
+    """A person's lesson goes on where it was when asked for again, moves from the page it
+    was read at only, remembers that its end was reached; tips are on until switched off
+    and remember the kinds shown; finished games are counted from the results."""
+    store = await backend.open()
+    big = 1 << 60
+    assert await store.lesson(big) is None
+    row = await store.start_lesson(big, "tempus", 7, 8)
+    assert (row.user_id, row.step, row.status, row.finished, row.thread_id) == \
+        (big, 0, "running", False, None)
+    assert await store.lesson_by_id(row.id) == row
+    assert await store.set_lesson_step(big, 0, 5, "running")
+    assert not await store.set_lesson_step(big, 0, 6, "running")  # a second click on page 0
+    await store.set_lesson_place(big, 99, 100)
+    assert await store.set_lesson_step(big, 5, 5, "left")
+    again = await store.start_lesson(big, "tempus", 7, 9)
+    assert (again.id, again.step, again.status, again.channel_id, again.thread_id) == \
+        (row.id, 5, "running", 9, 99)
+    assert await store.set_lesson_step(big, 5, 37, "finished")
+    assert await store.set_lesson_step(big, 37, 0, "running")  # from the start again
+    done = await store.lesson(big)
+    assert done is not None and done.finished and done.step == 0
+    other = await store.start_lesson(5, "tempus", None, None)
+    assert other.id != row.id and not other.finished
+
+    tips = await store.tips([big, 5])
+    assert tips[big].on and tips[big].seen == frozenset()
+    await store.see_tip(big, "turn")
+    await store.see_tip(big, "move")
+    await store.set_tips(5, False)
+    tips = await store.tips([big, 5])
+    assert tips[big].seen == {"turn", "move"} and tips[big].on and not tips[5].on
+    await store.set_reminders(big, False)  # another setting of the same person
+    assert (await store.tips([big]))[big].seen == {"turn", "move"}
+    assert await store.finished_games([big, 5]) == {}
