@@ -3,7 +3,7 @@
 It stands for someone who asks ``/tempus hint`` for every other decision and takes the
 suggested move, and in between picks some move that at least does something. It is how
 ``easy`` is measured ("a first game: a newcomer can beat it"): ``python -m engine.ai
-newcomer`` seats it against two ``easy`` (:func:`engine.ai.tournament.newcomer_bench`).
+newcomer`` seats it against two ``easy`` (:func:`bench`).
 It is a bench seat only, never a level a host can add to a table (not in
 :data:`engine.ai.LEVELS`).
 
