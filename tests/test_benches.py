@@ -23,7 +23,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: the benchmark commands outside tests/, with the arguments that reach their parser
 COMMANDS = (("render", ["bench"]), ("engine.ai", ["tournament"]), ("engine.ai", ["ladder"]),
-            ("engine.ai", ["summarise"]), ("engine.ai", ["tune"]), ("engine.ai", ["anatomy"]))
+            ("engine.ai", ["summarise"]), ("engine.ai", ["tune"]), ("engine.ai", ["anatomy"]),
+            ("engine.ai", ["newcomer"]))
 #: bench commands whose names do not start with "bench"
 OTHERS = ("tests.bot.profile_split",)
 _QUOTED = re.compile(r"python -m (tests(?:\.\w+)+|render bench|engine\.ai \w+)([^`|\n]*)")

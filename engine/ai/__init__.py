@@ -23,6 +23,9 @@ Levels:
 
 Every level is deterministic given ``(view, level, seed)`` (``hard``: see above).
 
+Not a level: the scripted newcomer (:mod:`.newcomer`), a seat of the benches that measure
+``easy`` (the hint's move every other decision), which no host can add to a table.
+
 :func:`hint` is the hint a front end shows a person: the strongest level's move within a
 time budget, with reasons from the same evaluation (:mod:`.hints`).
 """

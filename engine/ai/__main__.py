@@ -10,7 +10,11 @@
   self-play against ``normal`` (:mod:`engine.ai.tune`); ``tune --write FILE`` turns a
   run's log into ``data/ai/planner.json``; ``tune --fit-leaf FILE`` fits the search's
   leaf value (``data/ai/leaf.json``, :mod:`engine.ai.leaf_value`); ``tune --check`` plays
-  the planner with the shipped (or ``--settings``) numbers against three ``normal``."""
+  the planner with the shipped (or ``--settings``) numbers against three ``normal``;
+* ``python -m engine.ai newcomer --games 200 --seed 8000000 --jobs 2``: the scripted
+  newcomer (the hint's move every other decision, a random useful move otherwise) against
+  two ``easy``: its win share with a Wilson 95 % interval, mean scores, time
+  (:mod:`engine.ai.newcomer`)."""
 
 from __future__ import annotations
 
@@ -101,6 +105,26 @@ def _anatomy(args: argparse.Namespace) -> int:
         print(json.dumps({"error": str(e)}))
         return 2
     print(json.dumps(out, indent=1))
+    return 0
+
+
+def _newcomer(args: argparse.Namespace) -> int:
+    from .newcomer import bench
+
+    on_result = None
+    if args.progress:
+        import dataclasses
+
+        def on_result(r: Any) -> None:  # one JSON line per finished game (a dataclass)
+            with open(args.progress, "a", encoding="utf-8") as f:
+                f.write(json.dumps(dataclasses.asdict(r)) + "\n")
+
+    if args.games < 1:
+        print(json.dumps({"error": "--games must be at least 1"}))
+        return 2
+    out = bench(args.games, args.seed, jobs=args.jobs, budget_s=args.budget,
+                iterations=args.iterations, on_result=on_result)
+    print(_data_text(out), end="")
     return 0
 
 
@@ -216,6 +240,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=None,
                    help="hard: cap on rollouts per decision (default: the search's own)")
     p.set_defaults(func=_anatomy)
+    p = sub.add_parser("newcomer", help="the scripted newcomer (hint every other decision, "
+                                         "a random useful move otherwise) against two easy: "
+                                         "its win share with a Wilson 95 %% interval (JSON)")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=8_000_000)
+    p.add_argument("--jobs", type=int, default=1,
+                   help="games played in parallel processes (this machine has 2 cores)")
+    p.add_argument("--budget", type=float, default=None,
+                   help="the hint's seconds per decision (default: the bot's, 1.5)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="the hint's cap on rollouts per decision (default: hard's own)")
+    p.add_argument("--progress", metavar="FILE",
+                   help="append each finished game's result to FILE as a JSON line")
+    p.set_defaults(func=_newcomer)
     p = sub.add_parser("tune", help="tune the planner's weights by self-play (SPSA)")
     p.add_argument("--iterations", type=int, default=400)
     p.add_argument("--games", type=int, default=8, help="deals per side per iteration")

@@ -1,7 +1,9 @@
 """Computer-only games for benchmarking the levels against each other.
 
 Each game gives every seat only its view (exactly as the bot does) and applies the
-chosen action through the engine, so an illegal choice raises at once. Over the games
+chosen action through the engine, so an illegal choice raises at once. A line-up names
+levels (:data:`engine.ai.ALL_LEVELS`) or bench seats (:data:`BENCH_SEATS`: the scripted
+``newcomer`` of :mod:`.newcomer`, which no host can add to a table). Over the games
 the line-up is rotated round the table and the start player moves on, so that no level
 profits from sitting in a lucky seat. Shared wins are split (R-END-3).
 """
@@ -22,7 +24,12 @@ from ..setup import new_game
 from ..state import State
 from ..views import view
 from . import ALL_LEVELS, choose_action
+from .newcomer import HINT_BUDGET_S, Newcomer
+from .newcomer import NAME as NEWCOMER
 from .spent_steps import end_of_spent_step
+
+#: seats a line-up may name besides the levels: clients for benches, not for tables
+BENCH_SEATS = (NEWCOMER,)
 
 W = TypeVar("W")
 R = TypeVar("R")
@@ -77,6 +84,9 @@ def play_game(index: int, seed: int, lineup: Sequence[str], max_actions: int,
     result = GameResult(game_seed, slots, [], [], {s: [] for s in range(n)},
                         {s: [] for s in range(n)})
     step = 0  # the computers' own decisions, by which their seeds go
+    # a newcomer counts its own seat's decisions, so each game gets fresh ones
+    newcomers = {slot: Newcomer(HINT_BUDGET_S if budget_s is None else budget_s, iterations)
+                 for slot, lv in enumerate(lineup) if lv == NEWCOMER}
     applied = 0
     while True:
         ds = decisions(state)
@@ -95,8 +105,12 @@ def play_game(index: int, seed: int, lineup: Sequence[str], max_actions: int,
             else:
                 v = view(state, d.seat)
                 t0, c0 = time.perf_counter(), time.process_time()
-                action = choose_action(v, level, seed=game_seed * 100_003 + step,
-                                       budget_s=budget_s, iterations=iterations)
+                own_seed = game_seed * 100_003 + step
+                if level == NEWCOMER:
+                    action = newcomers[slots[d.seat]].act(v, own_seed)
+                else:
+                    action = choose_action(v, level, seed=own_seed, budget_s=budget_s,
+                                           iterations=iterations)
                 result.cpu_times[slots[d.seat]].append(time.process_time() - c0)
                 result.times[slots[d.seat]].append(time.perf_counter() - t0)
                 step += 1
@@ -143,10 +157,11 @@ def _time_stats(xs: Sequence[float]) -> dict[str, float | int]:
 
 
 def check_levels(lineup: Sequence[str]) -> None:
-    """ValueError naming the first unknown level of ``lineup``."""
+    """ValueError naming the first unknown level (or bench seat) of ``lineup``."""
+    known = (*ALL_LEVELS, *BENCH_SEATS)
     for lv in lineup:
-        if lv not in ALL_LEVELS:
-            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(ALL_LEVELS)}")
+        if lv not in known:
+            raise ValueError(f"unknown level {lv!r}; choose from {', '.join(known)}")
 
 
 def run_games(worker: Callable[[W], R], work: Sequence[W], jobs: int,
