@@ -80,6 +80,7 @@ def ui_words(lang: str) -> dict[str, str]:
         words = {k: t(f"web.page.{k}", **PLACEHOLDERS) for k in UI_KEYS}
         words["gone"] = t("web.error.seat")
         words["cards"] = t("btn.cards")
+        words["recap"] = t("btn.recap")
         return words
 
 

@@ -120,6 +120,7 @@ class WebServer:
         self.app.router.add_get("/api/stream", self._stream)
         self.app.router.add_post("/api/act", self._act)
         self.app.router.add_post("/api/undo", self._undo)
+        self.app.router.add_get("/api/recap", self._recap)
 
     # ------------------------------------------------------------------ every request
     @web.middleware
@@ -196,6 +197,20 @@ class WebServer:
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             response.enable_compression(web.ContentCoding.gzip)
         return response
+
+    async def _recap(self, request: web.Request) -> web.Response:
+        """"What happened?" for the link's person, as the button in Discord answers it:
+        since their previous decision if they play, else since the round began; words
+        from the public log only, in their language."""
+        viewer = await self._viewer(request)
+        with i18n.using(viewer.lang):
+            try:
+                panel, version = await self.service.recaps.for_user(viewer.game_id,
+                                                                     viewer.user_id)
+            except TableError as exc:
+                return refusal(409, str(exc))
+        return web.json_response({"v": version, "lines": panel.text.split("\n")},
+                                 dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         viewer = await self._viewer(request)

@@ -655,8 +655,9 @@ def recap_lines(recap: Recap, names: Sequence[str], limit: int = TEXT_LIMIT) -> 
     marks them."""
     head = _head(recap)
     if recap.empty:
-        return [t("recap.nothing.round" if recap.since.kind == SinceKind.ROUND
-                  else "recap.nothing")]
+        if recap.since.kind == SinceKind.ROUND:
+            return [t("recap.nothing.round", round=recap.since.round)]
+        return [t("recap.nothing")]
     tail = [points_line(recap)]
     if recap.since.covered:  # said first: the reader did not make these moves
         head = "\n".join([head, t("recap.covered", n=recap.since.covered)])

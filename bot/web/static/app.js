@@ -39,6 +39,16 @@
     if (json) h["Content-Type"] = "application/json";
     return h;
   }
+  // "What happened?": asked again each time the box is opened (since the person's
+  // previous decision, as in Discord), never kept open across changes
+  async function getRecap() {
+    const box = $("recap");
+    clear(box);
+    const r = await fetch("/api/recap", { headers: headers(false), cache: "no-store" });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { say(data.error || String(r.status), true); return; }
+    for (const line of data.lines || []) if (line) box.appendChild(el("li", {}, line));
+  }
   async function getState() {
     const r = await fetch("/api/state", { headers: headers(false), cache: "no-store" });
     const data = await r.json().catch(() => ({}));
@@ -437,6 +447,7 @@
     $("handtitle").textContent = ui.hand || "";
     $("playerstitle").textContent = ui.players || "";
     $("logtitle").textContent = ui.log || "";
+    $("recaptitle").textContent = ui.recap || "";
     $("zin").setAttribute("aria-label", ui.zoom_in || "+");
     $("zout").setAttribute("aria-label", ui.zoom_out || "-");
     $("zfit").setAttribute("aria-label", ui.fit || "fit");
@@ -526,6 +537,9 @@
   // ---------------------------------------------------------------- start
   function start() {
     const svg = $("board");
+    $("recapbox").addEventListener("toggle", () => {
+      if ($("recapbox").open) getRecap().catch((e) => say(String(e.message || e), true));
+    });
     svg.addEventListener("pointerdown", onDown);
     svg.addEventListener("pointermove", onMove);
     svg.addEventListener("pointerup", onUp);

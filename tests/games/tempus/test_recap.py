@@ -317,3 +317,18 @@ def test_a_turn_the_computer_played_for_the_reader_is_told() -> None:
         lines = recap_lines(told, NAMES)
         assert "a computer played your last turn for you" in lines[0]
         assert "computer" not in recap_lines(plain, NAMES)[0]
+
+
+
+def test_an_empty_round_says_which_round() -> None:
+    """"Nothing has happened since the start of round N" names the round, in every
+    language (the line once showed its placeholder instead)."""
+    from lang import i18n
+
+    _, _, s = scripted()
+    empty = recap_of(Since.round_start(3), 5, view(s, None), [], view(s, None))
+    assert empty.empty
+    for lang in i18n.languages():
+        with using(lang):
+            line = recap_lines(empty, [])[0]
+        assert "{" not in line and "3" in line, (lang, line)
