@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from bot.table.model import Outcome, OutcomeKind, Table, TableError, locale_of, record_of
 from bot.table.service import TableService
-from bot.web.pages import Viewer, board_of, encode, page_state
+from bot.web.pages import Viewer, board_of, encode, page_state, without_mentions
 from games.port import BoardSvg
 
 log = logging.getLogger(__name__)
@@ -214,7 +214,7 @@ class Hub:
         key = (table.id, table.version, viewer.seat, viewer.lang, with_map)
         made = self._messages.pop(key, None)
         if made is None:
-            lines = await self.log_of(table)
+            lines = without_mentions(await self.log_of(table), table.seats)
             data = await page_state(table, viewer, self.service.play.legal, log=lines,
                                     last_move=self.last_move(table.id), board=board)
             map_json = self.map_bytes(board) if with_map and board is not None else b"null"

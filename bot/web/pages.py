@@ -10,12 +10,13 @@ reader give the same bytes, so a watching page's state cannot tell the unseen ca
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.store import ACTIVE
+from bot.store import ACTIVE, SeatRow
 from bot.table.model import Table, locale_of, undo_seat
 from bot.web.links import Link
 from games.port import BoardSvg, Web
@@ -72,6 +73,16 @@ def viewer_of(table: Table, link: Link) -> Viewer:
             raise PageError(403, "web.error.seat")
     lang = i18n.user_locale(link.user_id, locale_of(table))
     return Viewer(table.id, link.seat, link.user_id, lang)
+
+
+_MENTION = re.compile(r"<@!?([0-9]{1,20})>")
+
+
+def without_mentions(lines: list[str], seats: list[SeatRow]) -> list[str]:
+    """The lines with Discord's mention markup (``<@id>``, which a page cannot show) as
+    the seated person's name (``…`` for someone not seated)."""
+    names = {s.user_id: s.name for s in seats if s.user_id is not None}
+    return [_MENTION.sub(lambda m: names.get(int(m[1]), "…"), line) for line in lines]
 
 
 @cache

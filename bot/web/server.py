@@ -42,7 +42,7 @@ from bot.table.service import TableService
 from bot.web.hub import Hub, Page
 from bot.web.limits import RateLimit
 from bot.web.links import BadLink, Link, Links
-from bot.web.pages import PageError, Viewer, viewer_of, web_of
+from bot.web.pages import PageError, Viewer, viewer_of, web_of, without_mentions
 from lang import i18n
 from lang.messages import t
 
@@ -209,7 +209,9 @@ class WebServer:
                                                                      viewer.user_id)
             except TableError as exc:
                 return refusal(409, str(exc))
-        return web.json_response({"v": version, "lines": panel.text.split("\n")},
+        seats = (await self.service.tables.get(viewer.game_id)).seats
+        lines = without_mentions(panel.text.split("\n"), seats)
+        return web.json_response({"v": version, "lines": lines},
                                  dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:

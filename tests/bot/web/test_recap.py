@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from bot.web.pages import without_mentions
 from tests.bot.web.rig import Rig, in_actions, new_game, play_until, rig
 
 
@@ -42,7 +43,8 @@ async def test_a_seat_and_a_watcher_get_the_recap_the_button_gives(ready) -> Non
         assert status == 200
         panel, version = await r.service.recaps.for_user(g, user)
         assert data["v"] == version == table.version
-        assert data["lines"] == panel.text.split("\n") and any(data["lines"])
+        assert data["lines"] == without_mentions(panel.text.split("\n"), table.seats)
+        assert any(data["lines"])
 
 
 @pytest.mark.asyncio
@@ -59,3 +61,13 @@ async def test_the_page_has_the_recap_box(ready) -> None:
     async with aiohttp.ClientSession() as s, s.get(r.base + "/") as resp:
         page = (await resp.read()).decode()
     assert 'id="recapbox"' in page and 'id="recap"' in page
+
+
+def test_mentions_read_as_names_on_a_page() -> None:
+    """A page is no Discord client: ``<@id>`` reads as the seated person's name."""
+    from bot.store import SeatRow
+
+    seats = [SeatRow(0, 101, None, "Ann"), SeatRow(1, None, "easy", "Computer 1")]
+    lines = ["<@101> (Red) left the game.", "<@!101> and <@999> and <@101>", "plain"]
+    assert without_mentions(lines, seats) == [
+        "Ann (Red) left the game.", "Ann and … and Ann", "plain"]
