@@ -99,11 +99,31 @@ async def _computer_answer_time(hand: list[int], think_s: float) -> float:
 
 
 @pytest.mark.asyncio
-async def test_r_info_4_a_computer_answers_after_the_same_pause_whatever_it_holds() -> None:
+async def test_r_info_4_a_computer_answers_after_the_same_pause_whatever_it_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The pause holds the thinking: a long search (many cards worth comparing) and a
-    short one are answered after the same pause, not after pause + search."""
+    short one are answered after the same pause, not after pause + search. Checked on
+    what the computer loop waits (the pause less the time its thinking took), not on how
+    long a loaded machine took to answer."""
+    from bot.table import computers
+
+    waits: list[tuple[float, float, float]] = []
+
+    def recorded(pause: float, thought: float) -> float:
+        wait = computers_wait(pause, thought)
+        waits.append((pause, thought, wait))
+        return wait
+
+    computers_wait = computers.wait_after_thinking
+    monkeypatch.setattr(computers, "wait_after_thinking", recorded)
     quick = await _computer_answer_time([EDUCATION], 0.0)
     slow = await _computer_answer_time([WEAPONS], 0.2)
-    assert min(quick, slow) >= 0.29
-    # the old order (pause, then think) answered 0.2 s later for the slow search
-    assert abs(slow - quick) < 0.1, (quick, slow)
+    assert min(quick, slow) >= 0.29, "never answered before the pause"
+    (pause_q, thought_q, wait_q), (pause_s, thought_s, wait_s) = waits
+    assert pause_q == pause_s == 0.3 and thought_s >= 0.2 > thought_q
+    # the thinking's own measured time comes off the pause (the old order, pause then
+    # think, waited the whole pause after the slow search too)
+    assert wait_q == pytest.approx(max(0.0, 0.3 - thought_q))
+    assert wait_s == pytest.approx(max(0.0, 0.3 - thought_s)) and wait_s < 0.3 - 0.19
+
+
