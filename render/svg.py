@@ -30,14 +30,13 @@ from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.hexgrid import NEIGHBOUR_IN, NUM_HEXES, col_row, label
+from engine.hexgrid import NUM_HEXES, col_row, label
 
 from . import palette as P
 from .board import RAISE_AT, board_layout_of, board_marks, occupied_hexes, piece_places
 from .geometry import (
     BOARD_H,
     BOARD_W,
-    EDGE_CORNERS,
     TOKEN_R,
     K,
     R,
@@ -60,7 +59,14 @@ from .terrain_art import (
     motifs,
     ripples,
 )
-from .terrain_layer import LABEL_INK, LABEL_SEA_INK, LABEL_SIZE, SUPERSAMPLE, edge_style, hex_kinds
+from .terrain_layer import (
+    LABEL_INK,
+    LABEL_SEA_INK,
+    LABEL_SIZE,
+    SUPERSAMPLE,
+    hex_kinds,
+    map_edges,
+)
 from .words import DEFAULT_LANG, colour_letter
 
 __all__ = ["board_svg", "map_layer", "pieces_layer", "hit_layer", "view_box", "map_key",
@@ -247,17 +253,8 @@ def _map_layer(terrain: tuple[str | None, ...]) -> str:
 def _edges(kinds: list[str]) -> str:
     """Grid lines first, coasts on top; one path per style."""
     paths: dict[tuple[P.RGB, float], list[str]] = {}
-    for h in range(NUM_HEXES):
-        corners = hex_corners(h)
-        for direction, (i, j) in enumerate(EDGE_CORNERS):
-            n = NEIGHBOUR_IN[h][direction]
-            if n is not None and n < h:
-                continue  # each shared edge once
-            style = edge_style(kinds[h], None if n is None else kinds[n])
-            if style is None:
-                continue
-            (x0, y0), (x1, y1) = corners[i], corners[j]
-            paths.setdefault(style, []).append(f"M{_n(x0)} {_n(y0)}L{_n(x1)} {_n(y1)}")
+    for (x0, y0), (x1, y1), style in map_edges(kinds):
+        paths.setdefault(style, []).append(f"M{_n(x0)} {_n(y0)}L{_n(x1)} {_n(y1)}")
     out = []
     for (colour, width), d in sorted(paths.items(), key=lambda kv: kv[0][1]):
         out.append(f'<path d="{"".join(d)}" fill="none" stroke="{_rgb(colour)}" '

@@ -10,6 +10,7 @@ and the panel on top.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -43,6 +44,23 @@ def hex_kinds(terrain: Terrain) -> list[str]:
         t if t is not None else (LAKE if geo.lake_of[h] >= 0 else OPEN_SEA)
         for h, t in enumerate(terrain)
     ]
+
+
+def map_edges(kinds: Sequence[str], ss: int = 1
+              ) -> Iterator[tuple[tuple[float, float], tuple[float, float],
+                                  tuple[P.RGB, float]]]:
+    """Every edge the map draws (each shared edge once, hex by hex): its two corners at
+    ``ss`` times the scale, and its style (:func:`edge_style`). The picture and the
+    vector board both draw these."""
+    for h in range(NUM_HEXES):
+        corners = hex_corners(h, ss)
+        for direction, (i, j) in enumerate(EDGE_CORNERS):
+            n = NEIGHBOUR_IN[h][direction]
+            if n is not None and n < h:
+                continue  # each shared edge once
+            style = edge_style(kinds[h], None if n is None else kinds[n])
+            if style is not None:
+                yield corners[i], corners[j], style
 
 
 def edge_style(a: str, b: str | None) -> tuple[P.RGB, float] | None:
@@ -110,18 +128,8 @@ def draw_terrain_layer(terrain: Terrain) -> Image.Image:
         half = sprite.size[0] // 2
         big.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
     # grid lines first, coasts on top
-    edges: list[tuple[int, list[tuple[float, float]], P.RGB, float]] = []
-    for h in range(NUM_HEXES):
-        corners = hex_corners(h, ss)
-        for direction, (i, j) in enumerate(EDGE_CORNERS):
-            n = NEIGHBOUR_IN[h][direction]
-            if n is not None and n < h:
-                continue  # each shared edge once
-            style = edge_style(kinds[h], None if n is None else kinds[n])
-            if style is None:
-                continue
-            colour, width = style
-            edges.append((1 if width > 1 else 0, [corners[i], corners[j]], colour, width))
+    edges = [(1 if width > 1 else 0, [a, b], colour, width)
+             for a, b, (colour, width) in map_edges(kinds, ss)]
     for _, pts, colour, width in sorted(edges, key=lambda e: e[0]):
         w = max(1, round(width * ss))
         d.line(pts, fill=colour, width=w)
