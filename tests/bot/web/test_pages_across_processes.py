@@ -5,31 +5,21 @@ own the game sees it and its changes, and its taps reach the owner, which announ
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
-from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from bot.operator.settings import Settings
 from bot.web.front import WebFront
 from bot.web.links import Links
-from tests.bot.cluster.test_cluster import Process, _game, settle, start_process
+from tests.bot.cluster import test_cluster as cluster
+from tests.bot.cluster.test_cluster import Process, _game, settle
 from tests.bot.web.rig import SECRET
+from tests.bot.web.test_server import _event
 
-
-@pytest_asyncio.fixture
-async def two(pg_url: str) -> AsyncIterator[tuple[Process, Process]]:
-    a = await start_process("A", pg_url, [0])
-    b = await start_process("B", pg_url, [1])
-    try:
-        yield a, b
-    finally:
-        for p in (a, b):
-            await p.stop()
+#: processes A and B on one PostgreSQL database (the cluster tests' fixture)
+two = cluster.two
 
 
 async def _front(proc: Process) -> tuple[WebFront, Links]:
@@ -43,15 +33,6 @@ async def _front(proc: Process) -> tuple[WebFront, Links]:
 
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-async def _event(resp: aiohttp.ClientResponse) -> Any:
-    while True:
-        line = await resp.content.readline()
-        if not line:
-            raise EOFError
-        if line.startswith(b"data: "):
-            return json.loads(line[6:])
 
 
 @pytest.mark.asyncio
