@@ -12,6 +12,7 @@ import random
 import shlex
 import sqlite3
 import subprocess
+from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -206,16 +207,24 @@ async def test_a_change_is_journaled_before_its_commit_and_only_if_committed(
     assert [e.op for e in reading.entries].count("append_action") == 3
 
     # the journal's sync fails after the commit: that one stands (the database has it),
-    # every later change is refused, so none is acknowledged that the journal lacks
-    real_sync = os.fdatasync
-
-    def failing_sync(fd: int) -> None:
-        raise OSError(5, "Input/output error")
-    os.fdatasync = failing_sync  # type: ignore[assignment]
+    # every later change is refused, so none is acknowledged that the journal lacks. Only
+    # the sync of the action's own batch fails: a write the service makes on its own in the
+    # meantime (a clock's, a post's) must not be the one that fails first
+    def failing_for_actions(texts: list[str]) -> journal_.Pending:
+        pending = real_append(texts)
+        if not any('"op":"append_action"' in t for t in texts):
+            return pending
+        pending.wait()
+        failed: Future[None] = Future()
+        failed.set_exception(OSError(5, "Input/output error"))
+        return journal_.Pending(j, pending.batch, failed)
+    j.append = failing_for_actions  # type: ignore[method-assign]
+    version = (await svc.tables.get(g)).version
     try:
         await play(svc, g, rng, 1)
     finally:
-        os.fdatasync = real_sync
+        j.append = real_append  # type: ignore[method-assign]
+    assert (await svc.tables.get(g)).version > version, "the action stands"
     assert j.failed is not None
     uid, action, v = await next_move(svc, g, rng)
     with pytest.raises(StorageRefusal) as info:
