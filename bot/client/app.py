@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import replies
+from bot.client.activity_launch import Launcher
 from bot.client.components import dispatch, dispatched
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
@@ -142,6 +143,8 @@ class TempusBot(commands.AutoShardedBot):
         #: by ``python -m bot`` when enabled): attached once the service and the publisher
         #: exist, before any game is resumed; closed first
         self.beside: list[Beside] = []
+        #: the Board button opening the live page inside Discord (on when the pages say)
+        self.launcher = Launcher()
 
     def begin_stop(self) -> None:
         """Take no more clicks or commands (each gets "restarting, try again")."""
@@ -354,6 +357,9 @@ class TempusBot(commands.AutoShardedBot):
         if op is not None and op.of_lesson:
             await self._lesson_click(interaction, cid, values, received)
             return
+        if op is Op.BOARD and self.launcher.may_launch(interaction) \
+                and await self.launcher.launch(interaction):
+            return  # the page opens in Discord; else the link below
         private = op is not None and op.answers_privately
         if private and not in_place:
             def ack() -> Any:

@@ -27,7 +27,7 @@ class EventLoop(StrEnum):
 
 @dataclass
 class Settings:
-    token: str | None = None
+    token: str | None = field(default=None, repr=False)  # (secrets stay out of logs)
     #: a SQLite file, or a ``postgresql://`` URL (several processes sharing the games)
     db: str = "tempus.db"
     #: the gateway shards this process runs (None: all of them) and how many there are
@@ -80,9 +80,12 @@ class Settings:
     web_port: int | None = None
     web_url: str | None = None
     web_host: str = "0.0.0.0"
-    web_secret: str | None = None
+    web_secret: str | None = field(default=None, repr=False)
     web_secret_dir: str | None = None
     web_link_hours: float = 72.0
+    #: the live page as the application's Discord Activity: its OAuth2 client secret (from
+    #: the developer portal; None: off, the Board button gives links); needs the pages on
+    activity_secret: str | None = field(default=None, repr=False)
     #: only for tests: where the Discord REST API and gateway are
     api_base: str | None = None
     gateway: str | None = None
@@ -132,6 +135,7 @@ class Settings:
             web_secret=_web_secret(e.get("TEMPUS_WEB_SECRET") or ""),
             web_secret_dir=e.get("TEMPUS_WEB_SECRET_DIR") or None,
             web_link_hours=_hours(e.get("TEMPUS_WEB_LINK_HOURS") or "72"),
+            activity_secret=_activity_secret(e),
             api_base=e.get("TEMPUS_DISCORD_API") or None,
             gateway=e.get("TEMPUS_DISCORD_GATEWAY") or None,
         )
@@ -182,6 +186,22 @@ def _web_secret(raw: str) -> str | None:
     if raw and len(raw.encode()) < 16:
         raise ValueError("TEMPUS_WEB_SECRET must be at least 16 characters long")
     return raw or None
+
+
+def _activity_secret(e: Mapping[str, str]) -> str | None:
+    """``TEMPUS_ACTIVITY_SECRET``: the application's client secret (unset or empty: the
+    Activity is off). It only works beside the live pages, so it is refused without them."""
+    raw = (e.get("TEMPUS_ACTIVITY_SECRET") or "").strip()
+    if not raw:
+        return None
+    if len(raw) < 16 or any(c.isspace() for c in raw):
+        raise ValueError("TEMPUS_ACTIVITY_SECRET must be the application's client secret "
+                         "(the OAuth2 page of the developer portal), not "
+                         f"{len(raw)} characters")
+    if not (e.get("TEMPUS_WEB_PORT") and e.get("TEMPUS_WEB_URL")):
+        raise ValueError("TEMPUS_ACTIVITY_SECRET needs the live pages: set TEMPUS_WEB_PORT "
+                         "and TEMPUS_WEB_URL too (the Activity is the live page)")
+    return raw
 
 
 def _hours(raw: str) -> float:

@@ -9,7 +9,10 @@ Started by ``python -m bot`` only when ``TEMPUS_WEB_PORT`` and ``TEMPUS_WEB_URL`
   which pushes each change to the pages open on its game;
 - puts the "🗺️ Board" button on turn messages (``Outcomes.board_button``) and answers it
   with the clicker's link (``Clicks.board_link``): their seat's page, or a watching one;
-- adds the person's link to their hand message (``HandDMs.board_link``).
+- adds the person's link to their hand message (``HandDMs.board_link``);
+- with ``TEMPUS_ACTIVITY_SECRET``, and Activities enabled for the application in Discord's
+  developer portal: serves the page as the application's Activity (:mod:`bot.web.activity`)
+  and has the Board button launch it (``bot.launcher``, bot/client/activity_launch.py).
 
 It needs nothing of Discord: the bot is reached through the attributes above.
 """
@@ -23,10 +26,11 @@ from typing import Any
 from aiohttp import web
 
 from bot.operator.settings import Settings
-from bot.store import ACTIVE, FINISHED
 from bot.table.service import TableService
+from bot.web.activity import SignIn
 from bot.web.hub import Hub
 from bot.web.links import Links, load_secret
+from bot.web.pages import seat_to_show
 from bot.web.server import WebServer
 from lang.messages import t
 
@@ -52,6 +56,7 @@ class WebFront:
         self.links = links or Links(load_secret(settings.web_secret, data_folder(settings)),
                                     settings.web_url, seat_hours=settings.web_link_hours)
         self.service: TableService | None = None
+        self.activity: SignIn | None = None
         self.hub: Hub | None = None
         self.server: WebServer | None = None
         self._runner: web.AppRunner | None = None
@@ -64,7 +69,11 @@ class WebFront:
         self.service = service
         self.hub = Hub(service)
         self.hub.start()
-        self.server = WebServer(service, self.links, self.hub)
+        self.activity = self._activity(bot)
+        self.server = WebServer(service, self.links, self.hub, activity=self.activity)
+        launcher = getattr(bot, "launcher", None)
+        if self.activity is not None and launcher is not None:
+            launcher.enabled = True
         service.announcer.listeners.append(self.hub.outcome)
         service.outcomes.board_button = True
         service.clicks.board_link = self.board_link
@@ -82,7 +91,27 @@ class WebFront:
         log.info("live pages on %s:%s for %s", self.settings.web_host, self.port,
                  self.links.base_url)
 
+    def _activity(self, bot: Any) -> SignIn | None:
+        """The Activity's sign-in, when the operator set it up (None: off, and why)."""
+        secret = self.settings.activity_secret
+        if not secret:
+            return None
+        flags = getattr(bot, "application_flags", None)
+        app_id = getattr(bot, "application_id", None)
+        if app_id is None or not getattr(flags, "embedded", False):
+            log.warning("TEMPUS_ACTIVITY_SECRET is set but Activities are not enabled for "
+                        "this application in Discord's developer portal (Activities > "
+                        "Settings): the Board button gives links")
+            return None
+        import discord.http  # (the API discord.py talks to: Discord's, or a test's)
+
+        return SignIn(client_id=int(app_id), client_secret=secret,
+                      bot_token=str(bot.http.token),
+                      api_base=self.settings.api_base or discord.http.Route.BASE)
+
     async def close(self) -> None:
+        if self.activity is not None:
+            await self.activity.close()
         if self.hub is not None:
             await self.hub.close()
         if self._runner is not None:
@@ -95,9 +124,8 @@ class WebFront:
         seat's link while they play it, else a link to watch."""
         assert self.service is not None
         table = await self.service.tables.get(game_id)
-        seat = table.seat_of(user_id)
-        if seat is not None and table.game.status in (ACTIVE, FINISHED) \
-                and not table.seats[seat].left:
+        seat = seat_to_show(table, user_id)
+        if seat is not None:
             url = self.links.url(self.links.token(game_id, seat, user_id))
             return t("web.link", url=url, hours=round(self.links.seat_hours))
         return t("web.link_spectator", url=self.links.url(self.links.token(game_id, None,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.store import ACTIVE, SeatRow
+from bot.store import ACTIVE, FINISHED, SeatRow
 from bot.table.model import Table, locale_of, undo_seat
 from bot.web.links import Link
 from games.port import BoardSvg, Web
@@ -60,6 +60,15 @@ def web_of(table: Table) -> Web:
     if web is None:  # a game without a page: as if it were not played here
         raise PageError(404, "web.error.game", game=table.id)
     return web
+
+
+def seat_to_show(table: Table, user_id: int) -> int | None:
+    """The seat whose page ``user_id`` gets (a link from the Board button, or the
+    Activity): theirs while they play it or once the game ended; else None, to watch."""
+    seat = table.seat_of(user_id)
+    if seat is None or table.game.status not in (ACTIVE, FINISHED) or table.seats[seat].left:
+        return None
+    return seat
 
 
 def viewer_of(table: Table, link: Link) -> Viewer:

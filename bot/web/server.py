@@ -13,14 +13,19 @@ Routes (every ``/api`` one needs ``Authorization: Bearer <token>``, see
   [...]}``: a seat's choice, made at version ``N``, through the same table service as a
   click (``service.play``: the same checks, stored before it is answered, announced in
   Discord as any click);
-- ``POST /api/undo`` ``{"v": N}``: the seat's last step taken back, as the Undo button.
+- ``POST /api/undo`` ``{"v": N}``: the seat's last step taken back, as the Undo button;
+- ``GET /api/activity``: ``{"client_id": ...}``, the application the page is an Activity of
+  (404 when the Activity is off), and ``POST /api/activity`` ``{"code": ..., "instance":
+  ...}``: inside Discord, the link the person would have had, once Discord confirmed who
+  they are and where the Activity runs (:mod:`bot.web.activity`; no Authorization).
 
 Refusals are JSON ``{"error": "..."}`` in the reader's language with a plain status (401:
 no valid link, 403: not this link's to do, 404: no such game here, 409: the game refused
-it or moved on, 413: too large, 429: too many requests). Every answer carries a content
-security policy that lets the page run only its own script and style, and talk only to
-this server; no answer sets a cookie. Tokens are never logged: they travel in a header,
-and nothing here writes headers to a log.
+it or moved on, 413: too large, 429: too many requests, 503: Discord did not answer).
+Every answer carries a content security policy that lets the page run only its own script
+and style, and talk only to this server; only Discord's clients may frame the page, and only
+when it is an Activity. No answer sets a cookie. Tokens are never logged: they travel in a
+header or a body, and nothing here writes either to a log.
 """
 
 from __future__ import annotations
@@ -37,31 +42,44 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.store import LOBBY
 from bot.table.model import Stale, TableError
 from bot.table.service import TableService
+from bot.web.activity import SignIn
 from bot.web.hub import Hub, Page
 from bot.web.limits import RateLimit
 from bot.web.links import BadLink, Link, Links
-from bot.web.pages import PageError, Viewer, viewer_of, web_of, without_mentions
+from bot.web.pages import PageError, Viewer, seat_to_show, viewer_of, web_of, without_mentions
 from lang import i18n
 from lang.messages import t
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-#: the files the page is made of, by the path it asks for
-FILES = {"/": "index.html", "/static/app.js": "app.js", "/static/app.css": "app.css"}
+#: the files the page is made of, by the path it asks for (``vendor/``: Discord's Embedded
+#: App SDK, built from its npm package by tools/discord_sdk/build.sh, loaded by the page
+#: only inside Discord)
+FILES = {"/": "index.html", "/static/app.js": "app.js", "/static/app.css": "app.css",
+         "/static/activity.js": "activity.js",
+         "/static/vendor/discord-embedded-app-sdk.mjs": "vendor/discord-embedded-app-sdk.mjs"}
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8"}
+         ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 #: the largest body an action may have (a choice is a few hundred bytes)
 MAX_BODY = 8 * 1024
 #: streams one link may keep open (a person's phone and computer, a reload)
 STREAMS_PER_LINK = 4
+#: sign-ins inside Discord, over all pages (each costs three calls to Discord's API)
+SIGN_INS_PER_S, SIGN_IN_BURST = 5.0, 30.0
 #: seconds between a stream's keep-alive comments (proxies close idle connections)
 KEEP_ALIVE_S = 20.0
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; "
-       "frame-ancestors 'none'")
+_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors {}")
+CSP = _CSP.format("'none'")
+#: the page inside Discord: framed by Discord's clients only (web, desktop, phone; their
+#: test builds), through its Activity proxy
+ACTIVITY_CSP = _CSP.format("https://discord.com https://*.discord.com "
+                           "https://*.discordsays.com")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -84,7 +102,7 @@ class StaticFile:
 def load_static(folder: Path = STATIC) -> dict[str, StaticFile]:
     out = {}
     for route, name in FILES.items():
-        body = (folder / name).read_bytes()
+        body = (folder / name).read_bytes()  # (a file missing: the bot does not start)
         out[route] = StaticFile(body, gzip.compress(body, 9, mtime=0),
                                 '"' + hashlib.sha256(body).hexdigest()[:20] + '"',
                                 TYPES[Path(name).suffix])
@@ -106,21 +124,27 @@ class WebServer:
     """The aiohttp application of the pages, on the table service's parts."""
 
     def __init__(self, service: TableService, links: Links, hub: Hub, *,
-                 limit: RateLimit | None = None) -> None:
+                 limit: RateLimit | None = None, activity: SignIn | None = None) -> None:
         self.service = service
         self.links = links
         self.hub = hub
         self.limit = limit or RateLimit()
+        #: the page as a Discord Activity (None: off, the page only opens from links)
+        self.activity = activity
+        self.sign_ins = RateLimit(SIGN_INS_PER_S, SIGN_IN_BURST)
         self.static = load_static()
         self.streams: dict[bytes, int] = {}
         self.app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY)
         self.app.router.add_get("/", self._file)
         self.app.router.add_get("/static/{name}", self._file)
+        self.app.router.add_get("/static/vendor/{name}", self._file)
         self.app.router.add_get("/api/state", self._state)
         self.app.router.add_get("/api/stream", self._stream)
         self.app.router.add_post("/api/act", self._act)
         self.app.router.add_post("/api/undo", self._undo)
         self.app.router.add_get("/api/recap", self._recap)
+        self.app.router.add_get("/api/activity", self._activity_app)
+        self.app.router.add_post("/api/activity", self._activity_sign_in)
 
     # ------------------------------------------------------------------ every request
     @web.middleware
@@ -144,6 +168,9 @@ class WebServer:
                 response = refusal(500, t("error.internal"))
         if not response.prepared:  # (a stream sent its headers itself)
             response.headers.update(SECURITY_HEADERS)
+            if self.activity is not None and request.path == "/":
+                response.headers["Content-Security-Policy"] = ACTIVITY_CSP
+                del response.headers["X-Frame-Options"]
             if request.path.startswith("/api/"):
                 response.headers["Cache-Control"] = "no-store"
         return response
@@ -267,7 +294,7 @@ class WebServer:
                 return
 
     # ------------------------------------------------------------------ acting
-    async def _body(self, request: web.Request) -> tuple[dict[str, Any], int]:
+    async def _json(self, request: web.Request) -> Any:
         if request.content_length is not None and request.content_length > MAX_BODY:
             raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
                                                 actual_size=request.content_length)
@@ -275,9 +302,12 @@ class WebServer:
             raise PageError(400, "web.error.body")
         raw = await request.read()
         try:
-            data = json.loads(raw)
+            return json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise PageError(400, "web.error.body") from None
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], int]:
+        data = await self._json(request)
         version = data.get("v") if isinstance(data, dict) else None
         if type(version) is not int or not 0 <= version < 2 ** 53:
             raise PageError(400, "web.error.body")
@@ -340,3 +370,42 @@ class WebServer:
             if not await self.service.sync.refresh(game_id):
                 raise
             await once()
+
+    # ------------------------------------------------------------------ inside Discord
+    async def _activity_app(self, request: web.Request) -> web.Response:
+        """The application whose Activity the page is (the SDK needs its id)."""
+        if self.activity is None:
+            raise PageError(404, "web.activity.error.off")
+        with i18n.using(_lang_of(request)):
+            words = {"signing_in": t("web.activity.signing_in"),
+                     "declined": t("web.activity.declined")}
+        return web.json_response({"client_id": str(self.activity.client_id), "words": words},
+                                 dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+    async def _activity_sign_in(self, request: web.Request) -> web.Response:
+        """The page opened inside Discord: the link its person gets, once Discord confirmed
+        who they are and where the Activity runs. Changes nothing."""
+        if self.activity is None:
+            raise PageError(404, "web.activity.error.off")
+        data = await self._json(request)
+        if not isinstance(data, dict):
+            raise PageError(400, "web.activity.error.request")
+        instance = str(data.get("instance", ""))[:200]
+        if not self.sign_ins.allow("all") or not self.limit.allow(("activity", instance)):
+            raise PageError(429, "web.error.rate")
+        opening = await self.activity.opening(data.get("code"), data.get("instance"))
+        try:
+            game_id = await self.service.tables.last_game_in_channel(opening.channel_id)
+            table = await self.service.tables.get(game_id)
+        except TableError:
+            raise PageError(404, "web.activity.error.no_game") from None
+        if opening.guild_id is not None and table.game.guild_id != opening.guild_id:
+            raise PageError(404, "web.activity.error.no_game")
+        web_of(table)  # (a game without a page: as if none were played here)
+        if table.game.status == LOBBY or table.state is None:
+            raise PageError(409, "web.activity.error.lobby", game=table.id)
+        seat = seat_to_show(table, opening.user_id)
+        token = self.links.token(table.id, seat, opening.user_id)
+        log.info("activity: game %s opened in Discord by %s (%s)", table.id, opening.user_id,
+                 "watching" if seat is None else f"seat {seat}")
+        return web.json_response({"token": token, "game": table.id, "seat": seat})

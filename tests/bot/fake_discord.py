@@ -45,6 +45,15 @@ Knobs (constructor arguments, also of :func:`running`):
   ``delete_thread(thread_id, tell=True)``: writes there answer
   10003 Unknown Channel (THREAD_DELETE unless ``tell=False``).
 - ``shards`` (1): the shard count ``GET /gateway/bot`` recommends.
+- ``enable_activities(in_threads=True)``: the application has an Activity (the EMBEDDED
+  flag, 1 << 17, in its flags): a click may be answered with ``LAUNCH_ACTIVITY`` (type 12,
+  its body checked against Discord's API description), which opens an instance in the
+  click's channel (:attr:`activity_instances`) with the clicker in it; ``in_threads=False``
+  refuses it in threads (400, 50039). Without it, type 12 is a misuse.
+  ``authorize(uid)`` is what the Embedded App SDK's authorize step gives ``uid``: a
+  one-time code, which ``POST /oauth2/token`` (with :attr:`client_secret`) exchanges for
+  an access token; ``GET /users/@me`` with that token is the person (with the bot's token,
+  the bot), ``GET /applications/{id}/activity-instances/{instance}`` the instance.
 - ``guilds``: several guilds, ``{guild_id: (channel_id, ...)}`` (then ``guild_id`` and
   ``channel_ids`` are ignored as arguments: :attr:`guild_id` is the first guild and
   :attr:`channel_ids` every guild's channels, in order); :meth:`guild_of` says whose a
@@ -83,6 +92,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from tests.bot.discord_spec import problems as spec_problems
 from tests.bot.fake_commands import available_in, command_problems
 from tests.bot.fake_ratelimit import (
     EDIT,
@@ -119,8 +129,12 @@ ACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 #: callback types Discord accepts per interaction type (developers/interactions/
 #: receiving-and-responding, "Interaction Callback Type": 6 and 7 only for components, 8
-#: only for autocomplete, 9 not for modal submits; 12 needs Activities, which the app lacks)
+#: only for autocomplete, 9 not for modal submits; 12 for commands, components and modal
+#: submits of an app with Activities, see LAUNCHES)
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+LAUNCHES = {2, 3, 5}
+#: the application flag of an app with Activities (developers/resources/application)
+EMBEDDED = 1 << 17
 INTERACTION_NAMES = {2: "APPLICATION_COMMAND", 3: "MESSAGE_COMPONENT",
                      4: "APPLICATION_COMMAND_AUTOCOMPLETE", 5: "MODAL_SUBMIT"}
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
@@ -386,6 +400,14 @@ class FakeDiscord:
         self.deleted_channels: set[int] = set()
         #: statuses the next interaction callbacks are answered with (fail_callbacks)
         self.callback_faults: list[int] = []
+        #: Activities: whether the app has one, and may launch it in threads; the
+        #: instances launched, by id; one-time codes and access tokens, to whom they belong
+        self.activities = False
+        self.activities_in_threads = True
+        self.activity_instances: dict[str, dict[str, Any]] = {}
+        self.client_secret = "the-fake-apps-client-secret-0123"
+        self.oauth_codes: dict[str, int] = {}
+        self.access_tokens: dict[str, int] = {}
         self._offset = 0.0
         self._archive_looked = -ARCHIVE_LOOK_S
         self._tasks: set[asyncio.Task[None]] = set()
@@ -608,7 +630,7 @@ class FakeDiscord:
             "v": 10, "user": self.bot_user, "session_id": f"fake-session-{len(self.identified)}",
             "resume_gateway_url": self.gateway, "shard": list(session.shard),
             "guilds": [{"id": str(g), "unavailable": True} for g in mine],
-            "application": {"id": str(self.app_id), "flags": 0},
+            "application": {"id": str(self.app_id), "flags": self.app_flags},
         })
         for g in mine:
             await self._send(session, "GUILD_CREATE", self._guild(g))
@@ -992,12 +1014,32 @@ class FakeDiscord:
                      ) -> web.Response:
         match (method, parts):
             case ("GET", ["users", "@me"]):
+                scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+                if scheme == "Bearer":
+                    uid = self.access_tokens.get(token)
+                    if uid is None:
+                        return _error(0, "401: Unauthorized", 401)
+                    user = self.user(uid)
+                    user.update(locale="en-US", mfa_enabled=False, flags=0, public_flags=0,
+                                premium_type=0)
+                    self._spec("UserPIIResponse", user)
+                    return _json(user)
                 return _json(self.bot_user)
+            case ("POST", ["oauth2", "token"]):
+                return await self._oauth_token(request)
+            case ("GET", ["applications", app, "activity-instances", iid]):
+                if not request.headers.get("Authorization", "").startswith("Bot "):
+                    return _error(0, "401: Unauthorized", 401)
+                found = self.activity_instances.get(iid)
+                if app != str(self.app_id) or found is None:
+                    return _error(0, "404: Not Found", 404)
+                self._spec("EmbeddedActivityInstance", found)
+                return _json(found)
             case ("GET", ["oauth2", "applications", "@me"]):
                 return _json({"id": str(self.app_id), "name": "Tempus", "icon": None,
                               "description": "", "rpc_origins": [], "bot_public": True,
                               "bot_require_code_grant": False, "owner": self.user(1),
-                              "verify_key": "00", "flags": 0, "team": None,
+                              "verify_key": "00", "flags": self.app_flags, "team": None,
                               "summary": ""})
             case ("GET", ["gateway"]):
                 return _json({"url": self.gateway})
@@ -1255,6 +1297,8 @@ class FakeDiscord:
             return _error(10062, "Unknown interaction", 404)
         payload, files = await _read_body(request)
         rtype = int(payload.get("type") or 0)
+        if rtype == 12:
+            return await self._launch(inter, payload)
         if rtype not in ALLOWED_CALLBACKS.get(inter.kind, set()):
             raise DiscordLimit(f"callback type {rtype} is not valid for a "
                                f"{INTERACTION_NAMES.get(inter.kind, inter.kind)} interaction")
@@ -1310,6 +1354,75 @@ class FakeDiscord:
                                 "response_message_ephemeral": inter.ephemeral},
                 "resource": resource}
         return _json(body)
+
+    # ------------------------------------------------------------------ Activities
+    @property
+    def app_flags(self) -> int:
+        return EMBEDDED if self.activities else 0
+
+    def enable_activities(self, *, in_threads: bool = True) -> None:
+        self.activities = True
+        self.activities_in_threads = in_threads
+
+    def authorize(self, uid: int) -> str:
+        """The one-time code the Embedded App SDK's authorize step gives ``uid``."""
+        code = f"code{next(self._ids)}"
+        self.oauth_codes[code] = uid
+        return code
+
+    def _spec(self, schema: str, body: Any) -> None:
+        """A body that breaks Discord's API description is the test's (or fake's) error."""
+        for problem in spec_problems(schema, body):
+            self.errors.append(f"{schema}: {problem}")
+
+    async def _launch(self, inter: Interaction, payload: dict[str, Any]) -> web.Response:
+        """LAUNCH_ACTIVITY: the app's Activity opens in the click's channel."""
+        self._spec("LaunchActivityInteractionCallbackRequest", payload)
+        if not self.activities or inter.kind not in LAUNCHES:
+            raise DiscordLimit(f"callback type 12 for a "
+                               f"{INTERACTION_NAMES.get(inter.kind, inter.kind)} interaction "
+                               f"of an app {'with' if self.activities else 'without'} "
+                               "Activities")
+        if inter.channel_id in self.threads and not self.activities_in_threads:
+            return _error(50039, "Invalid Activity Action", 400)
+        guild = self.guild_of(inter.channel_id)
+        launch = self.next_id()
+        location_id = f"gc-{guild}-{inter.channel_id}"
+        iid = f"i-{launch}-{location_id}"
+        self.activity_instances[iid] = {
+            "application_id": str(self.app_id), "instance_id": iid, "launch_id": str(launch),
+            "location": {"id": location_id, "kind": "gc", "channel_id": str(inter.channel_id),
+                         "guild_id": str(guild)},
+            "users": [str(inter.user_id)]}
+        inter.response_type = 12
+        inter.acked_at = self.now()
+        inter.acked.set()
+        inter.replied.set()
+        await self._changed()
+        resource = {"type": 12, "activity_instance": {"id": iid}}
+        self._spec("LaunchActivityInteractionCallbackResponse", resource)
+        return _json({"interaction": {"id": str(inter.id), "type": inter.kind,
+                                      "activity_instance_id": iid,
+                                      "response_message_loading": False,
+                                      "response_message_ephemeral": False},
+                      "resource": resource})
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """The authorization code grant (developers/topics/oauth2), form-encoded."""
+        form = await request.post()
+        if form.get("client_id") != str(self.app_id) \
+                or form.get("client_secret") != self.client_secret:
+            return _json({"error": "invalid_client"}, 401)
+        if form.get("grant_type") != "authorization_code":
+            return _json({"error": "unsupported_grant_type"}, 400)
+        uid = self.oauth_codes.pop(str(form.get("code", "")), None)
+        if uid is None:
+            return _json({"error": "invalid_grant",
+                          "error_description": 'Invalid "code" in request.'}, 400)
+        token = f"access{next(self._ids)}"
+        self.access_tokens[token] = uid
+        return _json({"access_token": token, "token_type": "Bearer", "expires_in": 604800,
+                      "refresh_token": f"refresh{next(self._ids)}", "scope": "identify"})
 
     def _token(self, token: str) -> tuple[Interaction | None, web.Response]:
         """The interaction behind a webhook token, or Discord's answer when it is unusable."""

@@ -4,9 +4,12 @@
 // the one tapped), pushes of every change over a stream.
 // The link's token is after "#": browsers never send it to a server on their own; it goes
 // in an Authorization header, and no cookie is used. Every text is set as text (no HTML).
+// Inside Discord (an Activity) there is no link: activity.js gets the token from our server
+// once Discord confirmed who the person is, and again if it expires while the page is open.
 "use strict";
 (function () {
-  const token = decodeURIComponent(location.hash.slice(1));
+  let token = decodeURIComponent(location.hash.slice(1));
+  let renew = null;        // inside Discord: gets a fresh token (activity.js signIn)
   const $ = (id) => document.getElementById(id);
   const SVGNS = "http://www.w3.org/2000/svg";
   let state = null;        // the newest state the server sent
@@ -92,6 +95,9 @@
         if (!r.ok) {
           const data = await r.json().catch(() => ({}));
           conn(data.error || String(r.status));
+          if (r.status === 401 && renew) {  // expired while open: Discord says who again
+            try { token = await renew(); continue; } catch (e) { conn(e.message); return; }
+          }
           if (r.status === 401 || r.status === 403 || r.status === 404) return;
           throw new Error("stream");
         }
@@ -551,9 +557,18 @@
     $("zin").addEventListener("click", () => { if (vb) zoomAt(vb.x + vb.w / 2, vb.y + vb.h / 2, 1.4); });
     $("zout").addEventListener("click", () => { if (vb) zoomAt(vb.x + vb.w / 2, vb.y + vb.h / 2, 1 / 1.4); });
     $("zfit").addEventListener("click", fit);
-    if (!token) { conn("?"); return; }
     conn("…");
-    getState().then(() => { conn(""); stream(); }).catch((e) => conn(e.message));
+    let first = Promise.resolve();
+    if (!token) {
+      // Discord opens an Activity's page with these in its address (the SDK reads them)
+      const query = new URLSearchParams(location.search);
+      if (!query.has("frame_id") || !query.has("instance_id")) { conn("?"); return; }
+      first = import("/static/activity.js").then((activity) => {
+        renew = () => activity.signIn();
+        return activity.signIn((words) => conn(words.signing_in || "…"));
+      }).then((t) => { token = t; });
+    }
+    first.then(getState).then(() => { conn(""); stream(); }).catch((e) => conn(e.message));
   }
   start();
 })();

@@ -16,7 +16,7 @@ from typing import Any
 from bot.client.app import TempusBot
 from bot.web.front import WebFront
 from tests.bot.e2e import bot_running, panel_message, play_channel
-from tests.bot.fake_discord import FakeDiscord, Message, running
+from tests.bot.fake_discord import FakeDiscord, Interaction, Message, running
 
 ANN, BOB, CY, WATCHER = 11, 12, 13, 99
 SECRET = "the browser test's secret, 32 bytes long"
@@ -51,12 +51,16 @@ class Table:
         assert msg is not None
         return msg
 
-    async def board_link(self, uid: int) -> str:
-        """What the turn message's "🗺️ Board" answers ``uid``, privately: their link."""
+    async def board(self, uid: int) -> Interaction:
+        """A click of the turn message's "🗺️ Board" by ``uid``: what Discord saw of it."""
         msg = self.turn_message()
         board = next(c["custom_id"] for c in msg.controls()
                      if c["custom_id"].split(":")[3] == "board")
-        inter = await self.fake.click(uid, msg, board)
+        return await self.fake.click(uid, msg, board)
+
+    async def board_link(self, uid: int) -> str:
+        """What the turn message's "🗺️ Board" answers ``uid``, privately: their link."""
+        inter = await self.board(uid)
         assert all(m.where == "ephemeral" for m in inter.replies), "answered privately"
         found = LINK.search(inter.text())
         assert found, inter.text()
@@ -64,25 +68,35 @@ class Table:
 
 
 @contextlib.asynccontextmanager
-async def table_with_pages(tmp_path: Path, *, seed: int = 5,
-                           web: bool = True) -> AsyncIterator[Table]:
+async def table_with_pages(tmp_path: Path, *, seed: int = 5, web: bool = True,
+                           activity: bool | None = None) -> AsyncIterator[Table]:
+    """``activity``: the pages are also the application's Activity, which Discord launches
+    in threads (True) or refuses to there (False)."""
     port = free_port()
     settings: dict[str, Any] = {}
     if web:
         settings = {"web_port": port, "web_url": f"http://127.0.0.1:{port}/",
                     "web_host": "127.0.0.1", "web_secret": SECRET}
-    async with running() as fake, bot_running(fake, tmp_path / "t.db", seed=seed,
-                                              settings=settings) as bot:
-        ch = fake.channel_ids[0]
-        await fake.slash(ANN, ch, "new", seats=3)
-        await fake.slash(BOB, ch, "join")
-        await fake.slash(CY, ch, "join")
-        await fake.slash(ANN, ch, "start")
-        assert bot.service is not None
-        await bot.service.idle()
-        game = max(t.id for t in bot.service.tables)
-        await _to_the_first_turn(bot, game)
-        yield Table(fake, bot, ch, game)
+    async with running() as fake:
+        if activity is not None:
+            fake.enable_activities(in_threads=activity)
+            settings["activity_secret"] = fake.client_secret
+        async with bot_running(fake, tmp_path / "t.db", seed=seed, settings=settings) as bot:
+            yield await _opened(fake, bot)
+
+
+async def _opened(fake: FakeDiscord, bot: TempusBot) -> Table:
+    """A game of three people opened with slash commands, at its first turn."""
+    ch = fake.channel_ids[0]
+    await fake.slash(ANN, ch, "new", seats=3)
+    await fake.slash(BOB, ch, "join")
+    await fake.slash(CY, ch, "join")
+    await fake.slash(ANN, ch, "start")
+    assert bot.service is not None
+    await bot.service.idle()
+    game = max(t.id for t in bot.service.tables)
+    await _to_the_first_turn(bot, game)
+    return Table(fake, bot, ch, game)
 
 
 async def _to_the_first_turn(bot: TempusBot, game: int) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.table.model import Outcome, Table
 from bot.table.service import TableService
 from bot.web.front import WebFront
 from bot.web.links import Links
+from tests.bot.fake_discord import FakeDiscord
 
 HOST, BOB, CY = 101, 102, 103
 PEOPLE = (HOST, BOB, CY)
@@ -50,15 +51,24 @@ class Rig:
 
 
 @contextlib.asynccontextmanager
-async def rig(*, ai_delay: float = 0.0, max_pages: int | None = None) -> AsyncIterator[Rig]:
+async def rig(*, ai_delay: float = 0.0, max_pages: int | None = None,
+              discord: FakeDiscord | None = None) -> AsyncIterator[Rig]:
+    """``discord``: the pages are also the Activity of that fake Discord's application."""
     store = await SqliteStorage.open(":memory:")
     sink = Sink()
     service = TableService(store, sink, ai_delay=ai_delay, seed_source=lambda: 7)
     settings = Settings(db=":memory:", web_port=0, web_url="https://tempus.example/",
                         web_host="127.0.0.1", web_secret=SECRET.decode())
+    bot = SimpleNamespace(service=service)
+    if discord is not None:
+        settings = replace(settings, activity_secret=discord.client_secret,
+                           api_base=discord.api_base)
+        bot = SimpleNamespace(service=service, application_id=discord.app_id,
+                              application_flags=SimpleNamespace(embedded=discord.activities),
+                              http=SimpleNamespace(token="fake-token"))
     links = Links(SECRET, settings.web_url or "")
     front = WebFront(settings, links=links)
-    await front.attach(SimpleNamespace(service=service))
+    await front.attach(bot)
     if max_pages is not None:
         assert front.hub is not None
         front.hub.max_pages = max_pages

@@ -45,3 +45,35 @@ async def test_no_board_button_without_the_pages(tmp_path: Path) -> None:
     async with table_with_pages(tmp_path, web=False) as t:
         assert "board" not in _ops(t.turn_message().controls())
         assert not any(LINK.search(m.content) for m in t.fake.dms(ANN))
+
+
+@pytest.mark.asyncio
+async def test_with_the_activity_the_board_button_launches_it_in_the_games_thread(
+        tmp_path: Path) -> None:
+    """The click is answered with LAUNCH_ACTIVITY (its body as Discord's API description
+    has it): no private reply, and the Activity runs in the thread the game is played in."""
+    async with table_with_pages(tmp_path, activity=True) as t:
+        inter = await t.board(BOB)
+        assert inter.response_type == 12 and inter.replies == []
+        (instance,) = t.fake.activity_instances.values()
+        assert instance["location"]["channel_id"] == str(t.thread)
+        assert instance["users"] == [str(BOB)]
+        assert t.bot.launcher.launched == 1
+        assert t.fake.errors == []
+
+
+@pytest.mark.asyncio
+async def test_where_discord_refuses_to_launch_in_a_thread_the_link_stays(
+        tmp_path: Path) -> None:
+    """Refused in the thread: the same click gets the person's link, and the next clicks
+    in threads go straight to the link (no refused call each time)."""
+    async with table_with_pages(tmp_path, activity=False) as t:
+        link = await t.board_link(ANN)
+        mine = t.web.links.check(link.split("#")[1])
+        assert mine.user_id == ANN and mine.seat is not None
+        assert t.bot.launcher.refused_in_threads and t.bot.launcher.fell_back == 1
+        refused = [f for f in t.fake.failures if f[2] == 400]
+        assert len(refused) == 1 and refused[0][3] == 50039
+        await t.board_link(BOB)
+        assert len([f for f in t.fake.failures if f[2] == 400]) == 1, "not tried again"
+        assert t.fake.activity_instances == {}

@@ -1,0 +1,67 @@
+"""The "🗺️ Board" button launching the live page inside Discord, as the app's Activity.
+
+On only where the operator enabled it (the live pages with ``TEMPUS_ACTIVITY_SECRET``, and
+Activities turned on for the application in Discord's developer portal, which the bot sees
+in its application's flags at start-up). The click is then answered with Discord's
+``LAUNCH_ACTIVITY`` callback (type 12) instead of a private link: Discord opens the page in
+its panel, and the page finds the game from the channel it runs in (bot/web/activity.py).
+
+Discord's documentation does not say whether an Activity may be launched from a thread, and
+games are played in threads. So the launch is tried; if Discord refuses it there, the same
+click is answered with the link (a refused callback leaves the interaction unanswered) and
+this process stops trying in threads. Anywhere the launch fails, the link is the answer: a
+person is never left without one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+#: the channel types of threads (announcement, public, private)
+THREADS = frozenset({discord.ChannelType.news_thread, discord.ChannelType.public_thread,
+                     discord.ChannelType.private_thread})
+
+
+class Launcher:
+    def __init__(self) -> None:
+        #: launch instead of giving links (set by the live pages when the Activity is on)
+        self.enabled = False
+        #: Discord refused a launch in a thread: links there from now on (this process)
+        self.refused_in_threads = False
+        self.launched = 0
+        self.fell_back = 0
+
+    def may_launch(self, interaction: discord.Interaction[Any]) -> bool:
+        if not self.enabled or interaction.guild_id is None:
+            return False
+        return not (self.refused_in_threads and _in_thread(interaction))
+
+    async def launch(self, interaction: discord.Interaction[Any]) -> bool:
+        """Answer the click by launching the Activity; False (the interaction still
+        unanswered) when Discord refused it."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            self.fell_back += 1
+            if 400 <= exc.status < 500 and _in_thread(interaction) \
+                    and not self.refused_in_threads:
+                self.refused_in_threads = True
+                log.warning("Discord refused to launch the Activity in a thread (%s %s: "
+                            "%s): the Board button gives links in threads", exc.status,
+                            exc.code, exc.text[:200])
+            else:
+                log.warning("could not launch the Activity (%s %s): the link instead",
+                            exc.status, exc.code)
+            return False
+        self.launched += 1
+        return True
+
+
+def _in_thread(interaction: discord.Interaction[Any]) -> bool:
+    channel = interaction.channel
+    return channel is not None and getattr(channel, "type", None) in THREADS
