@@ -146,6 +146,11 @@ class TempusBot(commands.AutoShardedBot):
         #: the Board button opening the live page inside Discord (on when the pages say)
         self.launcher = Launcher()
 
+    @property
+    def api_base(self) -> str:
+        """Discord's REST API root that discord.py talks to (a test's fake, in tests)."""
+        return str(discord.http.Route.BASE)
+
     def begin_stop(self) -> None:
         """Take no more clicks or commands (each gets "restarting, try again")."""
         self.stopping = True

@@ -103,11 +103,9 @@ class WebFront:
                         "this application in Discord's developer portal (Activities > "
                         "Settings): the Board button gives links")
             return None
-        import discord.http  # (the API discord.py talks to: Discord's, or a test's)
-
         return SignIn(client_id=int(app_id), client_secret=secret,
                       bot_token=str(bot.http.token),
-                      api_base=self.settings.api_base or discord.http.Route.BASE)
+                      api_base=self.settings.api_base or bot.api_base)
 
     async def close(self) -> None:
         if self.activity is not None:

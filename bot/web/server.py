@@ -68,6 +68,9 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
 MAX_BODY = 8 * 1024
 #: streams one link may keep open (a person's phone and computer, a reload)
 STREAMS_PER_LINK = 4
+#: what a request's link said: its reader's language, and the link itself
+LANG = web.RequestKey("lang", str)
+LINK = web.RequestKey("link", Link)
 #: sign-ins inside Discord, over all pages (each costs three calls to Discord's API)
 SIGN_INS_PER_S, SIGN_IN_BURST = 5.0, 30.0
 #: seconds between a stream's keep-alive comments (proxies close idle connections)
@@ -155,16 +158,16 @@ class WebServer:
         try:
             response = await handler(request)
         except PageError as exc:
-            with i18n.using(request.get("lang") or _lang_of(request)):
+            with i18n.using(request.get(LANG) or _lang_of(request)):
                 response = refusal(exc.status, exc.text())
         except web.HTTPRequestEntityTooLarge:
-            with i18n.using(request.get("lang") or _lang_of(request)):
+            with i18n.using(request.get(LANG) or _lang_of(request)):
                 response = refusal(413, t("web.error.too_big"))
         except web.HTTPException as exc:
             response = refusal(exc.status, exc.reason)
         except Exception:
             log.exception("web: %s %s failed", request.method, request.path)
-            with i18n.using(request.get("lang") or _lang_of(request)):
+            with i18n.using(request.get(LANG) or _lang_of(request)):
                 response = refusal(500, t("error.internal"))
         if not response.prepared:  # (a stream sent its headers itself)
             response.headers.update(SECURITY_HEADERS)
@@ -196,8 +199,8 @@ class WebServer:
         except TableError:
             raise PageError(404, "web.error.game", game=link.game_id) from None
         viewer = viewer_of(table, link)
-        request["lang"] = viewer.lang
-        request["link"] = link
+        request[LANG] = viewer.lang
+        request[LINK] = link
         return viewer
 
     # ------------------------------------------------------------------ the page
@@ -243,7 +246,7 @@ class WebServer:
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         viewer = await self._viewer(request)
-        link: Link = request["link"]
+        link: Link = request[LINK]
         try:
             since = int(request.query.get("v", "-1"))
         except ValueError:

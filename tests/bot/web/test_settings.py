@@ -26,6 +26,7 @@ def test_off_unless_port_and_address_are_set() -> None:
     ("TEMPUS_WEB_PORT", "http"), ("TEMPUS_WEB_PORT", "70000"),
     ("TEMPUS_WEB_URL", "t.example"), ("TEMPUS_WEB_SECRET", "short"),
     ("TEMPUS_WEB_LINK_HOURS", "0"), ("TEMPUS_WEB_LINK_HOURS", "soon"),
+    ("TEMPUS_ACTIVITY_SECRET", "short"), ("TEMPUS_ACTIVITY_SECRET", "x" * 32),  # no pages
 ])
 def test_a_bad_value_is_refused_by_name(name: str, value: str) -> None:
     with pytest.raises(ValueError, match=name):
@@ -35,3 +36,11 @@ def test_a_bad_value_is_refused_by_name(name: str, value: str) -> None:
 def test_the_secret_is_kept_beside_the_database(tmp_path: Path) -> None:
     assert data_folder(Settings(db=str(tmp_path / "t.db"))) == tmp_path
     assert data_folder(Settings(db="postgresql://u@h/d", web_secret_dir="/data")) == Path("/data")
+
+
+def test_the_activity_secret_needs_the_pages_and_stays_out_of_reprs() -> None:
+    s = Settings.from_env({"TEMPUS_WEB_PORT": "8080", "TEMPUS_WEB_URL": "https://t.example/",
+                           "TEMPUS_ACTIVITY_SECRET": " s3cret-of-the-application-0123 "})
+    assert s.activity_secret == "s3cret-of-the-application-0123"
+    assert "s3cret" not in repr(s)
+    assert Settings.from_env({}).activity_secret is None
