@@ -364,7 +364,11 @@ class TempusBot(commands.AutoShardedBot):
             return
         if op is Op.BOARD and self.launcher.may_launch(interaction) \
                 and await self.launcher.launch(interaction):
-            return  # the page opens in Discord; else the link below
+            # the page opens in Discord (else the link below); as any click, its person
+            # is at the table for a while: no pings meanwhile
+            if self.service is not None:
+                self.service.presence.seen(cid.game, interaction.user.id)
+            return
         private = op is not None and op.answers_privately
         if private and not in_place:
             def ack() -> Any:

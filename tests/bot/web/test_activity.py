@@ -174,3 +174,27 @@ async def test_no_activity_without_discords_embedded_flag() -> None:
     async with running() as fake, rig(discord=fake) as r:
         assert r.front.activity is None
         assert r.front.server is not None and r.front.server.activity is None
+
+
+@pytest.mark.asyncio
+async def test_a_person_of_another_seat_sees_only_their_own_and_cannot_act_for_the_seat_to_play(
+        setup: Setup) -> None:
+    """Signed in inside Discord, a person gets their own seat, whatever seat is to play:
+    not the other hand, and no action for it."""
+    table = await setup.r.table(setup.game)
+    assert table.state is not None
+    deciding = sorted(table.since)[0]
+    other = next(s for s in range(len(table.seats)) if s != deciding)
+    other_uid = table.seats[other].user_id
+    assert other_uid is not None
+    status, body = await setup.sign_in(setup.fake.authorize(other_uid), setup.instance())
+    assert status == 200 and body["seat"] == other
+    state = await _state(setup.r, body["token"])
+    assert [c["id"] for c in state["page"]["hand"]] == list(table.state.players[other].hand)
+    assert state["choices"] is None
+    before = table.version
+    async with aiohttp.ClientSession() as s, s.post(
+            setup.r.base + "/api/act", json={"v": before, "steps": ["draw_cards"]},
+            headers={"Authorization": f"Bearer {body['token']}"}) as resp:
+        assert resp.status == 409 and (await resp.json())["error"]
+    assert (await setup.r.table(setup.game)).version == before
