@@ -82,6 +82,7 @@ CSP = _CSP.format("'none'")
 #: the page inside Discord: framed by Discord's clients only (web, desktop, phone; their
 #: test builds), through its Activity proxy
 ACTIVITY_CSP = _CSP.format("https://discord.com https://*.discord.com "
+                           "https://discordapp.com https://*.discordapp.com "
                            "https://*.discordsays.com")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
@@ -171,7 +172,9 @@ class WebServer:
                 response = refusal(500, t("error.internal"))
         if not response.prepared:  # (a stream sent its headers itself)
             response.headers.update(SECURITY_HEADERS)
-            if self.activity is not None and request.path == "/":
+            # (Discord opens an Activity's page with a frame id; a link's page never has one)
+            if self.activity is not None and request.path == "/" \
+                    and "frame_id" in request.query:
                 response.headers["Content-Security-Policy"] = ACTIVITY_CSP
                 del response.headers["X-Frame-Options"]
             if request.path.startswith("/api/"):
@@ -381,7 +384,8 @@ class WebServer:
             raise PageError(404, "web.activity.error.off")
         with i18n.using(_lang_of(request)):
             words = {"signing_in": t("web.activity.signing_in"),
-                     "declined": t("web.activity.declined")}
+                     "declined": t("web.activity.declined"),
+                     "outside": t("web.activity.outside")}
         return web.json_response({"client_id": str(self.activity.client_id), "words": words},
                                  dumps=lambda d: json.dumps(d, ensure_ascii=False))
 

@@ -4,6 +4,7 @@
 // Discord and answers with the link the person would have had from the Board button.
 // Nothing here is trusted by the server: it believes only what Discord tells it.
 const SDK = "/static/vendor/discord-embedded-app-sdk.mjs";
+const READY_MS = 15000;
 
 async function json(response) {
   const data = await response.json().catch(() => ({}));
@@ -15,10 +16,13 @@ async function json(response) {
 // person (the server's words, in their language)
 export async function signIn(onWords) {
   const app = await json(await fetch("/api/activity", { cache: "no-store" }));
-  if (onWords) onWords(app.words || {});
+  const words = app.words || {};
+  if (onWords) onWords(words);
   const { DiscordSDK } = await import(SDK);
   const sdk = new DiscordSDK(app.client_id);
-  await sdk.ready();
+  // outside Discord's frame the SDK waits for a handshake that never comes
+  await Promise.race([sdk.ready(), new Promise((_, no) => setTimeout(
+    () => no(new Error(words.outside || "Discord?")), READY_MS))]);
   let code;
   try {
     ({ code } = await sdk.commands.authorize({
@@ -26,7 +30,7 @@ export async function signIn(onWords) {
       scope: ["identify"],
     }));
   } catch (e) {
-    throw new Error((app.words || {}).declined || String(e.message || e));
+    throw new Error(words.declined || String(e.message || e));
   }
   const answer = await json(await fetch("/api/activity", {
     method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },

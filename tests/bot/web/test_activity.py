@@ -150,12 +150,15 @@ async def test_discord_not_answering_is_said_plainly(setup: Setup) -> None:
 async def test_only_discord_may_frame_the_page_and_only_when_it_is_an_activity(
         setup: Setup) -> None:
     async with aiohttp.ClientSession() as s:
-        async with s.get(setup.r.base + "/") as resp:
+        async with s.get(setup.r.base + "/?instance_id=i-1&frame_id=f") as resp:
             assert resp.headers["Content-Security-Policy"] == ACTIVITY_CSP
             assert "X-Frame-Options" not in resp.headers
+        async with s.get(setup.r.base + "/") as resp:  # a link's page: framed by nobody
+            assert resp.headers["Content-Security-Policy"] == CSP
         async with s.get(setup.r.base + "/api/activity") as resp:
             app = await resp.json()
-            assert app["client_id"] == str(setup.fake.app_id) and app["words"]["declined"]
+            assert app["client_id"] == str(setup.fake.app_id)
+            assert all(app["words"][k] for k in ("signing_in", "declined", "outside"))
             assert resp.headers["X-Frame-Options"] == "DENY"
     async with rig() as plain, aiohttp.ClientSession() as s:
         async with s.get(plain.base + "/") as resp:

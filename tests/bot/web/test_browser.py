@@ -219,3 +219,27 @@ async def test_inside_discord_the_activity_shows_the_persons_seat_without_a_link
         table = await service.tables.get(t.game)
         assert table.state is not None and table.state.count[move["to"]] >= 1, "played"
         assert t.fake.errors == []
+
+
+@pytest.mark.asyncio
+async def test_the_real_sdk_outside_discord_says_the_page_works_inside_discord_only(
+        tmp_path: Path) -> None:
+    """The vendored SDK itself, loaded under the page's content security policy, opened as
+    Discord would open it but with no Discord around: the page says where it works."""
+    async with table_with_pages(tmp_path, activity=True) as t:
+        url = f"{t.web.links.base_url.rstrip('/')}/?instance_id=i-1-gc-1-2&channel_id=2" \
+              f"&guild_id=1&frame_id=f1&platform=desktop"
+        browser = await asyncio.to_thread(_browser)
+        try:
+            def opened() -> str:
+                browser.get(url)
+                return str(_wait(browser, "const c = document.getElementById('conn')"
+                                          ".textContent; return c.includes('inside') && c",
+                                 timeout=40))
+
+            said = await asyncio.to_thread(opened)
+            logs = await asyncio.to_thread(browser.get_log, "browser")
+        finally:
+            await asyncio.to_thread(browser.quit)
+        assert "works inside Discord only" in said
+        assert not [e for e in logs if "Content Security Policy" in e.get("message", "")]
