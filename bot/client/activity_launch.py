@@ -15,13 +15,21 @@ person is never left without one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
 
+from bot.client import replies
+
 log = logging.getLogger(__name__)
 
+#: what a launch leaves for the link if it fails: a deferral and its answer
+FALLBACK_S = 1.0
+#: Discord's answers that refuse the launch itself (not a late click, 10062, nor a limit
+#: or an outage, which say nothing about the place)
+REFUSALS = frozenset({400, 403})
 #: the channel types of threads (announcement, public, private)
 THREADS = frozenset({discord.ChannelType.news_thread, discord.ChannelType.public_thread,
                      discord.ChannelType.private_thread})
@@ -41,22 +49,36 @@ class Launcher:
             return False
         return not (self.refused_in_threads and _in_thread(interaction))
 
-    async def launch(self, interaction: discord.Interaction[Any]) -> bool:
+    async def launch(self, interaction: discord.Interaction[Any], received: float) -> bool:
         """Answer the click by launching the Activity; False (the interaction still
-        unanswered) when Discord refused it."""
+        unanswered, with time left to give the link) when it could not be done. One try,
+        cut short so that the link still makes Discord's 3 seconds."""
+        left = received + replies.ACK_S - FALLBACK_S - replies.now()
+        if left < replies.MIN_TRY_S:
+            return False
         try:
-            await interaction.response.launch_activity()
+            await asyncio.wait_for(interaction.response.launch_activity(),
+                                   min(left, replies.TRY_S))
+        except discord.InteractionResponded:
+            return True
         except discord.HTTPException as exc:
+            if exc.code == replies.ALREADY_ACKNOWLEDGED:
+                return True  # a try cut short had gone through after all
             self.fell_back += 1
-            if 400 <= exc.status < 500 and _in_thread(interaction) \
-                    and not self.refused_in_threads:
+            if exc.status in REFUSALS and _in_thread(interaction):
+                if not self.refused_in_threads:
+                    log.warning("Discord refused to launch the Activity in a thread (%s %s: "
+                                "%s): the Board button gives links in threads", exc.status,
+                                exc.code, exc.text[:200])
                 self.refused_in_threads = True
-                log.warning("Discord refused to launch the Activity in a thread (%s %s: "
-                            "%s): the Board button gives links in threads", exc.status,
-                            exc.code, exc.text[:200])
             else:
                 log.warning("could not launch the Activity (%s %s): the link instead",
                             exc.status, exc.code)
+            return False
+        except Exception as exc:  # a timeout, the network: the link instead
+            self.fell_back += 1
+            log.warning("could not launch the Activity (%s): the link instead",
+                        type(exc).__name__)
             return False
         self.launched += 1
         return True

@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.client import replies
 from bot.client.activity_launch import Launcher
+from bot.client.command_sync import sync_commands
 from bot.client.components import dispatch, dispatched
 from bot.client.translator import CatalogueTranslator
 from bot.cluster.coordinator import Cluster, attach
@@ -197,7 +198,8 @@ class TempusBot(commands.AutoShardedBot):
         for name in registry.names():  # every game's drawing, before the first board
             await self.offloader.warm_up(registry.game(name).media.warm)
         if self.settings.sync_commands:
-            await self.tree.sync()
+            await sync_commands(self.tree, activity=bool(self.application_flags
+                                                          and self.application_flags.embedded))
         if self._freeze:
             # what start-up made lives as long as the process: out of the collector's
             # sight, before the first game is loaded (bot.runtime.memory)
@@ -363,7 +365,8 @@ class TempusBot(commands.AutoShardedBot):
             await self._lesson_click(interaction, cid, values, received)
             return
         if op is Op.BOARD and self.launcher.may_launch(interaction) \
-                and await self.launcher.launch(interaction):
+                and await self._shown_in_channel(cid.game, interaction.channel_id) \
+                and await self.launcher.launch(interaction, received):
             # the page opens in Discord (else the link below); as any click, its person
             # is at the table for a while: no pings meanwhile
             if self.service is not None:
@@ -416,6 +419,16 @@ class TempusBot(commands.AutoShardedBot):
                 interaction, lambda: interaction.edit_original_response(
                     content=text, view=None, attachments=[]),
                 text, received, f"the answer to a click in game {cid.game}")
+
+    async def _shown_in_channel(self, game_id: int, channel_id: int | None) -> bool:
+        """Whether the Activity, which finds its game from its channel, would show this
+        game there (not for a button of an older game of the channel: its link instead)."""
+        if self.service is None or channel_id is None:
+            return False
+        try:
+            return await self.service.tables.last_game_in_channel(channel_id) == game_id
+        except TableError:
+            return False
 
     async def _lesson_click(self, interaction: discord.Interaction[Any], cid: ComponentId,
                             values: list[str] | None, received: float) -> None:

@@ -30,8 +30,10 @@ class Announcer:
         self._held: dict[int, Outcome] = {}
         #: set by close(): no new announcement starts (stored ones are announced at restart)
         self._closing = False
-        #: told every outcome queued, besides the sink, in commit order and whoever owns
-        #: the game (the live pages, bot/web); each must return at once
+        #: told every change as it is committed, besides the sink, in commit order and
+        #: whoever owns the game (the live pages, bot/web): each of a computer's steps on
+        #: its own, although the thread gets a run of them as one message; without its
+        #: position (a listener that needs it reads the table); each must return at once
         self.listeners: list[Callable[[Outcome], None]] = []
 
     def busy(self, game_id: int) -> bool:
@@ -43,51 +45,61 @@ class Announcer:
     def hold(self, outcome: Outcome, *, more: bool) -> None:
         """A computer's outcome: kept back while the same seat goes on acting (``more``),
         so a run of its small steps is announced as one message."""
+        self._tell(outcome)
         held = self._held.pop(outcome.game_id, None)
         if held is not None:
             if held.actor == outcome.actor:
                 outcome = held.merge(outcome)
             else:
-                self.enqueue(held)
+                self._enqueue(held)
         if more:
             self._held[outcome.game_id] = outcome
         else:
-            self.enqueue(outcome)
+            self._enqueue(outcome)
 
     def flush(self, game_id: int) -> None:
         """What was held back for the game goes out now."""
         held = self._held.pop(game_id, None)
         if held is not None:
-            self.enqueue(held)
+            self._enqueue(held)
 
     def enqueue(self, outcome: Outcome) -> None:
         """Queue an announcement; anything held back for the game goes out first (merged),
         so announcements always follow commit order."""
-        held = self._held.pop(outcome.game_id, None)
-        if held is not None:
-            outcome = held.merge(outcome)
-        self.queue(outcome)
+        self._tell(outcome)
+        self._enqueue(outcome)
 
     def notice(self, outcome: Outcome) -> None:
         """A notice of its own (a line added to the turn message would be an edit, and
         Discord pings nobody for an edit); what was held back for the game goes out
         first."""
+        self._tell(outcome)
         self.flush(outcome.game_id)
-        self.queue(outcome)
+        self._queue(outcome)
 
     def queue(self, outcome: Outcome) -> None:
-        """Queue an outcome as it is (a reminder or notice: never merged into a move).
-        A computer's step held back to go out merged with the next one goes out here
-        alone only if that next one never came (the computers stopped, a notice came
-        first): its position is filled in now, from the table, which no other change
-        has moved on since (that change's outcome would have taken it in)."""
-        if self.listeners and not self._closing:
-            outcome = outcome.filled()
-            for listener in self.listeners:
-                try:
-                    listener(outcome)
-                except Exception:  # a listener's failure never stops the announcement
-                    log.exception("game %s: a listener failed", outcome.game_id)
+        """Queue an outcome as it is (a reminder or notice: never merged into a move)."""
+        self._tell(outcome)
+        self._queue(outcome)
+
+    def _tell(self, outcome: Outcome) -> None:
+        for listener in self.listeners if not self._closing else ():
+            try:
+                listener(outcome)
+            except Exception:  # a listener's failure never stops the announcement
+                log.exception("game %s: a listener failed", outcome.game_id)
+
+    def _enqueue(self, outcome: Outcome) -> None:
+        held = self._held.pop(outcome.game_id, None)
+        if held is not None:
+            outcome = held.merge(outcome)
+        self._queue(outcome)
+
+    def _queue(self, outcome: Outcome) -> None:
+        """To the sink. A computer's step held back to go out merged with the next one
+        goes out here alone only if that next one never came (the computers stopped, a
+        notice came first): its position is filled in now, from the table, which no
+        other change has moved on since (that change's outcome would have taken it in)."""
         if self.sink is None or not self.owns(outcome.guild_id):
             return  # another process owns the game: storage notified it, it announces
         if self._closing:

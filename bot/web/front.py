@@ -27,7 +27,7 @@ from aiohttp import web
 
 from bot.operator.settings import Settings
 from bot.table.service import TableService
-from bot.web.activity import SignIn
+from bot.web.activity import USER_AGENT, SignIn
 from bot.web.hub import Hub
 from bot.web.links import Links, load_secret
 from bot.web.pages import seat_to_show
@@ -105,7 +105,8 @@ class WebFront:
             return None
         return SignIn(client_id=int(app_id), client_secret=secret,
                       bot_token=str(bot.http.token),
-                      api_base=self.settings.api_base or bot.api_base)
+                      api_base=self.settings.api_base or bot.api_base,
+                      user_agent=getattr(bot.http, "user_agent", None) or USER_AGENT)
 
     async def close(self) -> None:
         if self.activity is not None:

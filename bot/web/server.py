@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -45,7 +46,7 @@ from aiohttp import web
 from bot.store import LOBBY
 from bot.table.model import Stale, TableError
 from bot.table.service import TableService
-from bot.web.activity import SignIn
+from bot.web.activity import SignIn, well_formed
 from bot.web.hub import Hub, Page
 from bot.web.limits import RateLimit
 from bot.web.links import BadLink, Link, Links
@@ -71,19 +72,20 @@ STREAMS_PER_LINK = 4
 #: what a request's link said: its reader's language, and the link itself
 LANG = web.RequestKey("lang", str)
 LINK = web.RequestKey("link", Link)
-#: sign-ins inside Discord, over all pages (each costs three calls to Discord's API)
-SIGN_INS_PER_S, SIGN_IN_BURST = 5.0, 30.0
+#: sign-ins inside Discord (each costs three calls to Discord's API): per sender (Discord's
+#: proxy speaks for many people, so it is generous) and over all of them
+SENDER_SIGN_INS_PER_S, SENDER_SIGN_IN_BURST = 2.0, 20.0
+SIGN_INS_PER_S, SIGN_IN_BURST = 10.0, 60.0
 #: seconds between a stream's keep-alive comments (proxies close idle connections)
 KEEP_ALIVE_S = 20.0
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors {}")
-CSP = _CSP.format("'none'")
-#: the page inside Discord: framed by Discord's clients only (web, desktop, phone; their
-#: test builds), through its Activity proxy
-ACTIVITY_CSP = _CSP.format("https://discord.com https://*.discord.com "
-                           "https://discordapp.com https://*.discordapp.com "
-                           "https://*.discordsays.com")
+        "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'")
+CSP = _CSP + "; frame-ancestors 'none'"
+#: the page as Discord opens an Activity: in Discord's frame, whose ancestors differ by
+#: client (web, desktop, phones) and are not all documented, so it may be framed. That
+#: gives a framing site nothing: such a page ignores any link in its address and knows its
+#: person only through Discord's authorization, which only Discord's frame can give.
+ACTIVITY_CSP = _CSP
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -119,6 +121,21 @@ def _lang_of(request: web.Request) -> str:
     return i18n.normalize(first[:20] or None)
 
 
+def _sender(request: web.Request) -> str:
+    """Who sent a request: the address that reached the reverse proxy in front (the last
+    ``X-Forwarded-For`` hop it added) when the request came from a proxy on this host or
+    network, else the address connected."""
+    remote = request.remote or ""
+    try:
+        local = ipaddress.ip_address(remote).is_private
+    except ValueError:
+        local = False
+    hops = request.headers.get("X-Forwarded-For", "")
+    if local and hops:
+        return hops.split(",")[-1].strip()[:64]
+    return remote
+
+
 def refusal(status: int, text: str, **extra: Any) -> web.Response:
     return web.json_response({"error": text, **extra}, status=status,
                              dumps=lambda d: json.dumps(d, ensure_ascii=False))
@@ -136,6 +153,7 @@ class WebServer:
         #: the page as a Discord Activity (None: off, the page only opens from links)
         self.activity = activity
         self.sign_ins = RateLimit(SIGN_INS_PER_S, SIGN_IN_BURST)
+        self.senders = RateLimit(SENDER_SIGN_INS_PER_S, SENDER_SIGN_IN_BURST)
         self.static = load_static()
         self.streams: dict[bytes, int] = {}
         self.app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY)
@@ -385,7 +403,8 @@ class WebServer:
         with i18n.using(_lang_of(request)):
             words = {"signing_in": t("web.activity.signing_in"),
                      "declined": t("web.activity.declined"),
-                     "outside": t("web.activity.outside")}
+                     "outside": t("web.activity.outside"),
+                     "offline": t("web.activity.error.unreachable")}
         return web.json_response({"client_id": str(self.activity.client_id), "words": words},
                                  dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
@@ -395,12 +414,16 @@ class WebServer:
         if self.activity is None:
             raise PageError(404, "web.activity.error.off")
         data = await self._json(request)
-        if not isinstance(data, dict):
+        asked = well_formed(data.get("code"), data.get("instance")) \
+            if isinstance(data, dict) else None
+        if asked is None:  # (before any limit is spent: junk costs nobody a sign-in)
             raise PageError(400, "web.activity.error.request")
-        instance = str(data.get("instance", ""))[:200]
-        if not self.sign_ins.allow("all") or not self.limit.allow(("activity", instance)):
-            raise PageError(429, "web.error.rate")
-        opening = await self.activity.opening(data.get("code"), data.get("instance"))
+        # each sign-in asks Discord three things: per sender, then over all of them (so
+        # that nobody's flood makes Discord limit the bot)
+        if not self.senders.allow(_sender(request)) \
+                or not self.sign_ins.allow("all"):
+            raise PageError(429, "web.activity.error.busy")
+        opening = await self.activity.opening(*asked)
         try:
             game_id = await self.service.tables.last_game_in_channel(opening.channel_id)
             table = await self.service.tables.get(game_id)

@@ -50,6 +50,8 @@ Knobs (constructor arguments, also of :func:`running`):
   its body checked against Discord's API description), which opens an instance in the
   click's channel (:attr:`activity_instances`) with the clicker in it; ``in_threads=False``
   refuses it in threads (400, 50039). Without it, type 12 is a misuse.
+  Enabling them makes the app's Entry Point command (type 4, "launch"), which a bulk
+  overwrite of the global commands may not drop (400, 50240).
   ``authorize(uid)`` is what the Embedded App SDK's authorize step gives ``uid``: a
   one-time code, which ``POST /oauth2/token`` (with :attr:`client_secret`) exchanges for
   an access token; ``GET /users/@me`` with that token is the person (with the bot's token,
@@ -133,6 +135,8 @@ TOKEN_LIFETIME = 15 * 60.0
 #: submits of an app with Activities, see LAUNCHES)
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 LAUNCHES = {2, 3, 5}
+#: the command type of an app's Entry Point (developers/interactions/application-commands)
+ENTRY_POINT = 4
 #: the application flag of an app with Activities (developers/resources/application)
 EMBEDDED = 1 << 17
 INTERACTION_NAMES = {2: "APPLICATION_COMMAND", 3: "MESSAGE_COMPONENT",
@@ -408,6 +412,7 @@ class FakeDiscord:
         self.client_secret = "the-fake-apps-client-secret-0123"
         self.oauth_codes: dict[str, int] = {}
         self.access_tokens: dict[str, int] = {}
+        self.revoked = 0
         self._offset = 0.0
         self._archive_looked = -ARCHIVE_LOOK_S
         self._tasks: set[asyncio.Task[None]] = set()
@@ -1027,8 +1032,17 @@ class FakeDiscord:
                 return _json(self.bot_user)
             case ("POST", ["oauth2", "token"]):
                 return await self._oauth_token(request)
+            case ("POST", ["oauth2", "token", "revoke"]):
+                form = await request.post()
+                if form.get("client_id") != str(self.app_id) \
+                        or form.get("client_secret") != self.client_secret:
+                    return _json({"error": "invalid_client"}, 401)
+                self.access_tokens.pop(str(form.get("token", "")), None)
+                self.revoked += 1
+                return _json({})
             case ("GET", ["applications", app, "activity-instances", iid]):
-                if not request.headers.get("Authorization", "").startswith("Bot "):
+                scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+                if scheme != "Bot" or token not in self.bot_tokens:
                     return _error(0, "401: Unauthorized", 401)
                 found = self.activity_instances.get(iid)
                 if app != str(self.app_id) or found is None:
@@ -1108,6 +1122,13 @@ class FakeDiscord:
     async def _register(self, request: web.Request, *, guild: int | None) -> web.Response:
         """Bulk overwrite the global commands (``guild`` None) or a guild's."""
         body = await request.json()
+        entry = [c for c in self.commands if c.get("type") == ENTRY_POINT]
+        if guild is None and entry and isinstance(body, list) \
+                and not any(isinstance(c, dict) and c.get("type") == ENTRY_POINT for c in body):
+            # Discord made it when Activities were enabled; an overwrite may not drop it
+            self.errors.append("global commands overwritten without the Entry Point command")
+            return _error(50240, "You cannot remove this app's Entry Point command in a bulk "
+                                 "update operation.", 400)
         problems = command_problems(body, guild=guild is not None)
         if problems:
             scope = "guild" if guild is not None else "global"
@@ -1116,7 +1137,8 @@ class FakeDiscord:
             return _json({"code": 50035, "message": "Invalid Form Body",
                           "errors": {"_errors": [{"code": "BASE_TYPE_INVALID",
                                                   "message": p} for p in problems]}}, 400)
-        registered = [{**c, "id": str(self.next_id()), "application_id": str(self.app_id),
+        registered = [{**c, "id": str(c.get("id") or self.next_id()),
+                       "application_id": str(self.app_id),
                        "version": "1", **({"guild_id": str(guild)} if guild is not None else {})}
                       for c in body]
         if guild is not None:
@@ -1363,6 +1385,19 @@ class FakeDiscord:
     def enable_activities(self, *, in_threads: bool = True) -> None:
         self.activities = True
         self.activities_in_threads = in_threads
+        # enabling Activities in the developer portal makes the app's Entry Point command,
+        # "Launch", which Discord itself handles (handler 2: it launches the Activity)
+        if not any(c.get("type") == ENTRY_POINT for c in self.commands):
+            self.commands.append({
+                "id": str(self.next_id()), "application_id": str(self.app_id), "version": "1",
+                "type": ENTRY_POINT, "name": "launch", "description": "", "handler": 2,
+                "integration_types": [0, 1], "contexts": [0, 1, 2]})
+
+    @property
+    def bot_tokens(self) -> set[str]:
+        """The tokens the bot may call with: those its sessions identified with (the
+        tests' default one when no session has)."""
+        return {t for t in self._shard_tokens.values() if t} or {"fake-token"}
 
     def authorize(self, uid: int) -> str:
         """The one-time code the Embedded App SDK's authorize step gives ``uid``."""

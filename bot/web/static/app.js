@@ -9,7 +9,8 @@
 "use strict";
 (function () {
   let token = decodeURIComponent(location.hash.slice(1));
-  let renew = null;        // inside Discord: gets a fresh token (activity.js signIn)
+  let renew = null;        // inside Discord: gets a fresh token (activity.js)
+  let renewing = null;     // that renewal under way (one for every request that needs it)
   const $ = (id) => document.getElementById(id);
   const SVGNS = "http://www.w3.org/2000/svg";
   let state = null;        // the newest state the server sent
@@ -42,18 +43,34 @@
     if (json) h["Content-Type"] = "application/json";
     return h;
   }
+  // every request to the server; inside Discord a token that expired while the page was
+  // open is renewed once (Discord says who the person is again) and the request repeated
+  async function api(path, options) {
+    const json = options && options.body !== undefined;
+    const ask = () => fetch(path, Object.assign({ cache: "no-store" }, options, { headers: headers(json) }));
+    const r = await ask();
+    if (r.status !== 401 || !renew) return r;
+    try {
+      renewing = renewing || renew().finally(() => { renewing = null; });
+      token = await renewing;
+    } catch (e) {
+      conn(e.message);
+      return r;
+    }
+    return ask();
+  }
   // "What happened?": asked again each time the box is opened (since the person's
   // previous decision, as in Discord), never kept open across changes
   async function getRecap() {
     const box = $("recap");
     clear(box);
-    const r = await fetch("/api/recap", { headers: headers(false), cache: "no-store" });
+    const r = await api("/api/recap");
     const data = await r.json().catch(() => ({}));
     if (!r.ok) { say(data.error || String(r.status), true); return; }
     for (const line of data.lines || []) if (line) box.appendChild(el("li", {}, line));
   }
   async function getState() {
-    const r = await fetch("/api/state", { headers: headers(false), cache: "no-store" });
+    const r = await api("/api/state");
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || String(r.status));
     receive(data);
@@ -65,7 +82,7 @@
     say(ui.sending || "…");
     renderButtons();
     try {
-      const r = await fetch(path, { method: "POST", headers: headers(true), body: JSON.stringify(body) });
+      const r = await api(path, { method: "POST", body: JSON.stringify(body) });
       const data = await r.json().catch(() => ({}));
       if (!r.ok) {
         say(data.error || String(r.status), true);
@@ -91,13 +108,10 @@
     for (;;) {
       try {
         const q = "?v=" + (state ? state.v : -1) + "&map=" + encodeURIComponent(mapKey);
-        const r = await fetch("/api/stream" + q, { headers: headers(false), cache: "no-store" });
+        const r = await api("/api/stream" + q);
         if (!r.ok) {
           const data = await r.json().catch(() => ({}));
           conn(data.error || String(r.status));
-          if (r.status === 401 && renew) {  // expired while open: Discord says who again
-            try { token = await renew(); continue; } catch (e) { conn(e.message); return; }
-          }
           if (r.status === 401 || r.status === 403 || r.status === 404) return;
           throw new Error("stream");
         }
@@ -558,15 +572,19 @@
     $("zout").addEventListener("click", () => { if (vb) zoomAt(vb.x + vb.w / 2, vb.y + vb.h / 2, 1 / 1.4); });
     $("zfit").addEventListener("click", fit);
     conn("…");
+    // Discord opens an Activity's page with these in its address (the SDK reads them);
+    // there the person is known through Discord, never through a token in the address
+    const query = new URLSearchParams(location.search);
+    const inDiscord = ["frame_id", "instance_id", "platform"].every((k) => query.has(k));
     let first = Promise.resolve();
-    if (!token) {
-      // Discord opens an Activity's page with these in its address (the SDK reads them)
-      const query = new URLSearchParams(location.search);
-      if (!query.has("frame_id") || !query.has("instance_id")) { conn("?"); return; }
-      first = import("/static/activity.js").then((activity) => {
-        renew = () => activity.signIn();
-        return activity.signIn((words) => conn(words.signing_in || "…"));
-      }).then((t) => { token = t; });
+    if (inDiscord) {
+      token = "";
+      first = import("/static/activity.js")
+        .then((activity) => activity.start((words) => conn(words.signing_in || "…")))
+        .then((signed) => { token = signed.token; renew = signed.renew; });
+    } else if (!token) {
+      conn("?");
+      return;
     }
     first.then(getState).then(() => { conn(""); stream(); }).catch((e) => conn(e.message));
   }

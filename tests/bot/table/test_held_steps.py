@@ -103,3 +103,26 @@ async def test_computer_steps_build_a_position_only_for_what_is_announced() -> N
     finally:
         await svc.close()
         await svc.storage.close()
+
+
+@pytest.mark.asyncio
+async def test_listeners_get_each_step_once_in_commit_order_and_build_no_position() -> None:
+    """The live pages hear of every step as it is committed (a computer's run step by
+    step), each once, while the thread gets the run as one message; nothing is filled in
+    for them."""
+    sink, filled = CollectSink(), []
+    announcer = Announcer(sink, lambda guild_id: True)
+    heard: list[tuple[int, list[str]]] = []
+    announcer.listeners.append(lambda o: heard.append((o.version, list(o.lines))))
+    announcer.hold(_draft(2, 1, "a", filled), more=True)
+    announcer.hold(_draft(3, 1, "b", filled), more=True)
+    announcer.hold(_draft(4, 2, "c", filled), more=True)  # another seat: 2-3 go out
+    announcer.enqueue(_outcome(5, None, "d"))  # a person's move: 4 goes out with it
+    announcer.notice(_outcome(6, None, "e"))
+    announcer.flush(1)
+    await announcer.drain()
+    assert heard == [(2, ["a"]), (3, ["b"]), (4, ["c"]), (5, ["d"]), (6, ["e"])]
+    assert [(o.version, o.lines) for o in sink.outcomes] == [
+        (3, ["a", "b"]), (5, ["c", "d"]), (6, ["e"])]
+    # the run 2-3 announced alone (for the thread), once; nothing for the pages
+    assert filled == [3]

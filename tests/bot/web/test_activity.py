@@ -116,8 +116,8 @@ async def test_what_discord_does_not_confirm_is_refused_in_words_and_changes_not
          404, "nie ma gry"),
         ("another guild", setup.fake.authorize(CY), setup.instance(guild=2), 404,
          "nie ma gry"),
-        ("malformed", "<script>", iid, 400, "niezrozumiała"),
-        ("not a string", {"code": 1}, iid, 400, "niezrozumiała"),
+        ("malformed", "<script>", iid, 400, "zapytanie było błędne"),
+        ("not a string", {"code": 1}, iid, 400, "zapytanie było błędne"),
     ]
     for name, code_, instance, status, words in cases:
         got, body = await setup.sign_in(code_, instance)
@@ -150,7 +150,7 @@ async def test_discord_not_answering_is_said_plainly(setup: Setup) -> None:
 async def test_only_discord_may_frame_the_page_and_only_when_it_is_an_activity(
         setup: Setup) -> None:
     async with aiohttp.ClientSession() as s:
-        async with s.get(setup.r.base + "/?instance_id=i-1&frame_id=f") as resp:
+        async with s.get(setup.r.base + "/?instance_id=i-1&frame_id=f&platform=mobile") as resp:
             assert resp.headers["Content-Security-Policy"] == ACTIVITY_CSP
             assert "X-Frame-Options" not in resp.headers
         async with s.get(setup.r.base + "/") as resp:  # a link's page: framed by nobody
@@ -201,3 +201,44 @@ async def test_a_person_of_another_seat_sees_only_their_own_and_cannot_act_for_t
             headers={"Authorization": f"Bearer {body['token']}"}) as resp:
         assert resp.status == 409 and (await resp.json())["error"]
     assert (await setup.r.table(setup.game)).version == before
+
+
+@pytest.mark.asyncio
+async def test_the_access_token_is_revoked_after_its_one_question(setup: Setup) -> None:
+    status, _ = await setup.sign_in(setup.fake.authorize(BOB), setup.instance())
+    assert status == 200
+    activity = setup.r.front.activity
+    assert activity is not None
+    await activity.close()  # (waits for the revocation under way)
+    assert setup.fake.revoked == 1 and setup.fake.access_tokens == {}
+
+
+@pytest.mark.asyncio
+async def test_junk_spends_no_sign_in_and_a_flood_slows_only_its_sender(setup: Setup) -> None:
+    server = setup.r.front.server
+    assert server is not None
+    for _ in range(100):  # malformed: refused before any limit or Discord is asked
+        assert (await setup.sign_in("<junk>", "i-1"))[0] == 400
+    iid = setup.instance()
+    assert (await setup.sign_in(setup.fake.authorize(BOB), iid))[0] == 200
+    # one sender's flood of well-formed codes: slowed down, in words
+    statuses = [(await setup.sign_in(f"forged{n}", iid)) for n in range(30)]
+    assert statuses[-1][0] == 429 and "minut" in statuses[-1][1]["error"]
+    # another sender (behind the operator's reverse proxy) is not
+    async with aiohttp.ClientSession() as s, s.post(
+            setup.r.base + "/api/activity",
+            json={"code": setup.fake.authorize(CY), "instance": iid},
+            headers={"X-Forwarded-For": "203.0.113.9"}) as resp:
+        assert resp.status == 200
+
+
+@pytest.mark.asyncio
+async def test_a_wrong_client_secret_is_logged_for_the_operator_without_the_secret(
+        setup: Setup, caplog: pytest.LogCaptureFixture) -> None:
+    activity = setup.r.front.activity
+    assert activity is not None
+    activity._secret = "a-secret-that-was-reset-since-0000"
+    status, body = await setup.sign_in(setup.fake.authorize(BOB), setup.instance())
+    assert status == 401 and "Discord nie potwierdził" in body["error"]
+    assert "TEMPUS_ACTIVITY_SECRET" in caplog.text
+    assert "a-secret-that-was-reset" not in caplog.text

@@ -4,6 +4,7 @@ the hand message carries the person's link."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,14 @@ async def test_with_the_activity_the_board_button_launches_it_in_the_games_threa
         (instance,) = t.fake.activity_instances.values()
         assert instance["location"]["channel_id"] == str(t.thread)
         assert instance["users"] == [str(BOB)]
-        assert t.bot.launcher.launched == 1
+        await t.bot.service.idle()  # type: ignore[union-attr]
+        for _ in range(100):  # (the bot reads Discord's answer after the fake sent it)
+            if t.bot.launcher.launched:
+                break
+            await asyncio.sleep(0.01)
+        assert (t.bot.launcher.launched, t.bot.launcher.fell_back) == (1, 0)
+        entry = [c for c in t.fake.commands if c["type"] == 4]
+        assert [c["name"] for c in entry] == ["launch"], "the Entry Point kept by the sync"
         assert t.fake.errors == []
 
 
@@ -77,3 +85,16 @@ async def test_where_discord_refuses_to_launch_in_a_thread_the_link_stays(
         await t.board_link(BOB)
         assert len([f for f in t.fake.failures if f[2] == 400]) == 1, "not tried again"
         assert t.fake.activity_instances == {}
+
+
+@pytest.mark.asyncio
+async def test_a_launch_that_fails_for_another_reason_gives_the_link_and_keeps_launching(
+        tmp_path: Path) -> None:
+    """A late click (10062) or Discord failing is no refusal of threads: that click gets
+    the link, and the next one launches again."""
+    async with table_with_pages(tmp_path, activity=True) as t:
+        t.fake.fail_callbacks(1, 404)
+        link = await t.board_link(ANN)
+        assert t.web.links.check(link.split("#")[1]).user_id == ANN
+        assert not t.bot.launcher.refused_in_threads and t.bot.launcher.fell_back == 1
+        assert (await t.board(BOB)).response_type == 12
