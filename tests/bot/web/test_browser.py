@@ -183,11 +183,11 @@ async def test_inside_discord_the_activity_shows_the_persons_seat_without_a_link
         move = next(p for p in (await _state(mine))["choices"]["pairs"] if p["tone"] == "move")
         base = f"{t.web.links.base_url.rstrip('/')}/?instance_id={iid}&channel_id={t.thread}" \
                f"&guild_id={t.fake.guild_id}&frame_id=f1&platform=mobile&location_id=l1"
-        code = t.fake.authorize(uid)
+        codes = ",".join(t.fake.authorize(uid) for _ in range(2))
         browser = await asyncio.to_thread(_browser)
         try:
             def play() -> tuple[str, str, str]:
-                browser.get(base + f"&test_code={code}")
+                browser.get(base + f"&test_code={codes}")
                 _wait(browser, "return document.body.dataset.v")
                 sdk = browser.execute_script("return document.body.dataset.sdk")
                 asked = browser.execute_script("return document.body.dataset.authorize")
@@ -205,6 +205,19 @@ async def test_inside_discord_the_activity_shows_the_persons_seat_without_a_link
                                          "response_type": "code", "state": "",
                                          "prompt": "none", "scope": ["identify"]}
             assert hand, "the person's own hand is shown"
+
+            # three days on, the page still open: its token has expired; the next request
+            # renews it through Discord (a second authorization) and goes through
+            real_time = t.web.links._time
+            t.web.links._time = lambda: real_time() + 73 * 3600  # type: ignore[method-assign]
+
+            def recap() -> tuple[str, str]:
+                browser.find_element("id", "recaptitle").click()
+                lines = _wait(browser, "return document.getElementById('recap').textContent")
+                return str(lines), browser.execute_script("return document.body.dataset.authorized")
+
+            lines, authorized = await asyncio.to_thread(recap)
+            assert lines and authorized == "2"
 
             def declined() -> str:
                 browser.get(base + "&declined=1")
