@@ -72,10 +72,11 @@ STREAMS_PER_LINK = 4
 #: what a request's link said: its reader's language, and the link itself
 LANG = web.RequestKey("lang", str)
 LINK = web.RequestKey("link", Link)
-#: sign-ins inside Discord (each costs three calls to Discord's API): per sender (Discord's
-#: proxy speaks for many people, so it is generous) and over all of them
+#: sign-ins inside Discord (each costs three calls to Discord's API, one of them with the
+#: bot's token, inside the bot's own 50 a second): per sender (Discord's proxy speaks for
+#: many people, so it is generous) and over all of them (a tenth of the bot's limit)
 SENDER_SIGN_INS_PER_S, SENDER_SIGN_IN_BURST = 2.0, 20.0
-SIGN_INS_PER_S, SIGN_IN_BURST = 10.0, 60.0
+SIGN_INS_PER_S, SIGN_IN_BURST = 5.0, 30.0
 #: seconds between a stream's keep-alive comments (proxies close idle connections)
 KEEP_ALIVE_S = 20.0
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
