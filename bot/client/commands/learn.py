@@ -3,13 +3,15 @@
 The lesson's pages are the table service's (:mod:`bot.table.lessons`); here is where they
 are shown. The first page goes to a private thread the bot opens in the channel and adds
 the person to (no mention: nobody is pinged, and no DM is sent); a lesson asked for again
-goes on in its thread. Where no thread can be made (a thread, a forum, no permission),
-the page is a private reply. Each click then replaces the page clicked
-(``TempusBot.show_page``).
+goes on in its thread, its page brought to where the lesson is in place (posted anew, the
+old one's buttons taken off, only if that page can no longer be edited). Where no thread
+can be made (a thread, a forum, no permission), the page is a private reply. Each click
+then replaces the page clicked (``TempusBot.show_page``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any, Final, Literal
@@ -82,12 +84,31 @@ class LearnCommands(CommandCog):
                                      allowed_mentions=discord.AllowedMentions.none())
 
         if shown.thread_id is not None:
+            known = self.bot.get_partial_messageable(shown.thread_id)
+            if shown.message_id is not None:
+                # the lesson's page is the thread's last message (each click replaced it):
+                # brought to the page the lesson is at, in place, rather than posted again
+                old = known.get_partial_message(shown.message_id)
+                try:
+                    files = ([discord.File(io.BytesIO(picture.data), filename=picture.filename,
+                                           description=picture.description or None)]
+                             if picture is not None else [])
+                    await old.edit(content=content, attachments=files, view=view,
+                                   allowed_mentions=discord.AllowedMentions.none())
+                    return shown.thread_id, shown.message_id
+                except discord.HTTPException as exc:  # archived (idle a day), deleted
+                    log.info("lesson %s: its page %s cannot be edited (%s); posted anew",
+                             shown.lesson_id, shown.message_id, exc)
             try:
-                msg = await post(self.bot.get_partial_messageable(shown.thread_id))
-                return shown.thread_id, msg.id
+                msg = await post(known)
             except discord.HTTPException as exc:  # deleted, locked, no longer ours
                 log.info("lesson %s: its thread %s is gone (%s); opening another",
                          shown.lesson_id, shown.thread_id, exc)
+            else:
+                if shown.message_id is not None:  # (the post unarchived the thread)
+                    with contextlib.suppress(discord.HTTPException):
+                        await known.get_partial_message(shown.message_id).edit(view=None)
+                return shown.thread_id, msg.id
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             return None  # a thread, a forum post, a voice channel's chat: no private thread
