@@ -59,6 +59,11 @@ _CREATE_WITH_ID = Sql(
     "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, created_at, "
     "updated_at) VALUES (:game_id, :guild_id, :channel_id, :host_id, 'lobby', :options, "
     "now(), now())")
+#: the same, of a game named (journals before the name was kept: the column's default)
+_CREATE_OF_WITH_ID = Sql(
+    "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, game, "
+    "created_at, updated_at) VALUES (:game_id, :guild_id, :channel_id, :host_id, 'lobby', "
+    ":options, :game, now(), now())")
 #: an action logged with the time it was played (the log takes no UPDATE)
 _APPEND_ACTION_AT = Sql("INSERT INTO actions (game_id, seq, seat, action, at, version) "
                         "VALUES (:game_id, :seq, :seat, :action, :at, :version)")
@@ -131,9 +136,11 @@ async def apply(store: SqliteStorage, e: journal_.Entry, out: Outcome) -> None:
             return
 
         async def body(con: Connection) -> None:
-            await con.execute(_CREATE_WITH_ID, game_id=gid, guild_id=args["guild_id"],
-                              channel_id=args["channel_id"], host_id=args["host_id"],
-                              options=Json(args["options"]))
+            named = {"game": args["game"]} if args.get("game") else {}
+            await con.execute(_CREATE_OF_WITH_ID if named else _CREATE_WITH_ID, game_id=gid,
+                              guild_id=args["guild_id"], channel_id=args["channel_id"],
+                              host_id=args["host_id"], options=Json(args["options"]),
+                              **named)
             if args["host_name"] is not None:
                 await con.execute(q.ADD_SEAT, game_id=gid, seat=0, user_id=args["host_id"],
                                   ai_level=None, name=args["host_name"])

@@ -91,6 +91,11 @@ CREATE_GAME = Sql(
     "INSERT INTO games (guild_id, channel_id, host_id, status, options, created_at, "
     "updated_at) VALUES (:guild_id, :channel_id, :host_id, 'lobby', :options, now(), now()) "
     f"RETURNING {GAME_COLUMNS}")
+#: the same, of a game named (the other: the column's default game)
+CREATE_GAME_OF = Sql(
+    "INSERT INTO games (guild_id, channel_id, host_id, status, options, game, created_at, "
+    "updated_at) VALUES (:guild_id, :channel_id, :host_id, 'lobby', :options, :game, now(), "
+    f"now()) RETURNING {GAME_COLUMNS}")
 GAME = Sql(f"SELECT {GAME_COLUMNS} FROM games WHERE id = :game_id")
 OPEN_GAME_IN_CHANNEL = Sql(f"SELECT {GAME_COLUMNS} FROM games WHERE {_OPEN_IN_CHANNEL}")
 GAMES_WITH_STATUS = Sql(f"SELECT {GAME_COLUMNS} FROM games WHERE status = :status ORDER BY id")

@@ -201,11 +201,16 @@ class SqlStorage:
         return version + 1
 
     async def create_game(self, guild_id: int | None, channel_id: int, host_id: int,
-                          host_name: str | None, options: dict[str, Any]) -> GameRow:
-        """A new lobby; the host takes seat 0 unless ``host_name`` is None."""
+                          host_name: str | None, options: dict[str, Any], *,
+                          game: str | None = None) -> GameRow:
+        """A new lobby of ``game`` (its stored name; None: the column's default); the host
+        takes seat 0 unless ``host_name`` is None."""
+        named = {} if game is None else {"game": game}
+
         async def body(con: Connection) -> Row:
-            (row,) = await con.fetch(q.CREATE_GAME, guild_id=guild_id, channel_id=channel_id,
-                                     host_id=host_id, options=Json(options))
+            (row,) = await con.fetch(q.CREATE_GAME if game is None else q.CREATE_GAME_OF,
+                                     guild_id=guild_id, channel_id=channel_id,
+                                     host_id=host_id, options=Json(options), **named)
             if host_name is not None:
                 await con.execute(q.ADD_SEAT, game_id=row["id"], seat=0, user_id=host_id,
                                   ai_level=None, name=host_name)
@@ -213,7 +218,7 @@ class SqlStorage:
         entry = None
         if self.journal is not None:
             args = {"guild_id": guild_id, "channel_id": channel_id, "host_id": host_id,
-                    "host_name": host_name, "options": options}
+                    "host_name": host_name, "options": options, **named}
 
             def entry(row: Row) -> str:  # the game's number is known once it is made
                 return entry_text("create_game", int(row["id"]), None, args, time.time())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.store import ACTIVE, CANCELLED, LOBBY, ChannelBusy, VersionConflict
@@ -28,7 +28,7 @@ from bot.table.model import (
 )
 from bot.table.parts import Parts, UseCase
 from games import registry
-from games.controls import Panel
+from games.controls import Panel, shown
 from lang.messages import t
 
 log = logging.getLogger(__name__)
@@ -62,44 +62,49 @@ class Lobby(UseCase):
         self.seed = seed
 
     async def create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
-                     *, seats: int = 5, random_map: bool = True, seed: int | None = None,
-                     host_plays: bool = True, in_thread: bool = False,
-                     protection_counts_cities: bool = False,
-                     extra: dict[str, Any] | None = None,
+                     *, game: str = registry.DEFAULT, options: Mapping[str, Any] | None = None,
+                     seats: int = 5, seed: int | None = None, host_plays: bool = True,
+                     in_thread: bool = False, extra: dict[str, Any] | None = None,
                      pace_name: str | None = None) -> Outcome:
-        """A new lobby; the host takes the first seat unless ``host_plays`` is False.
-        ``protection_counts_cities`` is the table option R-OPT-1; ``extra``: more table
-        options stored with the game: ``hints`` (bool, default on), ``locale`` (the
-        language of its channel and thread posts: the server's preferred one), a rematch's
-        invitations (bot/table/rematch.py); ``pace_name``: time per decision
-        (bot.timing.pace; None: the default)."""
-        # a new table plays the default game (the stored column's default)
-        rules = registry.game().rules
+        """A new lobby of ``game`` (a stored name of :mod:`games.registry`); the host takes
+        the first seat unless ``host_plays`` is False. ``options``: the game's own table
+        options, over its defaults (``Rules.default_options``: one it does not have is
+        refused); ``extra``: the table's options stored with the game: ``hints`` (bool,
+        default on), ``locale`` (the language of its channel and thread posts: the
+        server's preferred one), a rematch's invitations (bot/table/rematch.py);
+        ``pace_name``: time per decision (bot.timing.pace; None: the default)."""
+        try:
+            rules = registry.game(game).rules
+        except registry.UnknownGame:
+            raise TableError("error.bad_choice", reason=shown(game)) from None
+        own = rules.default_options()
+        unknown = set(options or {}) - set(own)
+        if unknown:
+            raise ValueError(f"{game} has no table options {sorted(unknown)}")
         seats = max(rules.min_players, min(rules.max_players, seats))
-        options: dict[str, Any] = {"hints": True, **(extra or {}), "max_seats": seats,
-                                   "random_map": random_map,
-                                   "protection_counts_cities": protection_counts_cities,
-                                   "pace": check_pace(pace_name).name}
+        stored: dict[str, Any] = {"hints": True, **(extra or {}), "max_seats": seats, **own,
+                                  **(options or {}), "pace": check_pace(pace_name).name}
         if seed is not None:
-            options["seed"] = seed
+            stored["seed"] = seed
         # the database keeps one open game per channel id; a game's thread is not its
         # channel id, so a lobby opened in it would be found there before the game itself
         played_here = await self.storage.open_game_ref(channel_id)
         if played_here is not None:
             raise TableError("error.game_exists", game=played_here.id)
         try:
-            game = await self.storage.create_game(guild_id, channel_id, user_id,
-                                                  name if host_plays else None, options)
+            row = await self.storage.create_game(guild_id, channel_id, user_id,
+                                                 name if host_plays else None, stored,
+                                                 game=game)
         except ChannelBusy:
             existing = await self.storage.open_game_ref(channel_id)
             raise TableError("error.game_exists", game=existing.id if existing else "?") from None
         if in_thread:  # opened inside a thread: the game is played right there
-            await self.storage.set_thread(game.id, channel_id)
-            game.thread_id = channel_id
-        table = await self.tables.get(game.id)
+            await self.storage.set_thread(row.id, channel_id)
+            row.thread_id = channel_id
+        table = await self.tables.get(row.id)
         await newcomers.know(self.storage, table)
         with public(table):
-            outcome = self.outcomes.lobby(table, t("lobby.created", game=game.id))
+            outcome = self.outcomes.lobby(table, t("lobby.created", game=row.id))
         self.announcer.enqueue(outcome)
         return outcome
 

@@ -16,13 +16,14 @@ This module holds those rules; :meth:`bot.table.lobby.Lobby.rematch` opens the l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import FINISHED, LOBBY, GameRow, SeatRow
 from bot.table.model import TableError
 from bot.timing.pace import PACES
+from games import registry
 from games.controls import Op
 from lang.messages import t
 
@@ -32,15 +33,18 @@ REMATCH = Op.REMATCH
 REMATCH_OF, INVITED = "rematch_of", "invited"
 #: options that belong to one game, not to the table: a rematch never copies them
 PER_GAME = frozenset({"seed", "start_player", "rules_version", REMATCH_OF, INVITED})
-#: options :meth:`bot.table.lobby.Lobby.create` takes as arguments of their own
-ARGUMENTS = frozenset({"max_seats", "random_map", "protection_counts_cities", "pace"})
+#: options :meth:`bot.table.lobby.Lobby.create` takes as arguments of their own (and the
+#: game's own table options, its ``Rules.default_options``)
+ARGUMENTS = frozenset({"max_seats", "pace"})
 
 
-def lobby_options(options: dict[str, Any]) -> dict[str, Any]:
+def lobby_options(options: dict[str, Any], own: Collection[str] = ()) -> dict[str, Any]:
     """The ``extra`` options of a rematch: all of the old game's lobby options (hints,
-    locale, and any other that ``/tempus new`` stores) except those :data:`PER_GAME`
-    and those passed as arguments of their own (:data:`ARGUMENTS`)."""
-    return {k: v for k, v in options.items() if k not in PER_GAME | ARGUMENTS}
+    locale, and any other that ``/tempus new`` stores) except those :data:`PER_GAME`,
+    those passed as arguments of their own (:data:`ARGUMENTS`) and the game's own
+    (``own``, passed as its options)."""
+    return {k: v for k, v in options.items()
+            if k not in PER_GAME and k not in ARGUMENTS and k not in own}
 
 
 def pending(options: dict[str, Any], seats: Sequence[SeatRow]) -> list[tuple[int, str]]:
@@ -127,14 +131,15 @@ def opening(old: GameRow, seats: Sequence[SeatRow], user_id: int) -> Opening:
     people = [s for s in seats if s.user_id is not None and s.user_id != user_id]
     invited = [[s.user_id, s.name] for s in people]
     o = old.options
+    own = registry.game(old.kind).rules.default_options()
     arguments: dict[str, Any] = dict(
-        seats=len(seats),
-        random_map=bool(o.get("random_map", True)),
-        protection_counts_cities=bool(o.get("protection_counts_cities", False)),
+        game=old.kind, seats=len(seats),
+        # the game's own options as the old game had them (its defaults where it had none)
+        options={k: o.get(k, v) for k, v in own.items()},
         # a pace no longer offered (renamed since) falls back to the default
         pace_name=o["pace"] if o.get("pace") in PACES else None,
         # opened inside a thread: played right there, as the old game was
         in_thread=old.thread_id is not None and old.thread_id == old.channel_id,
-        extra={**lobby_options(o), REMATCH_OF: old.id, INVITED: invited})
+        extra={**lobby_options(o, own), REMATCH_OF: old.id, INVITED: invited})
     return Opening(arguments, [s.ai_level for s in seats if s.user_id is None],
                    [s.name for s in people])

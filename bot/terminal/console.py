@@ -235,7 +235,8 @@ async def run_console(*, players_n: int = 3, humans: int = 1, level: str | None 
     service = TableService(storage, sink, ai_delay=ai_delay)
     try:
         o = await service.lobby.create(None, 1, 1, names.get(1, t("console.host")), seats=players_n,
-                                 random_map=random_map, seed=seed, host_plays=humans > 0,
+                                 options={"random_map": random_map}, seed=seed,
+                                 host_plays=humans > 0,
                                  extra={"locale": i18n.current()})
         game = o.game_id
         for uid in range(2, humans + 1):

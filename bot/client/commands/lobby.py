@@ -48,8 +48,9 @@ class LobbyCommands(CommandCog):
             locale = i18n.normalize(interaction.guild_locale or interaction.locale)
             o = await self.service.lobby.create(interaction.guild_id, interaction.channel_id,
                                           interaction.user.id, interaction.user.display_name,
-                                          seats=seats, random_map=map != "place",
-                                          protection_counts_cities=city_protects,
+                                          seats=seats,
+                                          options={"random_map": map != "place",
+                                                   "protection_counts_cities": city_protects},
                                           in_thread=isinstance(interaction.channel,
                                                                discord.Thread),
                                           extra={"hints": hints, "locale": locale},

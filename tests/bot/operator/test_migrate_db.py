@@ -46,7 +46,7 @@ async def _source(path: Path) -> tuple[TableService, SqliteStorage, dict[str, in
     games = {}
     for name, channel in (("played", 10), ("second", 11)):
         o = await svc.lobby.create(1, channel, HOST, "Ann", seats=3,  # and R-OPT-1 in one
-                             protection_counts_cities=name == "second")
+                                   options={"protection_counts_cities": name == "second"})
         await svc.join(o.game_id, BOB, "Bob")
         await svc.join(o.game_id, CY, "Cy")
         await svc.start(o.game_id, HOST)

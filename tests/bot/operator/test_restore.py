@@ -52,7 +52,7 @@ def dump(path: Path) -> list[list[Any]]:
     with contextlib.closing(sqlite3.connect(path)) as raw:
         return [
             raw.execute("SELECT id, guild_id, channel_id, host_id, status, options, version, "
-                        "state, thread_id, seed_salt, seed_commitment FROM games ORDER BY id"
+                        "state, thread_id, seed_salt, seed_commitment, game FROM games ORDER BY id"
                         ).fetchall(),
             raw.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall(),
             raw.execute("SELECT game_id, seq, seat, action, version FROM actions "

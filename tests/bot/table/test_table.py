@@ -565,7 +565,8 @@ async def test_table_option_r_opt_1_is_chosen_in_the_lobby_and_kept() -> None:
     import engine
 
     svc, sink = await _service()
-    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7, protection_counts_cities=True)
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3, seed=7,
+                               options={"protection_counts_cities": True})
     assert t("lobby.opt1.on") in o.panel.text
     g = o.game_id
     await svc.join(g, BOB, "Bob")
