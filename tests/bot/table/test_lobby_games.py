@@ -5,7 +5,10 @@ game with the same options."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
+import pytest_asyncio
 
 from bot.store.sqlite import SqliteStorage
 from bot.table import rematch
@@ -16,56 +19,51 @@ from tests.bot.helpers import CollectSink
 HOST, BOB = 100, 101
 
 
-async def _service() -> tuple[TableService, SqliteStorage]:
+@pytest_asyncio.fixture
+async def table() -> AsyncIterator[tuple[TableService, SqliteStorage]]:
     store = await SqliteStorage.open(":memory:")
-    return TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 3), store
-
-
-@pytest.mark.asyncio
-async def test_a_lobby_stores_its_games_name_and_its_options_over_the_defaults() -> None:
-    svc, store = await _service()
+    svc = TableService(store, CollectSink(), ai_delay=0, seed_source=lambda: 3)
     try:
-        o = await svc.lobby.create(1, 10, HOST, "Ann", game=registry.DEFAULT, seats=3,
-                                   options={"random_map": False})
-        row = await store.game(o.game_id)
-        assert row is not None and row.kind == registry.DEFAULT
-        own = registry.game(registry.DEFAULT).rules.default_options()
-        assert {k: row.options[k] for k in own} == {**own, "random_map": False}
+        yield svc, store
     finally:
         await svc.close()
         await store.close()
 
 
 @pytest.mark.asyncio
-async def test_an_unknown_game_is_refused_in_words_and_an_unknown_option_is_a_bug() -> None:
-    svc, store = await _service()
-    try:
-        with pytest.raises(TableError):
-            await svc.lobby.create(1, 10, HOST, "Ann", game="chess")
-        with pytest.raises(ValueError, match="no table options"):
-            await svc.lobby.create(1, 10, HOST, "Ann", options={"castling": True})
-        assert await store.open_game_ref(10) is None, "nothing opened"
-    finally:
-        await svc.close()
-        await store.close()
+async def test_a_lobby_stores_its_games_name_and_its_options_over_the_defaults(
+        table: tuple[TableService, SqliteStorage]) -> None:
+    svc, store = table
+    o = await svc.lobby.create(1, 10, HOST, "Ann", game=registry.DEFAULT, seats=3,
+                               options={"random_map": False})
+    row = await store.game(o.game_id)
+    assert row is not None and row.kind == registry.DEFAULT
+    own = registry.game(registry.DEFAULT).rules.default_options()
+    assert {k: row.options[k] for k in own} == {**own, "random_map": False}
 
 
 @pytest.mark.asyncio
-async def test_a_rematch_opens_the_same_game_with_the_same_options() -> None:
-    svc, store = await _service()
-    try:
-        o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3,
-                                   options={"random_map": False,
-                                            "protection_counts_cities": True})
-        g = o.game_id
-        await svc.lobby.join(g, BOB, "Bob")
-        row = await store.game(g)
-        assert row is not None
-        opening = rematch.opening(row, await store.seats(g), HOST)
-        assert opening.arguments["game"] == row.kind
-        assert opening.arguments["options"] == {"random_map": False,
-                                                "protection_counts_cities": True}
-        assert "random_map" not in opening.arguments["extra"]
-    finally:
-        await svc.close()
-        await store.close()
+async def test_an_unknown_game_is_refused_in_words_and_an_unknown_option_is_a_bug(
+        table: tuple[TableService, SqliteStorage]) -> None:
+    svc, store = table
+    with pytest.raises(TableError):
+        await svc.lobby.create(1, 10, HOST, "Ann", game="chess")
+    with pytest.raises(ValueError, match="no table options"):
+        await svc.lobby.create(1, 10, HOST, "Ann", options={"castling": True})
+    assert await store.open_game_ref(10) is None, "nothing opened"
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_opens_the_same_game_with_the_same_options(
+        table: tuple[TableService, SqliteStorage]) -> None:
+    svc, store = table
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3,
+                               options={"random_map": False, "protection_counts_cities": True})
+    await svc.lobby.join(o.game_id, BOB, "Bob")
+    row = await store.game(o.game_id)
+    assert row is not None
+    opening = rematch.opening(row, await store.seats(o.game_id), HOST)
+    assert opening.arguments["game"] == row.kind
+    assert opening.arguments["options"] == {"random_map": False,
+                                            "protection_counts_cities": True}
+    assert "random_map" not in opening.arguments["extra"]
