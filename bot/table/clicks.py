@@ -149,7 +149,8 @@ class Clicks:
         if row.channel_id is None:
             raise TableError("lesson.no_channel")
         outcome = await self.lobby.create(row.guild_id, row.channel_id, c.user_id, c.name,
-                                          seats=3, extra={"locale": i18n.current()})
+                                          game=row.game, seats=3,
+                                          extra={"locale": i18n.current()})
         table = await self.tables.get(outcome.game_id)
         level = table.port.lessons.newcomer_level() if table.port.lessons else None
         for _ in range(2):

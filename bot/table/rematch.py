@@ -131,11 +131,15 @@ def opening(old: GameRow, seats: Sequence[SeatRow], user_id: int) -> Opening:
     people = [s for s in seats if s.user_id is not None and s.user_id != user_id]
     invited = [[s.user_id, s.name] for s in people]
     o = old.options
-    own = registry.game(old.kind).rules.default_options()
+    try:
+        own = registry.game(old.kind).rules.default_options()
+    except registry.UnknownGame:
+        raise TableError("error.rematch_none", game=old.id) from None
     arguments: dict[str, Any] = dict(
         game=old.kind, seats=len(seats),
-        # the game's own options as the old game had them (its defaults where it had none)
-        options={k: o.get(k, v) for k, v in own.items()},
+        # the game's own options as the old game had them (its defaults where it had none),
+        # of their defaults' kind (a row written by hand, or long ago, may hold 0 or null)
+        options={k: _like(v, o.get(k, v)) for k, v in own.items()},
         # a pace no longer offered (renamed since) falls back to the default
         pace_name=o["pace"] if o.get("pace") in PACES else None,
         # opened inside a thread: played right there, as the old game was
@@ -143,3 +147,12 @@ def opening(old: GameRow, seats: Sequence[SeatRow], user_id: int) -> Opening:
         extra={**lobby_options(o, own), REMATCH_OF: old.id, INVITED: invited})
     return Opening(arguments, [s.ai_level for s in seats if s.user_id is None],
                    [s.name for s in people])
+
+
+def _like(default: Any, value: Any) -> Any:
+    """``value`` as the kind of ``default`` (a yes/no or a number), else as it is."""
+    if isinstance(default, bool):
+        return bool(value)
+    if isinstance(default, (int, float)) and isinstance(value, (int, float)):
+        return type(default)(value)
+    return value

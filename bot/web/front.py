@@ -5,8 +5,8 @@ Started by ``python -m bot`` only when ``TEMPUS_WEB_PORT`` and ``TEMPUS_WEB_URL`
 
 - starts the HTTP server (:mod:`bot.web.server`) on ``TEMPUS_WEB_HOST:TEMPUS_WEB_PORT``,
   for a TLS reverse proxy in front of it to serve at ``TEMPUS_WEB_URL``;
-- hands every outcome the announcer queues to the pages' hub (``Announcer.listeners``),
-  which pushes each change to the pages open on its game;
+- hands every change the announcer is told of to the pages' hub
+  (``Announcer.listeners``), which pushes it to the pages open on its game;
 - puts the "🗺️ Board" button on turn messages (``Outcomes.board_button``) and answers it
   with the clicker's link (``Clicks.board_link``): their seat's page, or a watching one;
 - adds the person's link to their hand message (``HandDMs.board_link``);

@@ -1,11 +1,12 @@
 """The pages open on each game, and the pushes that bring them every change.
 
-The table service's announcer hands every outcome it queues to :meth:`Hub.outcome` (a
-listener beside its sink): the game is marked changed and one task per game builds, for
-each page open on it, what that page shows now (:mod:`bot.web.pages`) and hands it to the
-page's stream. States made for one reader are shared by every page of the same reader
-(seat and language); a page that is still writing an older state gets only the newest,
-so a slow phone never holds up the others nor piles up states.
+The table service's announcer hands every change as it is committed to :meth:`Hub.outcome`
+(a listener beside its sink; a computer's steps one by one): the game is marked changed
+and one task per game builds, for each page open on it, what that page shows now
+(:mod:`bot.web.pages`) and hands it to the page's stream. States made for one reader are
+shared by every page of the same reader (seat and language); a page that is still writing
+an older state gets only the newest, so a slow phone never holds up the others nor piles
+up states.
 
 The game's log is the public lines of its outcomes (as its thread shows them), kept for
 the last :data:`LOG_LINES`; the first page of a game that this process has not announced
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: the lines of a game's log a page shows
 LOG_LINES = 40
+#: the steps looked back at for the board's last-move overlay
+RECENT_STEPS = 12
 #: seconds between looks at the store for games with pages that another process runs
 FOREIGN_EVERY_S = 1.0
 #: messages kept for the next page of the same reader (a reload, many watchers at once)
@@ -73,7 +76,6 @@ class GameNews:
     lines: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     #: whether the lines before this process's first outcome came from the record
     filled: bool = False
-    last_move: tuple[int, ...] | None = None
     committed_at: float = 0.0
 
 
@@ -131,8 +133,6 @@ class Hub:
         news = self._news(outcome.game_id)
         if outcome.kind != OutcomeKind.LOBBY:
             news.lines.extend((outcome.version, line) for line in outcome.lines)
-        if outcome.kind in (OutcomeKind.PLAY, OutcomeKind.START, OutcomeKind.RESUME):
-            news.last_move = outcome.last_move
         news.committed_at = outcome.committed_at
         if outcome.game_id in self.pages:
             self.changed(outcome.game_id)
@@ -191,9 +191,17 @@ class Hub:
                 news.lines.extend([*((version, line) for line in lines), *later])
         return [line for _, line in news.lines]
 
-    def last_move(self, game_id: int) -> tuple[int, ...] | None:
-        news = self.news.get(game_id)
-        return None if news is None else news.last_move
+    @staticmethod
+    def last_move(table: Table) -> tuple[int, ...] | None:
+        """The overlay of the newest of the table's recent steps that has one (a turn ends
+        with steps that have none: drawing, ending it); from the table itself, so that an
+        undo takes it back and a computer's steps, pushed one by one, keep it."""
+        show = table.port.show
+        for _, action in reversed(table.moves[-RECENT_STEPS:]):
+            overlay = show.last_move(action)
+            if overlay is not None:
+                return overlay
+        return None
 
     def map_bytes(self, board: BoardSvg) -> bytes:
         """The JSON of a map layer (made once per map)."""
@@ -209,14 +217,14 @@ class Hub:
         page's ``map_key`` is not the board's). Made once per reader (seat and language)
         and version: the pages of one reader share the very bytes."""
         if board is None:
-            board = board_of(table, viewer.lang, self.last_move(table.id))
+            board = board_of(table, viewer.lang, self.last_move(table))
         with_map = board is not None and board.map_key != map_key
         key = (table.id, table.version, viewer.seat, viewer.lang, with_map)
         made = self._messages.pop(key, None)
         if made is None:
             lines = without_mentions(await self.log_of(table), table.seats)
             data = await page_state(table, viewer, self.service.play.legal, log=lines,
-                                    last_move=self.last_move(table.id), board=board)
+                                    last_move=self.last_move(table), board=board)
             map_json = self.map_bytes(board) if with_map and board is not None else b"null"
             made = b"".join((b'{"map":', map_json, b',"state":', encode(data), b"}"))
             if table.version != key[1]:  # moved on meanwhile: not kept under the old one
@@ -228,7 +236,7 @@ class Hub:
 
     async def send_now(self, page: Page, table: Table) -> None:
         """Give a page the game as it is now (it opened behind)."""
-        board = board_of(table, page.viewer.lang, self.last_move(table.id))
+        board = board_of(table, page.viewer.lang, self.last_move(table))
         message = await self.message(table, page.viewer, page.map_key, board)
         if board is not None:
             page.map_key = board.map_key
@@ -263,7 +271,7 @@ class Hub:
                 page.offer(b'{"gone":true}', table.version, news.committed_at)
                 continue  # the seat changed hands: this page shows nothing more of it
             if viewer.lang not in boards:
-                boards[viewer.lang] = board_of(table, viewer.lang, news.last_move)
+                boards[viewer.lang] = board_of(table, viewer.lang, self.last_move(table))
             board = boards[viewer.lang]
             message = await self.message(table, viewer, page.map_key, board)
             if board is not None:

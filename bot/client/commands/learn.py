@@ -3,10 +3,10 @@
 The lesson's pages are the table service's (:mod:`bot.table.lessons`); here is where they
 are shown. The first page goes to a private thread the bot opens in the channel and adds
 the person to (no mention: nobody is pinged, and no DM is sent); a lesson asked for again
-goes on in its thread, its page brought to where the lesson is in place (posted anew, the
-old one's buttons taken off, only if that page can no longer be edited). Where no thread
-can be made (a thread, a forum, no permission), the page is a private reply. Each click
-then replaces the page clicked (``TempusBot.show_page``).
+goes on in its thread: its page is posted there anew (which keeps the thread open, or
+brings it back) and the older page loses its buttons. Where no thread can be made (a
+thread, a forum, no permission), the page is a private reply. Each click then replaces
+the page clicked (``TempusBot.show_page``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 #: a lesson's thread is archived by Discord after a day without a message
 ARCHIVE_MINUTES: Final[Literal[1440]] = 1440
+
 THREAD_NAME_MAX = 100
 
 
@@ -85,27 +86,17 @@ class LearnCommands(CommandCog):
 
         if shown.thread_id is not None:
             known = self.bot.get_partial_messageable(shown.thread_id)
-            if shown.message_id is not None:
-                # the lesson's page is the thread's last message (each click replaced it):
-                # brought to the page the lesson is at, in place, rather than posted again
-                old = known.get_partial_message(shown.message_id)
-                try:
-                    files = ([discord.File(io.BytesIO(picture.data), filename=picture.filename,
-                                           description=picture.description or None)]
-                             if picture is not None else [])
-                    await old.edit(content=content, attachments=files, view=view,
-                                   allowed_mentions=discord.AllowedMentions.none())
-                    return shown.thread_id, shown.message_id
-                except discord.HTTPException as exc:  # archived (idle a day), deleted
-                    log.info("lesson %s: its page %s cannot be edited (%s); posted anew",
-                             shown.lesson_id, shown.message_id, exc)
             try:
+                # posted anew, not edited: a post is what keeps the thread from being
+                # archived after a day (an edit is no activity to Discord) and brings it
+                # back if it was
                 msg = await post(known)
             except discord.HTTPException as exc:  # deleted, locked, no longer ours
                 log.info("lesson %s: its thread %s is gone (%s); opening another",
                          shown.lesson_id, shown.thread_id, exc)
             else:
-                if shown.message_id is not None:  # (the post unarchived the thread)
+                if shown.message_id is not None and shown.message_id != msg.id:
+                    # the older page's buttons would only lead to this one
                     with contextlib.suppress(discord.HTTPException):
                         await known.get_partial_message(shown.message_id).edit(view=None)
                 return shown.thread_id, msg.id
@@ -124,3 +115,4 @@ class LearnCommands(CommandCog):
                      shown.lesson_id, channel.id, exc)
             return None
         return thread.id, msg.id
+

@@ -105,20 +105,21 @@ async def test_a_lesson_in_a_private_thread(tmp_path: Path) -> None:
         msg = lesson_message(fake, thread.id)
         assert step_of(msg) == 2 and msg.attachments
 
-        # asked for again: the same thread, its page brought there in place (no new post)
-        posts = len(fake.channel_messages(thread.id))
+        # asked for again: the same thread, the page posted anew at the same step (a post
+        # keeps the thread open), the older one without its buttons
         r = await fake.slash(LEARNER, ch, "learn")
         assert f"<#{thread.id}>" in r.text() and "step 3" in r.text()
         assert len(fake.threads_in(ch)) == 1
-        assert len(fake.channel_messages(thread.id)) == posts
-        assert lesson_message(fake, thread.id).id == first_id and step_of(msg) == 2
-        # idle a day, the thread archived: asked again, the page is posted anew (which
-        # brings the thread back) and the older one loses its buttons
-        await fake.archive_thread(thread.id, tell=False)
-        await fake.slash(LEARNER, ch, "learn")
         newest = lesson_message(fake, thread.id)
         assert newest.id != first_id and step_of(newest) == 2
         assert fake.messages[first_id].components == []
+        # idle a day, the thread archived: asked again, the post brings it back
+        await fake.archive_thread(thread.id, tell=False)
+        await fake.slash(LEARNER, ch, "learn")
+        assert not fake.threads[thread.id].archived
+        latest = lesson_message(fake, thread.id)
+        assert latest.id != newest.id and step_of(latest) == 2
+        assert fake.messages[newest.id].components == []
         assert bot.service is not None
         row = await bot.service.lessons.of_user(LEARNER)
         assert row is not None and row.step == 2 and row.thread_id == thread.id

@@ -67,3 +67,22 @@ async def test_a_rematch_opens_the_same_game_with_the_same_options(
     assert opening.arguments["options"] == {"random_map": False,
                                             "protection_counts_cities": True}
     assert "random_map" not in opening.arguments["extra"]
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_of_a_row_written_long_ago_gets_its_options_of_the_right_kind(
+        table: tuple[TableService, SqliteStorage]) -> None:
+    """Options missing (a row older than them) take the game's defaults; a null or a 0/1
+    stored by hand becomes a yes/no, which the game's rules accept."""
+    svc, store = table
+    o = await svc.lobby.create(1, 10, HOST, "Ann", seats=3)
+    row = await store.game(o.game_id)
+    assert row is not None
+    row.options.pop("random_map")
+    row.options["protection_counts_cities"] = None
+    opening = rematch.opening(row, await store.seats(o.game_id), HOST)
+    assert opening.arguments["options"] == {"random_map": True,
+                                            "protection_counts_cities": False}
+    row.kind = "a game long gone"
+    with pytest.raises(TableError, match="no longer plays"):
+        rematch.opening(row, await store.seats(o.game_id), HOST)
