@@ -6,7 +6,7 @@ Routes (every ``/api`` one needs ``Authorization: Bearer <token>``, see
 - ``GET /``, ``GET /static/app.js``, ``/static/app.css``: the page (plain files, sent
   gzipped to a browser that takes it);
 - ``GET /api/state``: ``{"map": ..., "state": ...}``, what the page shows now (the map
-  layer always);
+  layer unless ``map`` names the one the page has; 204 if ``v`` is the game's version);
 - ``GET /api/stream?v=N&map=KEY``: Server-Sent Events, one ``data:`` line per change (the
   map layer only when it is not ``KEY``), at once if the game is past version ``N``;
 - ``POST /api/act`` ``{"v": N, "steps": [...]}`` or ``{"v": N, "decision": ..., "cards":
@@ -241,9 +241,14 @@ class WebServer:
         return web.Response(body=f.body, headers=headers)
 
     async def _state(self, request: web.Request) -> web.Response:
+        """What the page shows now; ``?v=N``: nothing (204) if the game is still at N,
+        ``&map=KEY``: without the map layer if the page has it (a page that cannot keep
+        a stream open asks this way every few seconds)."""
         viewer = await self._viewer(request)
         table = await self.service.tables.get(viewer.game_id)
-        message = await self.hub.message(table, viewer, "")
+        if request.query.get("v") == str(table.version):
+            return web.Response(status=204)
+        message = await self.hub.message(table, viewer, request.query.get("map", "")[:200])
         response = web.Response(body=message, content_type="application/json",
                                 charset="utf-8")
         if "gzip" in request.headers.get("Accept-Encoding", ""):
@@ -287,6 +292,9 @@ class WebServer:
             "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no"})
         try:
             await response.prepare(request)
+            # at once, so the page knows its stream gets through (a proxy that holds a
+            # stream back until it ends would keep a page waiting: it then asks instead)
+            await response.write(b": open\n\n")
             if since != table.version:  # moved on before the stream opened
                 await self.hub.send_now(page, table)
             await self._pump(response, page)

@@ -103,26 +103,34 @@
   }
   function act(steps) { post("/api/act", { v: state.v, steps: steps }); }
 
+  // The server writes to a stream at once when it opens; a stream that stays silent is
+  // held back by something between (a proxy that buffers): the page then asks for the
+  // state every few seconds instead
+  const SILENT_MS = 10000;
+  const POLL_MS = 4000;
   let backoff = 1000;
   async function stream() {
     for (;;) {
+      const ctl = new AbortController();
+      let heard = false;
+      let held = false;
+      const watchdog = setTimeout(() => { if (!heard) { held = true; ctl.abort(); } }, SILENT_MS);
       try {
         const q = "?v=" + (state ? state.v : -1) + "&map=" + encodeURIComponent(mapKey);
-        const r = await api("/api/stream" + q);
+        const r = await api("/api/stream" + q, { signal: ctl.signal });
         if (!r.ok) {
           const data = await r.json().catch(() => ({}));
           conn(data.error || String(r.status));
           if (r.status === 401 || r.status === 403 || r.status === 404) return;
           throw new Error("stream");
         }
-        conn("");
-        backoff = 1000;
         const reader = r.body.getReader();
         const dec = new TextDecoder();
         let buf = "";
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          if (!heard) { heard = true; conn(""); backoff = 1000; }
           buf += dec.decode(value, { stream: true });
           let i;
           while ((i = buf.indexOf("\n\n")) >= 0) {
@@ -136,10 +144,31 @@
             receive(msg);
           }
         }
-      } catch (e) { /* dropped: connect again */ }
+      } catch (e) { /* dropped: connect again */ } finally { clearTimeout(watchdog); }
+      if (held) return poll();
       conn(ui.offline || "…");
       await new Promise((ok) => setTimeout(ok, backoff));
       backoff = Math.min(backoff * 2, 10000);
+    }
+  }
+  async function poll() {
+    document.body.dataset.polling = "1";
+    conn("");
+    for (;;) {
+      await new Promise((ok) => setTimeout(ok, POLL_MS));
+      try {
+        const q = "?v=" + (state ? state.v : -1) + "&map=" + encodeURIComponent(mapKey);
+        const r = await api("/api/state" + q);
+        if (r.status === 204) continue;  // no change
+        const data = await r.json().catch(() => ({}));
+        if (!r.ok) {
+          conn(data.error || String(r.status));
+          if (r.status === 401 || r.status === 403 || r.status === 404) return;
+          continue;
+        }
+        conn("");
+        receive(data);
+      } catch (e) { conn(ui.offline || "…"); }
     }
   }
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import aiohttp.web
 import pytest
 
 from bot.web import server
@@ -256,3 +257,51 @@ async def test_the_real_sdk_outside_discord_says_the_page_works_inside_discord_o
             await asyncio.to_thread(browser.quit)
         assert "works inside Discord only" in said
         assert not [e for e in logs if "Content Security Policy" in e.get("message", "")]
+
+
+@pytest.mark.asyncio
+async def test_a_page_whose_stream_is_held_back_asks_instead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Something between the page and the server (a proxy that buffers, which Discord's
+    Activity proxy may be) holds the stream back: the page hears nothing, so it asks for
+    the state every few seconds instead, and still shows a move made at the table."""
+    release = asyncio.Event()
+
+    async def held(self: server.WebServer, request: Any) -> Any:
+        response = aiohttp.web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await release.wait()  # nothing gets through while the test runs
+        return response
+
+    monkeypatch.setattr(server.WebServer, "_stream", held)
+    async with table_with_pages(tmp_path) as t:
+        service = t.bot.service
+        assert service is not None
+        watching = await t.board_link(WATCHER)
+        browser = await asyncio.to_thread(_browser)
+        try:
+            def opened() -> int:
+                browser.get(watching)
+                return int(_wait(browser, "return document.body.dataset.v"))
+
+            shown = await asyncio.to_thread(opened)
+            table = await service.tables.get(t.game)
+            seat = min(table.since)
+            uid = table.seats[seat].user_id
+            assert uid is not None
+            action = (await service.play.legal(t.game, uid))[0]
+            await service.play.act(t.game, uid, action, table.version)
+            version = (await service.tables.get(t.game)).version
+            assert version > shown
+
+            def caught_up() -> tuple[str, str]:
+                v = _wait(browser, f"return Number(document.body.dataset.v) >= {version} "
+                                   "&& document.body.dataset.v", timeout=40)
+                return str(v), str(browser.execute_script(
+                    "return document.body.dataset.polling"))
+
+            v, polling = await asyncio.to_thread(caught_up)
+        finally:
+            release.set()
+            await asyncio.to_thread(browser.quit)
+        assert int(v) >= version and polling == "1"

@@ -351,3 +351,24 @@ async def test_undo_through_the_page(ready) -> None:
         assert status == 200, answer
         await r.service.idle()
     raise AssertionError("no step could be taken back")
+
+
+@pytest.mark.asyncio
+async def test_a_page_that_asks_gets_nothing_when_nothing_changed(ready) -> None:
+    """The way a page whose stream is held back keeps up: 204 at the same version, the
+    state without the map layer it already has when the game moved on."""
+    r, g = ready
+    table = await r.table(g)
+    token = r.token(g, None, CY)
+    status, first, _ = await _get(r, "/api/state", token)
+    assert status == 200 and first["map"]
+    key = first["state"]["board"]["key"]
+    before = table.version
+    status, body, _ = await _get(r, f"/api/state?v={before}&map={key}", token)
+    assert status == 204 and body == b""
+    seat, uid = _deciding(table)
+    status, _ = await _post(r, "/api/act", r.token(g, seat, uid),
+                            {"v": before, "steps": ["draw_cards"]})
+    assert status == 200
+    status, body, _ = await _get(r, f"/api/state?v={before}&map={key}", token)
+    assert status == 200 and body["state"]["v"] > before and not body.get("map")
