@@ -19,6 +19,7 @@ draws it whole.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -285,14 +286,23 @@ def _background(view: dict[str, Any], lay: Layout, lang: str) -> Background:
     return Background(lay.size, whole, restore)
 
 
+#: Boards are drawn one at a time in a process. Threads drawing them at once (the bot with
+#: ``workers=0``, as its tests run it) gave other pixels a few times in a hundred runs of
+#: a test, and only on a loaded machine, although every cache they share is read-only
+#: once made; the race was not found, so threads take turns. Worker processes (the
+#: bot's default) still draw side by side.
+_DRAWING = threading.RLock()
+
+
 def board_image(view: dict[str, Any], highlight: tuple[int, ...] = (),
                 last_move: tuple[int, ...] | None = None, *, full: bool = False,
                 lang: str = DEFAULT_LANG) -> Image.Image:
     """The board as an RGB image (see :func:`render_board`), drawn whole."""
-    lay, scene = _board_scene(view, highlight, last_move, full, lang)
-    img = _background(view, lay, lang).whole()
-    scene.draw_on(img)
-    return img
+    with _DRAWING:
+        lay, scene = _board_scene(view, highlight, last_move, full, lang)
+        img = _background(view, lay, lang).whole()
+        scene.draw_on(img)
+        return img
 
 
 def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
@@ -314,10 +324,11 @@ def render_board(view: dict[str, Any], highlight: tuple[int, ...] = (),
     layout and language (:mod:`render.board_cache`): the same pixels and bytes as
     drawing it whole.
     """
-    lay, scene = _board_scene(view, highlight, last_move, full, lang)
-    pal = palette()
-    key = (map_key(tuple(view["terrain"]), pal), lay, lang)
-    return board_cache().png(key, scene, _background(view, lay, lang), pal)
+    with _DRAWING:
+        lay, scene = _board_scene(view, highlight, last_move, full, lang)
+        pal = palette()
+        key = (map_key(tuple(view["terrain"]), pal), lay, lang)
+        return board_cache().png(key, scene, _background(view, lay, lang), pal)
 
 
 def crop_image(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),
@@ -327,10 +338,12 @@ def crop_image(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[in
     for h in (*hexes, *highlight):
         check_last_move((h,))
     lay = crop_layout((*hexes, *highlight))
-    layer = terrain_layer(tuple(view["terrain"]), palette(), view.get("phase") != "tiles")
-    img = layer.crop(lay.box).convert("RGB")
-    _draw_map(img, view, lay.shift, tuple(highlight), None, tuple(hexes), lang)
-    return img
+    with _DRAWING:
+        layer = terrain_layer(tuple(view["terrain"]), palette(),
+                              view.get("phase") != "tiles")
+        img = layer.crop(lay.box).convert("RGB")
+        _draw_map(img, view, lay.shift, tuple(highlight), None, tuple(hexes), lang)
+        return img
 
 
 def render_crop(view: dict[str, Any], hexes: tuple[int, ...], highlight: tuple[int, ...] = (),
