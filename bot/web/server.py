@@ -137,9 +137,14 @@ def _sender(request: web.Request) -> str:
     return remote
 
 
-def refusal(status: int, text: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": text, **extra}, status=status,
+def answer(data: dict[str, Any], status: int = 200) -> web.Response:
+    """JSON as the page reads it (words as they are: no escapes)."""
+    return web.json_response(data, status=status,
                              dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def refusal(status: int, text: str, **extra: Any) -> web.Response:
+    return answer({"error": text, **extra}, status)
 
 
 class WebServer:
@@ -268,8 +273,7 @@ class WebServer:
                 return refusal(409, str(exc))
         seats = (await self.service.tables.get(viewer.game_id)).seats
         lines = without_mentions(panel.text.split("\n"), seats)
-        return web.json_response({"v": version, "lines": lines},
-                                 dumps=lambda d: json.dumps(d, ensure_ascii=False))
+        return answer({"v": version, "lines": lines})
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         viewer = await self._viewer(request)
@@ -376,9 +380,8 @@ class WebServer:
             except TableError as exc:
                 return refusal(409, str(exc), stale=isinstance(exc, Stale))
             table = await self.service.tables.get(viewer.game_id)
-            return web.json_response({"ok": True, "v": table.version,
-                                      "done": table.port.show.steps_label(actions)},
-                                     dumps=lambda d: json.dumps(d, ensure_ascii=False))
+            return answer({"ok": True, "v": table.version,
+                           "done": table.port.show.steps_label(actions)})
 
     async def _undo(self, request: web.Request) -> web.Response:
         viewer, _, version = await self._seat(request)
@@ -414,8 +417,7 @@ class WebServer:
                      "declined": t("web.activity.declined"),
                      "outside": t("web.activity.outside"),
                      "offline": t("web.activity.error.unreachable")}
-        return web.json_response({"client_id": str(self.activity.client_id), "words": words},
-                                 dumps=lambda d: json.dumps(d, ensure_ascii=False))
+        return answer({"client_id": str(self.activity.client_id), "words": words})
 
     async def _activity_sign_in(self, request: web.Request) -> web.Response:
         """The page opened inside Discord: the link its person gets, once Discord confirmed

@@ -33,12 +33,7 @@ async def measure(sign_ins: int) -> dict[str, Any]:
             assert server is not None
             for limit in (server.senders, server.sign_ins):  # one sender, as fast as it can
                 limit.rate = limit.burst = float(sign_ins)
-            iid = f"i-1-gc-{GUILD}-{CHANNEL}"
-            fake.activity_instances[iid] = {
-                "application_id": str(fake.app_id), "instance_id": iid, "launch_id": "1",
-                "location": {"id": f"gc-{GUILD}-{CHANNEL}", "kind": "gc",
-                             "channel_id": str(CHANNEL), "guild_id": str(GUILD)},
-                "users": [str(BOB)]}
+            iid = fake.activity_instance(CHANNEL, GUILD, [BOB])
             calls_before = sum(fake.requests.values())
             times = []
             async with aiohttp.ClientSession() as s:

@@ -1399,6 +1399,20 @@ class FakeDiscord:
         tests' default one when no session has)."""
         return {t for t in self._shard_tokens.values() if t} or {"fake-token"}
 
+    def activity_instance(self, channel_id: int, guild_id: int | None,
+                          users: list[int]) -> str:
+        """An instance of the app's Activity running in ``channel_id`` with ``users`` in
+        it, as Discord keeps it (a launch makes one); its id."""
+        launch = self.next_id()
+        location_id = f"gc-{guild_id}-{channel_id}"
+        iid = f"i-{launch}-{location_id}"
+        self.activity_instances[iid] = {
+            "application_id": str(self.app_id), "instance_id": iid, "launch_id": str(launch),
+            "location": {"id": location_id, "kind": "gc", "channel_id": str(channel_id),
+                         "guild_id": str(guild_id)},
+            "users": [str(u) for u in users]}
+        return iid
+
     def authorize(self, uid: int) -> str:
         """The one-time code the Embedded App SDK's authorize step gives ``uid``."""
         code = f"code{next(self._ids)}"
@@ -1420,15 +1434,8 @@ class FakeDiscord:
                                "Activities")
         if inter.channel_id in self.threads and not self.activities_in_threads:
             return _error(50039, "Invalid Activity Action", 400)
-        guild = self.guild_of(inter.channel_id)
-        launch = self.next_id()
-        location_id = f"gc-{guild}-{inter.channel_id}"
-        iid = f"i-{launch}-{location_id}"
-        self.activity_instances[iid] = {
-            "application_id": str(self.app_id), "instance_id": iid, "launch_id": str(launch),
-            "location": {"id": location_id, "kind": "gc", "channel_id": str(inter.channel_id),
-                         "guild_id": str(guild)},
-            "users": [str(inter.user_id)]}
+        iid = self.activity_instance(inter.channel_id, self.guild_of(inter.channel_id),
+                                     [inter.user_id])
         inter.response_type = 12
         inter.acked_at = self.now()
         inter.acked.set()

@@ -34,13 +34,7 @@ class Setup:
                                                                          STRANGER),
                  guild: int = GUILD) -> str:
         """An Activity running in ``channel`` with ``users`` in it (as Discord keeps it)."""
-        iid = f"i-{len(self.fake.activity_instances) + 1}-gc-{guild}-{channel}"
-        self.fake.activity_instances[iid] = {
-            "application_id": str(self.fake.app_id), "instance_id": iid, "launch_id": "1",
-            "location": {"id": f"gc-{guild}-{channel}", "kind": "gc",
-                         "channel_id": str(channel), "guild_id": str(guild)},
-            "users": [str(u) for u in users]}
-        return iid
+        return self.fake.activity_instance(channel, guild, list(users))
 
     async def sign_in(self, code: Any, instance: Any) -> tuple[int, dict[str, Any]]:
         async with aiohttp.ClientSession() as s, s.post(
